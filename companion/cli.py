@@ -1,0 +1,164 @@
+"""The command line, and the composition root.
+
+Only this module wires camera, tray, rules, log and web together, and it imports each
+of them inside the sub-command that needs it: ``companion odds ...`` and ``companion
+replay ...`` never import OpenCV or Flask.
+
+Sub-command groups owned by other packages are found by name: a module listed in
+:data:`COMMAND_MODULES` that exists defines ``register(subparsers)``, which adds its
+sub-parsers and sets ``func`` on them (``func(args) -> int``). ``companion odds GAME``
+is assembled the same way from :data:`ODDS_MODULES`, each defining
+``register_odds(subparsers)``. Those ``register`` functions must not import heavy
+libraries either: only their handlers may.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import __version__
+from .errors import CompanionError
+
+#: Modules adding top-level sub-commands (``companion vision ...``, ``companion tray ...``).
+COMMAND_MODULES = ["vision.cli", "firmware_bridge.cli", "companion.doctor"]
+#: Modules adding ``companion odds GAME`` sub-commands.
+ODDS_MODULES = [
+    "companion.games.peripeties.cli",
+    "companion.games.wuxia.cli",
+    "companion.games.shayo.cli",
+    "companion.games.espri.cli",
+]
+
+
+def _optional_modules(names: Sequence[str]) -> list[object]:
+    mods = []
+    for name in names:
+        try:
+            if importlib.util.find_spec(name) is None:
+                continue
+        except ModuleNotFoundError:
+            continue
+        mods.append(importlib.import_module(name))
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Table companion: reads real dice, applies the rules, shows the outcome on a tablet.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("serve", help="serve the tablet page (and read the tray and camera)")
+    p.add_argument("--demo", action="store_true", help="a demo table with example characters; no hardware needed")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every interface, for tablets on the LAN)")
+    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    p.add_argument("--data", type=Path, default=None, help="folder for the table log and settings (default: per-user data folder)")
+    p.add_argument("--pin", default=None, help="table PIN needed to change anything (default: $COMPANION_PIN, else generated once and kept)")
+    p.add_argument("--game", default=None, help="start this game if the log is empty (peripeties, wuxia, shayo, espri)")
+    p.add_argument("--threads", type=int, default=48, help="server threads (each open tablet holds one for live updates)")
+    p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("replay", help="fold a JSON-lines log and print the table state")
+    p.add_argument("log", type=Path, help="a .jsonl file of events (or a table.sqlite log)")
+    p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.add_argument("--lang", choices=["fr", "en"], default="fr")
+    p.add_argument("--lenient", action="store_true", help="skip refused events instead of stopping at the first")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("export", help="write a table log (SQLite) as JSON lines")
+    p.add_argument("log", type=Path, help="the table.sqlite file")
+    p.add_argument("--out", type=Path, default=None, help="output file (default: standard output)")
+    p.set_defaults(func=_cmd_export)
+
+    odds = sub.add_parser("odds", help="exact odds of a roll, per game")
+    odds_sub = odds.add_subparsers(dest="game", metavar="GAME")
+    for mod in _optional_modules(ODDS_MODULES):
+        getattr(mod, "register_odds")(odds_sub)
+    odds.set_defaults(func=lambda a: _usage(odds))
+
+    for mod in _optional_modules(COMMAND_MODULES):
+        getattr(mod, "register")(sub)
+    return parser
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(func(args) or 0)
+    except CompanionError as exc:
+        print(f"companion: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+# -- replay / export -----------------------------------------------------------------
+def _load_events(path: Path, strict: bool) -> list:
+    from .log import TableLog, read_jsonl
+
+    if not path.exists():
+        raise CompanionError(f"no such file: {path}")
+    if path.suffix in {".sqlite", ".db", ".sqlite3"}:
+        with TableLog(path) as log:
+            events = list(log.events())
+            for problem in log.problems:
+                print(f"warning: {problem}", file=sys.stderr)
+            return events
+    with path.open(encoding="utf-8") as fh:
+        return read_jsonl(fh, strict=strict)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .table import Table
+
+    events = _load_events(args.log, strict=not args.lenient)
+    table = Table().replay(events, strict=not args.lenient)
+    if args.json:
+        json.dump(table.to_json(), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(table.describe(args.lang))
+        for ev, msg in table.skipped:
+            print(f"skipped event {ev.seq} ({ev.type}): {msg}", file=sys.stderr)
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .log import write_jsonl
+
+    events = _load_events(args.log, strict=False)
+    if args.out:
+        with args.out.open("w", encoding="utf-8") as fh:
+            write_jsonl(events, fh)
+    else:
+        write_jsonl(events, sys.stdout)
+    return 0
+
+
+# -- serve ---------------------------------------------------------------------------
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The games, found by name (python-chess ``find_variant`` style).
+
+Modules are imported only when a game is asked for, so ``companion odds wuxia`` does not
+pay for ESPRI's tables, and nothing here imports OpenCV or Flask.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Mapping
+
+from ..errors import EventError
+from .base import Game, Outcome, text
+
+__all__ = ["GAMES", "find_game", "Game", "Outcome", "text", "game_names"]
+
+#: name -> "module:attribute" of the Game instance.
+GAMES: Mapping[str, str] = {
+    "peripeties": "companion.games.peripeties:GAME",
+    "wuxia": "companion.games.wuxia:GAME",
+    "shayo": "companion.games.shayo:GAME",
+    "espri": "companion.games.espri:GAME",
+}
+
+_cache: dict[str, Game] = {}
+
+
+def game_names() -> list[str]:
+    """Names of the games whose module is present in this installation."""
+    names = []
+    for name, target in GAMES.items():
+        module = target.split(":", 1)[0]
+        if importlib.util.find_spec(module) is not None:
+            names.append(name)
+    return names
+
+
+def find_game(name: str) -> Game:
+    """The game registered under ``name``; :class:`EventError` if there is none."""
+    if name in _cache:
+        return _cache[name]
+    target = GAMES.get(name)
+    if target is None:
+        raise EventError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    module_name, attr = target.split(":", 1)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise EventError(f"game {name!r} is not available in this installation") from None
+        raise
+    game: Game = getattr(module, attr)
+    _cache[name] = game
+    return game

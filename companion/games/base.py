@@ -1,0 +1,82 @@
+"""The interface every game implements, and the values it returns.
+
+A game is a small object registered by name (see :mod:`companion.games`). Its rules are
+pure: ``apply(state, event, rng)`` returns the next state and the outcomes, or raises
+:class:`~companion.errors.RuleError` / :class:`~companion.errors.EventError` and changes
+nothing. States are immutable values (frozen dataclasses, tuples): the table keeps one per
+event to make undo free, so they must share structure rather than be deep-copied.
+
+Randomness: when software must roll a die nobody owns (the bandit draw pile's shuffle,
+say), the game uses the ``rng`` it is given and nothing else. The table derives that
+``rng`` from the table seed and the event's sequence number, so replaying a log gives the
+same state, byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+from ..events import Event
+
+__all__ = ["Outcome", "Game", "text"]
+
+
+def text(fr: str, en: str) -> dict[str, str]:
+    """A message in both languages of the tablet (French first: it is the default)."""
+    return {"fr": fr, "en": en}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Something that happened, to show the players.
+
+    ``kind`` is a stable machine name (``"trial.success"``, ``"reward.banquet"``...);
+    ``text`` holds the sentence in French and English; ``data`` carries the numbers a page
+    may draw (totals, odds, dice...). Everything is JSON-serialisable.
+    """
+
+    kind: str
+    text: Mapping[str, str]
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": dict(self.text), "data": dict(self.data)}
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One rule set. Implementations are small classes with no mutable attributes."""
+
+    #: Registry name, also the prefix of the game's event types (``"peripeties"``).
+    name: str
+    #: Display names: ``{"fr": ..., "en": ...}``.
+    title: Mapping[str, str]
+
+    def default_options(self) -> dict[str, Any]:
+        """The spec's decisions as named options with their defaults (JSON values)."""
+        ...
+
+    def new_state(self, options: Mapping[str, Any], rng: random.Random) -> Any:
+        """The state at the start of a game. ``options`` are already merged with defaults.
+
+        Raise :class:`~companion.errors.EventError` for an unknown or ill-typed option.
+        """
+        ...
+
+    def apply(self, state: Any, event: Event, rng: random.Random) -> tuple[Any, list[Outcome]]:
+        """Fold one event of this game into the state. Pure; raises on bad input."""
+        ...
+
+    def state_json(self, state: Any) -> dict[str, Any]:
+        """The state as JSON for ``GET /api/state`` and ``companion replay --json``.
+
+        Must include ``"expects"``: what input the current step waits for (which dice,
+        which choice, who decides), so the tablet and the camera know what to ask for.
+        """
+        ...
+
+    def describe(self, state: Any, lang: str = "fr") -> str:
+        """A readable summary of the state for ``companion replay`` (plain text)."""
+        ...

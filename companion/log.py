@@ -1,0 +1,159 @@
+"""The table log: an append-only event store in SQLite, and JSON-lines logs.
+
+SQLite in WAL mode with ``synchronous=FULL``: :meth:`TableLog.append` returns only after
+the event's transaction is on disk, so a power cut (or SIGKILL) on the Pi loses nothing
+that was acknowledged. Nothing is ever updated or deleted: undo and corrections are
+events too.
+
+A row that cannot be decoded (a corrupt line) is reported and skipped on reading, never
+deleted: :meth:`TableLog.events` yields what it can and collects the problems in
+:attr:`TableLog.problems`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from .errors import EventError, LogError
+from .events import Event, event_from_json_line, parse_event
+
+__all__ = ["TableLog", "read_jsonl", "write_jsonl", "utc_now"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+    seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+    at     TEXT NOT NULL,
+    type   TEXT NOT NULL,
+    source TEXT NOT NULL,
+    by     TEXT,
+    data   TEXT NOT NULL
+);
+"""
+
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class TableLog:
+    """Append-only SQLite event store. Safe to share between threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.problems: list[str] = []
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(row[0]) > SCHEMA_VERSION:
+                raise LogError(
+                    f"{self.path} was written by a newer companion (schema {row[0]}); upgrade first"
+                )
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"cannot open the table log {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "TableLog":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def append(self, event: Event) -> Event:
+        """Store ``event`` in its own transaction; return it with ``seq`` and ``at``."""
+        at = event.at or utc_now()
+        payload = json.dumps(dict(event.data), ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                cur = self._db.execute(
+                    "INSERT INTO events (at, type, source, by, data) VALUES (?, ?, ?, ?, ?)",
+                    (at, event.type, event.source.value, event.by, payload),
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.DatabaseError:
+                    pass
+                raise LogError(f"could not write to the table log: {exc}") from None
+        seq = cur.lastrowid
+        assert seq is not None
+        return event.with_seq(seq, at)
+
+    def next_seq(self) -> int:
+        """The sequence number the next appended event will get."""
+        with self._lock:
+            row = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name='events'").fetchone()
+        return (row[0] if row else 0) + 1
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+    def events(self, after: int = 0) -> Iterator[Event]:
+        """Every stored event in order; undecodable rows are skipped and reported."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, at, type, source, by, data FROM events WHERE seq > ? ORDER BY seq",
+                (after,),
+            ).fetchall()
+        for seq, at, etype, source, by, data in rows:
+            try:
+                obj = {"seq": seq, "at": at, "type": etype, "source": source, "data": json.loads(data)}
+                if by is not None:
+                    obj["by"] = by
+                yield parse_event(obj)
+            except (json.JSONDecodeError, EventError) as exc:
+                self.problems.append(f"event {seq}: unreadable, skipped ({exc})")
+
+
+def read_jsonl(stream: IO[str] | Iterable[str], strict: bool = True) -> list[Event]:
+    """Parse a JSON-lines log. Blank lines and lines starting with ``#`` are comments.
+
+    With ``strict`` a bad line raises :class:`EventError` naming the line; otherwise bad
+    lines are skipped.
+    """
+    events: list[Event] = []
+    for lineno, line in enumerate(stream, 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            events.append(event_from_json_line(stripped, lineno))
+        except EventError:
+            if strict:
+                raise
+    # Give events without a seq consecutive numbers, as the SQLite log would.
+    out: list[Event] = []
+    last = 0
+    for ev in events:
+        if ev.seq is None:
+            ev = ev.with_seq(last + 1)
+        elif ev.seq <= last:
+            raise EventError(f"event sequence numbers must increase (got {ev.seq} after {last})")
+        last = ev.seq or last
+        out.append(ev)
+    return out
+
+
+def write_jsonl(events: Iterable[Event], stream: IO[str]) -> None:
+    for ev in events:
+        stream.write(json.dumps(ev.to_json(), ensure_ascii=False) + "\n")

@@ -1,0 +1,1 @@
+"""The tablet display: a Flask application factory served by waitress."""
