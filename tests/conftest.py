@@ -26,3 +26,14 @@ try:
     settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 except ImportError:  # pragma: no cover
     pass
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _dummy_game() -> None:
+    """Register the tiny test game (tests/companion/dummy_game.py) for every test."""
+    from companion.games import register_game
+
+    register_game("dummy", "tests.companion.dummy_game:GAME")

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 from typing import Mapping
 
 from ..errors import EventError
 from .base import Game, Outcome, text
 
-__all__ = ["GAMES", "find_game", "Game", "Outcome", "text", "game_names"]
+__all__ = ["GAMES", "register_game", "find_game", "Game", "Outcome", "text", "game_names"]
 
 #: name -> "module:attribute" of the Game instance.
-GAMES: Mapping[str, str] = {
+GAMES: dict[str, str] = {
     "peripeties": "companion.games.peripeties:GAME",
     "wuxia": "companion.games.wuxia:GAME",
     "shayo": "companion.games.shayo:GAME",
@@ -24,6 +25,12 @@ GAMES: Mapping[str, str] = {
 }
 
 _cache: dict[str, Game] = {}
+
+
+def register_game(name: str, target: str) -> None:
+    """Add a game found at ``"module:attribute"`` (plug-ins, tests)."""
+    GAMES[name] = target
+    _cache.pop(name, None)
 
 
 def game_names() -> list[str]:
@@ -53,3 +60,10 @@ def find_game(name: str) -> Game:
     game: Game = getattr(module, attr)
     _cache[name] = game
     return game
+
+
+# Plug-in games (and the test game): COMPANION_EXTRA_GAMES="name=module:attr,..."
+for _item in filter(None, os.environ.get("COMPANION_EXTRA_GAMES", "").split(",")):
+    _name, _, _target = _item.partition("=")
+    if _name and ":" in _target:
+        register_game(_name.strip(), _target.strip())

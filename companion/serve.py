@@ -1,0 +1,146 @@
+"""``companion serve``: the table's folder, its PIN, and the web server.
+
+The folder (``--data``, default: the per-user data folder, e.g.
+``~/.local/share/table-companion``) holds ``table.sqlite`` (the log) and
+``settings.json`` (the PIN generated at first start and the session key). With
+``--demo`` and no ``--data`` a fresh temporary folder is used, so every demo starts at
+the beginning with example characters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .errors import CompanionError
+
+__all__ = ["serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo"]
+
+
+def default_data_dir() -> Path:
+    env = os.environ.get("COMPANION_DATA")
+    if env:
+        return Path(env)
+    try:
+        from platformdirs import user_data_dir
+
+        return Path(user_data_dir("table-companion", appauthor=False))
+    except ImportError:  # pragma: no cover
+        return Path.home() / ".local" / "share" / "table-companion"
+
+
+def load_settings(data_dir: Path) -> dict[str, Any]:
+    """Read (or create at first start) the table's settings: PIN and session key."""
+    path = data_dir / "settings.json"
+    settings: dict[str, Any] = {}
+    if path.exists():
+        try:
+            settings = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(settings, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            raise CompanionError(f"cannot read {path}: {exc}; fix or delete it") from None
+    changed = False
+    if not settings.get("pin"):
+        settings["pin"] = f"{secrets.randbelow(10000):04d}"
+        changed = True
+    if not settings.get("secret_key"):
+        settings["secret_key"] = secrets.token_hex(32)
+        changed = True
+    if changed:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        os.chmod(tmp, 0o600)
+        tmp.replace(path)
+    return settings
+
+
+def lan_addresses() -> list[str]:
+    """The machine's IPv4 addresses other than loopback (best effort, no traffic sent)."""
+    addrs: list[str] = []
+    try:
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout
+        addrs = [a for a in out.split() if "." in a and not a.startswith("127.")]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    if not addrs:
+        try:
+            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+                ip = str(info[4][0])
+                if not ip.startswith("127.") and ip not in addrs:
+                    addrs.append(ip)
+        except OSError:
+            pass
+    return addrs
+
+
+def seed_demo(service: Any, game: str) -> None:
+    """Start ``game`` with its example set-up when the log is empty."""
+    from .games import find_game
+
+    if service.table.frames:
+        return
+    service.submit({"type": "table.new_game", "data": {"game": game}, "source": "system"})
+    mod = sys.modules[type(find_game(game)).__module__]
+    pkg = sys.modules.get(mod.__name__.rsplit(".", 1)[0]) if "." in mod.__name__ else None
+    demo = getattr(mod, "demo_events", None) or getattr(pkg, "demo_events", None)
+    if demo is not None:
+        for ev in demo():
+            service.submit(ev)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from .service import TableService
+
+    if args.data is not None:
+        data_dir = Path(args.data)
+    elif args.demo:
+        data_dir = Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    else:
+        data_dir = default_data_dir()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    settings = load_settings(data_dir)
+    pin = args.pin or os.environ.get("COMPANION_PIN") or settings["pin"]
+    service = TableService(data_dir / "table.sqlite")
+    for problem in service.log.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    for ev, msg in service.table.skipped:
+        print(f"warning: event {ev.seq} ({ev.type}) kept in the log but not applied: {msg}", file=sys.stderr)
+    game = args.game or ("peripeties" if args.demo else None)
+    if game and not service.table.frames:
+        seed_demo(service, game)
+
+    from waitress import create_server
+
+    from web.app import create_app
+
+    app = create_app({
+        "SERVICE": service, "TABLE_PIN": pin, "SECRET_KEY": settings["secret_key"],
+        "DATA_DIR": str(data_dir), "DEMO": bool(args.demo),
+    })
+    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads),
+                           channel_timeout=120, ident="companion")
+    port = server.effective_port  # type: ignore[attr-defined]
+    hosts = lan_addresses() if args.host in ("0.0.0.0", "::") else [args.host]
+    print("Compagnon de table / Table companion", flush=True)
+    print(f"  dossier / folder : {data_dir}", flush=True)
+    for h in hosts or ["127.0.0.1"]:
+        print(f"  ouvrir sur la tablette / open on the tablet : http://{h}:{port}/", flush=True)
+    print(f"  local : http://127.0.0.1:{port}/", flush=True)
+    print(f"  code de la table / table PIN : {pin}", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.close()
+    return 0

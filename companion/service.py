@@ -1,0 +1,154 @@
+"""The table service: the log, the fold and the live feed, behind one lock.
+
+:class:`TableService` is what the web app, the tray and the camera talk to. It has no
+Flask in it, so it is tested directly. ``submit`` is the only way in:
+
+1. parse and check the event against the folded table (the rules run first: a refused
+   event is never written);
+2. append it to the SQLite log (one transaction; acknowledged only once on disk);
+3. keep its frame in the fold and publish the result to every subscriber (tablets).
+
+Start-up replays the log. An event the current rules refuse on replay (a log written by
+another version, say) is kept in the log and reported in ``table.skipped``; play goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .errors import CompanionError
+from .events import Event, Source, parse_event
+from .log import TableLog
+from .table import Applied, Table
+
+__all__ = ["TableService", "Broker", "Subscription"]
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One listener (a tablet's event stream). ``queue`` holds ``(name, json_text)``."""
+
+    queue: "queue.Queue[tuple[str, str]]"
+    dropped: int = 0
+
+
+class Broker:
+    """Fan-out of published messages to subscribers, with bounded queues.
+
+    A tablet that stops reading (asleep, gone) is dropped once its queue is full, so a
+    slow client never blocks the table; on reconnecting it refetches the whole state.
+    """
+
+    def __init__(self, maxsize: int = 256) -> None:
+        self._subs: set[Subscription] = set()
+        self._lock = threading.Lock()
+        self._maxsize = maxsize
+
+    def subscribe(self) -> Subscription:
+        sub = Subscription(queue.Queue(self._maxsize))
+        with self._lock:
+            self._subs.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            self._subs.discard(sub)
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return len(self._subs)
+
+    def publish(self, name: str, payload: Mapping[str, Any]) -> None:
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            try:
+                sub.queue.put_nowait((name, data))
+            except queue.Full:
+                sub.dropped += 1
+                self.unsubscribe(sub)
+                try:  # tell the client to resync when it comes back
+                    sub.queue.get_nowait()
+                    sub.queue.put_nowait(("resync", "{}"))
+                except (queue.Empty, queue.Full):
+                    pass
+
+
+class TableService:
+    """One table: its log on disk, its folded state, its live feed."""
+
+    def __init__(self, log_path: str | Path, history_limit: int = 60) -> None:
+        self.log = TableLog(log_path)
+        self.table = Table().replay(self.log.events())
+        self.broker = Broker()
+        self.history_limit = history_limit
+        self._lock = threading.RLock()
+        #: Device status shown on every tablet (tray, camera): name -> dict.
+        self.devices: dict[str, dict[str, Any]] = {}
+        self._listeners: list[Callable[[Applied], None]] = []
+
+    # -- reading --------------------------------------------------------------------
+    def state_json(self) -> dict[str, Any]:
+        with self._lock:
+            out = self.table.to_json(history_limit=self.history_limit)
+        out["devices"] = dict(self.devices)
+        out["problems"] = list(self.log.problems)
+        return out
+
+    def events_json(self, after: int = 0) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.log.events(after=after)]
+
+    # -- writing --------------------------------------------------------------------
+    def submit(self, obj: Any, source: Source | None = None, by: str | None = None) -> Applied:
+        """Check, store and publish one event given as a JSON-like object or Event.
+
+        Raises :class:`CompanionError` (a ``ValueError``) with a clear message when the
+        event is malformed or refused; then nothing is written or published.
+        """
+        event = obj if isinstance(obj, Event) else parse_event(obj)
+        if event.seq is not None or event.at is not None:
+            # Sequence and time are the log's to give.
+            event = Event(event.type, event.data, event.source, None, None, event.by)
+        if source is not None:
+            event = Event(event.type, event.data, source, None, None, event.by)
+        if by is not None:
+            event = Event(event.type, event.data, event.source, None, None, by)
+        with self._lock:
+            seq = self.log.next_seq()
+            self.table.preview(event.with_seq(seq))  # raises if refused: nothing written
+            stored = self.log.append(event)
+            applied = self.table.apply(stored)
+            payload = {"applied": applied.to_json(), "state": self.table.to_json(history_limit=self.history_limit)}
+            payload["state"]["devices"] = dict(self.devices)
+            self.broker.publish("table", payload)
+        for listener in list(self._listeners):
+            try:
+                listener(applied)
+            except Exception:  # a listener's bug must not break the table
+                pass
+        return applied
+
+    def on_applied(self, listener: Callable[[Applied], None]) -> None:
+        self._listeners.append(listener)
+
+    def set_device(self, name: str, status: Mapping[str, Any]) -> None:
+        """Record a device's status (connected, message...) and tell every tablet."""
+        self.devices[name] = dict(status)
+        self.broker.publish("devices", {"devices": dict(self.devices)})
+
+    def close(self) -> None:
+        self.log.close()
+
+
+def load_json_file(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CompanionError(f"cannot read {path}: {exc}") from None

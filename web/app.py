@@ -1,0 +1,74 @@
+"""The Flask application factory.
+
+``create_app(config)`` builds the app for one table. Services hang on the app
+(``app.extensions["companion"]``), never on module globals, so tests make as many apps
+as they like. Config keys:
+
+- ``SERVICE``: a :class:`companion.service.TableService` (else one is made in
+  ``DATA_DIR``/table.sqlite);
+- ``DATA_DIR``: the table's folder (log, settings);
+- ``TABLE_PIN``: the PIN that changing anything needs (required);
+- ``SECRET_KEY``: signs the tablet's session cookie (else a random one per start);
+- ``DEMO``: show the demo banner.
+
+Never run with Flask's debug mode: ``companion serve`` runs it under waitress.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+from companion.service import TableService
+
+__all__ = ["create_app", "get_service"]
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, static_folder="static", template_folder="templates")
+    app.config.update(
+        SECRET_KEY=secrets.token_hex(32),
+        TABLE_PIN=None,
+        DATA_DIR=None,
+        DEMO=False,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SSE_PING_S=15.0,
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(dict(config))
+    app.debug = False
+    if not app.config.get("TABLE_PIN"):
+        raise ValueError("create_app needs TABLE_PIN: changing the table must be protected")
+    service = app.config.get("SERVICE")
+    if service is None:
+        data_dir = app.config.get("DATA_DIR")
+        if not data_dir:
+            raise ValueError("create_app needs SERVICE or DATA_DIR")
+        service = TableService(Path(data_dir) / "table.sqlite")
+    app.extensions["companion"] = service
+
+    from . import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+
+    @app.after_request
+    def _headers(resp: Any) -> Any:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        return resp
+
+    return app
+
+
+def get_service(app: Flask | None = None) -> TableService:
+    from flask import current_app
+
+    return (app or current_app).extensions["companion"]

@@ -1,0 +1,60 @@
+"""The tablet pages: the table, and the PIN login."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, render_template, request, session
+
+from .auth import csrf_token, is_authenticated, login
+
+bp = Blueprint("pages", __name__)
+
+
+def _lang() -> str:
+    lang = request.args.get("lang") or request.cookies.get("lang")
+    if lang in ("fr", "en"):
+        return lang
+    best = request.accept_languages.best_match(["fr", "en"])
+    return "en" if best == "en" else "fr"
+
+
+@bp.get("/")
+def table() -> str:
+    from companion.games import game_names
+
+    return render_template(
+        "table.html",
+        lang=_lang(),
+        csrf=csrf_token(),
+        can_edit=is_authenticated(),
+        demo=bool(current_app.config.get("DEMO")),
+        games=game_names(),
+    )
+
+
+@bp.post("/login")
+def do_login() -> Any:
+    data = request.get_json(silent=True) or request.form
+    sent = request.headers.get("X-CSRF-Token") or data.get("csrf_token")
+    if not sent or sent != session.get("csrf"):
+        return jsonify({"ok": False, "error": "missing or stale security token: reload the page",
+                        "message": {"fr": "Jeton de sécurité périmé : rechargez la page.",
+                                    "en": "Stale security token: reload the page."}}), 403
+    ok, status = login(data.get("pin"))
+    if ok:
+        return jsonify({"ok": True, "csrf": csrf_token()})
+    msg = ({"fr": "Trop d'essais : attendez une minute.", "en": "Too many tries: wait a minute."}
+           if status == 429 else {"fr": "Code incorrect.", "en": "Wrong PIN."})
+    return jsonify({"ok": False, "error": msg["en"], "message": msg}), status
+
+
+@bp.post("/logout")
+def do_logout() -> Any:
+    session.pop("pin_ok", None)
+    return jsonify({"ok": True})
+
+
+@bp.get("/healthz")
+def healthz() -> Any:
+    return jsonify({"ok": True})
