@@ -34,7 +34,13 @@ def live_server(app):
     from waitress import create_server
 
     server = create_server(app, host="127.0.0.1", port=0, threads=16)
-    thread = threading.Thread(target=server.run, daemon=True)
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:  # the socket closed under the loop at teardown
+            pass
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
     server.close()
