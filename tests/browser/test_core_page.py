@@ -1,0 +1,39 @@
+"""The core page in a real browser: live updates, PIN, undo, language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Server
+
+pytestmark = pytest.mark.browser
+
+
+def test_live_history_pin_and_undo(page, tmp_path):
+    with Server("--data", str(tmp_path)) as srv:
+        page.goto(srv.base + "/")
+        page.wait_for_selector('[data-test="live"][data-state="live"]')
+        assert page.locator('[data-test="history-item"]').count() == 0
+        # Another client plays: this tablet sees it live.
+        srv.post({"type": "table.new_game", "data": {"game": "dummy"}})
+        srv.post({"type": "dummy.add", "data": {"n": 5}})
+        page.wait_for_function("document.querySelectorAll('[data-test=history-item]').length === 2")
+        assert "+5" in page.locator('[data-test="history-item"]').first.inner_text()
+        # Undo without the PIN opens the PIN dialog; a wrong PIN says so.
+        page.click('[data-test="undo"]')
+        page.wait_for_selector('[data-test="pin-dialog"][open]')
+        page.fill('[data-test="pin-input"]', "0000")
+        page.click('[data-test="pin-submit"]')
+        page.wait_for_function("document.querySelector('[data-test=pin-error]').textContent.length > 0")
+        assert "incorrect" in page.inner_text('[data-test="pin-error"]')
+        page.fill('[data-test="pin-input"]', srv.pin)
+        page.click('[data-test="pin-submit"]')
+        page.wait_for_selector('[data-test="pin-dialog"]:not([open])', state="attached")
+        page.click('[data-test="undo"]')
+        page.wait_for_function("document.querySelectorAll('[data-test=history-item]').length === 1")
+        assert srv.get("/api/state")["state"]["total"] == 0
+        assert [e["type"] for e in srv.get("/api/log")["events"]][-1] == "undo"
+        # English on a tap.
+        page.click('[data-test="lang"]')
+        assert page.inner_text('[data-test="undo"]').strip() == "↶ Undo"
+        assert page.js_errors == []
