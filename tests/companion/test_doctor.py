@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from companion.doctor import FAIL, OK, WARN, run_checks
+from companion.service import TableService
+from tests.helpers import run_cli
+
+
+def test_doctor_reports_each_check_as_json(tmp_path):
+    out = json.loads(run_cli("doctor", "--data", str(tmp_path), "--json").stdout)
+    names = {c["name"]: c for c in out}
+    assert {"python", "libraries", "disk", "network", "log"} <= set(names)
+    assert all(c["status"] in (OK, WARN, FAIL) for c in out)
+    assert names["log"]["status"] == OK
+
+
+def test_doctor_flags_a_damaged_log_without_touching_it(tmp_path):
+    s = TableService(tmp_path / "table.sqlite")
+    s.submit({"type": "table.new_game", "data": {"game": "dummy"}})
+    s.submit({"type": "dummy.add", "data": {"n": 2}})
+    s.close()
+    db = sqlite3.connect(tmp_path / "table.sqlite")
+    db.execute("UPDATE events SET data='{broken' WHERE seq=2")
+    db.commit()
+    db.close()
+    log = {c.name: c for c in run_checks(tmp_path)}["log"]
+    assert log.status == WARN and "1" in log.en
+    (tmp_path / "table.sqlite").unlink()
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"table.sqlite{suffix}").unlink(missing_ok=True)
+    (tmp_path / "table.sqlite").write_bytes(b"garbage" * 200)
+    assert {c.name: c for c in run_checks(tmp_path)}["log"].status == FAIL
