@@ -22,12 +22,12 @@ from typing import Any, Mapping, Sequence
 from ...errors import EventError, RuleError
 from ..base import text
 from .dice import PoolResult, evaluate
-from .odds import test_odds
+from .odds import pool_odds
 from .sheet import ATTRIBUTE_LABELS, ATTRIBUTES, Character, fold_name, resolve_skill
 from .state import PoolTest
 
 __all__ = ["make_test", "parse_faces", "enter_dice", "correct_dice", "choose_reroll", "result_of",
-           "explain", "odds_json", "test_json", "attribute_key"]
+           "explain", "odds_json", "pool_json", "attribute_key"]
 
 
 def _int(v: Any, what: str) -> int:
@@ -219,11 +219,11 @@ def odds_json(test: PoolTest, options: Mapping[str, Any]) -> dict[str, Any]:
     """Exact odds of the pool before it is rolled (with its re-rolls, R9)."""
     n = test.dice + test.extra_pending
     rr = test.rerolls_left
-    o = test_odds(n, test.threshold, rr, rule=options["threshold_rule"], policy=options["odds_reroll_policy"],
+    o = pool_odds(n, test.threshold, rr, rule=options["threshold_rule"], policy=options["odds_reroll_policy"],
                   reroll_ones=options["reroll_ones"])
     out = o.to_json()
     if rr:
-        base = test_odds(n, test.threshold, 0, rule=options["threshold_rule"])
+        base = pool_odds(n, test.threshold, 0, rule=options["threshold_rule"])
         out["without_rerolls"] = {"success": float(base.success), "critical_failure": float(base.critical)}
         out["reroll_policy"] = options["odds_reroll_policy"]
     return out
@@ -259,7 +259,7 @@ def explain(test: PoolTest, res: PoolResult, options: Mapping[str, Any]) -> dict
     return text(fr, en)
 
 
-def test_json(test: PoolTest, options: Mapping[str, Any]) -> dict[str, Any]:
+def pool_json(test: PoolTest, options: Mapping[str, Any]) -> dict[str, Any]:
     res = result_of(test, options)
     out: dict[str, Any] = {
         "who": test.who,

@@ -32,7 +32,7 @@ from .flow import (
     odds_json,
     result_of,
     settled,
-    test_json,
+    pool_json,
 )
 from .options import DEFAULT_OPTIONS, check_options
 from .sheet import Character, fold_name, secondary, sheet_from_data, sheet_json
@@ -193,7 +193,7 @@ def _start_test(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState,
         f"{name_en}test with {t.dice} d10, SR {t.sr} − skill {t.competence} = threshold {t.threshold}{extra_en}."
         f" Odds: success {odds['success']:.1%}, critical failure {odds['critical_failure']:.1%}.",
     )
-    return state, [Outcome("test.start", msg, {"test": test_json(t, state.options), "odds": odds})]
+    return state, [Outcome("test.start", msg, {"test": pool_json(t, state.options), "odds": odds})]
 
 
 def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
@@ -394,7 +394,7 @@ class WuxiaGame:
             "characters": [sheet_json(c, opts) for c in state.characters],
             "mode": state.mode,
             "label": state.extra.get("label", "") if state.extra else "",
-            "tests": [test_json(t, opts) for t in state.tests],
+            "tests": [pool_json(t, opts) for t in state.tests],
             "combat": cb.combat_json(state),
             "expects": self.expects(state),
             "last": dict(state.last) if state.last else None,
@@ -467,7 +467,7 @@ class WuxiaGame:
             lines.append((f"Combat, round {cj['round']} ({cj['phase']}) : ordre " if fr else
                           f"Fight, round {cj['round']} ({cj['phase']}): order ") + ", ".join(cj["order"]))
         for t in state.tests:
-            tj = test_json(t, state.options)
+            tj = pool_json(t, state.options)
             r = tj["result"]
             head = f"{t.who or '?'} {t.dice}d10 SR {t.sr} − {t.competence} = {t.threshold}"
             if r is None:

@@ -1,6 +1,6 @@
 """Exact Wuxia odds (R16-R18), from the d10 toolkit :mod:`companion.odds.d10`.
 
-- :func:`test_odds` -- one test: P(success), P(critical failure), P(plain failure) and
+- :func:`pool_odds` -- one test: P(success), P(critical failure), P(plain failure) and
   the distribution of successes, for any pool size, with the specialisation re-rolls
   (R9) and the Destiny Dice when an option gives them a mechanic (W6).
 - :func:`table` -- the source's announced table (success and critical failure by
@@ -27,7 +27,7 @@ from typing import Any, Iterable
 from ...odds.d10 import DieClasses, Dist, compare, joint, net_polynomials, reroll
 from .dice import die_classes, outcome_of
 
-__all__ = ["TestOdds", "test_odds", "table", "table_floats", "opposed_odds", "MAX_DICE", "REROLL_POLICIES"]
+__all__ = ["PoolOdds", "pool_odds", "table", "table_floats", "opposed_odds", "MAX_DICE", "REROLL_POLICIES"]
 
 #: Largest pool the odds accept (the rules' pools stay far below; tests go to 40).
 MAX_DICE = 100
@@ -35,7 +35,7 @@ REROLL_POLICIES = ("failed", "until_success")
 
 
 @dataclass(frozen=True)
-class TestOdds:
+class PoolOdds:
     """Exact odds of one test."""
 
     dice: int
@@ -83,8 +83,8 @@ def _check(n: int, rerolls: int, policy: str) -> None:
         raise ValueError(f"unknown re-roll policy {policy!r}; expected one of {', '.join(REROLL_POLICIES)}")
 
 
-def test_odds(n: int, t: int, rerolls: int = 0, *, rule: str = "at_least", policy: str = "failed",
-              reroll_ones: bool = True) -> TestOdds:
+def pool_odds(n: int, t: int, rerolls: int = 0, *, rule: str = "at_least", policy: str = "failed",
+              reroll_ones: bool = True) -> PoolOdds:
     """Exact odds of ``n`` dice against threshold ``t`` with ``rerolls`` re-rolls (R9)."""
     _check(n, rerolls, policy)
     die = die_classes(t, rule)
@@ -98,7 +98,7 @@ def test_odds(n: int, t: int, rerolls: int = 0, *, rule: str = "at_least", polic
             ok += w
     tot = dist.total
     succ = dist.map(lambda k: k[0])
-    return TestOdds(
+    return PoolOdds(
         dice=n,
         threshold=t,
         rerolls=rerolls,
