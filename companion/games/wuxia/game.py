@@ -314,7 +314,11 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
 
 
 def _reroll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
-    i = _target(state, data, lambda t: t.faces is not None and t.rerolls_left > 0 and not t.closed, "a re-roll")
+    wanted = lambda t: t.faces is not None and t.rerolls_left > 0 and not t.closed  # noqa: E731
+    if "who" not in data and state.tests and not any(wanted(t) for t in state.tests):
+        i = max(i for i, t in enumerate(state.tests) if t.faces is not None or i == 0)  # say why it cannot
+    else:
+        i = _target(state, data, wanted, "a re-roll")
     t = choose_reroll(state.tests[i], data.get("indices"), state.options)
     tests = list(state.tests)
     tests[i] = t
