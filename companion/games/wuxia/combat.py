@@ -99,6 +99,8 @@ def _initiative_tests(state: WuxiaState, combat: Combat) -> tuple[PoolTest, ...]
 
 
 def start_combat(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
+    if state.combat is not None:
+        raise RuleError("a fight is already in progress: end it first (wuxia.combat_end)", rule="R12")
     raw = data.get("fighters")
     if not isinstance(raw, list) or len(raw) < 2:
         raise EventError("'fighters' must list at least two fighters: {who, side, skill or competence, weapon, armour}")
@@ -186,7 +188,11 @@ def after_dice(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
         combat = _maybe_actions(combat)
         msg = text("Succès d'Initiative : " + ", ".join(parts_fr) + ". À répartir : Initiative, actions, Dés de Défense.",
                    "Initiative successes: " + ", ".join(parts_en) + ". Share them: Initiative, actions, Defence Dice.")
-        return replace(state, combat=combat), [Outcome("combat.initiative", msg, {"round": combat.round})]
+        outs = [Outcome("combat.initiative", msg, {"round": combat.round})]
+        if combat.phase == "actions":  # nobody had a success to share
+            outs.append(_order_outcome(combat))
+            return replace(state, combat=combat, mode="none", tests=()), outs
+        return replace(state, combat=combat), outs
     if state.mode == "attack" and combat.attack is not None and combat.attack.phase == "roll":
         a_res = result_of(state.tests[0], state.options)
         d_res = result_of(state.tests[1], state.options)
@@ -208,6 +214,12 @@ def _maybe_actions(combat: Combat) -> Combat:
     if combat.phase == "allocate" and all(f.allocated or f.init_successes is None for f in combat.fighters):
         return replace(combat, phase="actions")
     return combat
+
+
+def _order_outcome(combat: Combat) -> Outcome:
+    order = ", ".join(f"{x.name} ({x.initiative})" for x in combat.order())
+    return Outcome("combat.order", text(f"Ordre d'action : {order}.", f"Order of action: {order}."),
+                   {"order": [x.name for x in combat.order()]})
 
 
 def allocate_initiative(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
@@ -233,9 +245,7 @@ def allocate_initiative(state: WuxiaState, data: Mapping[str, Any]) -> tuple[Wux
     outs = [Outcome("combat.allocate", msg, {"who": f.name, "initiative": nf.initiative, "actions": nf.actions,
                                              "defence_dice": nf.defence_dice})]
     if combat.phase == "actions":
-        order = ", ".join(f"{x.name} ({x.initiative})" for x in combat.order())
-        outs.append(Outcome("combat.order", text(f"Ordre d'action : {order}.", f"Order of action: {order}."),
-                            {"order": [x.name for x in combat.order()]}))
+        outs.append(_order_outcome(combat))
         state = replace(state, mode="none", tests=())
     return state, outs
 

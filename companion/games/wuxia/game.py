@@ -112,7 +112,7 @@ def _counter(field: str, fr: str, en: str) -> Handler:
         after = secondary(nc, state.options)
         state = _put_char(state, nc)
         shown = after["chi_left"] if field == "chi_spent" else value
-        outs = [Outcome(f"character.{en.replace(' ', '_')}", text(f"{c.name} : {fr} {shown}.", f"{c.name}: {en} {shown}."),
+        outs = [Outcome(f"character.{field}", text(f"{c.name} : {fr} {shown}.", f"{c.name}: {en} {shown}."),
                         {"who": c.name, "value": shown})]
         if after["dead"] and not before["dead"]:
             outs.append(Outcome("character.dead", text(f"{c.name} atteint son Seuil de Mort ({after['death_threshold']}).",
@@ -121,7 +121,7 @@ def _counter(field: str, fr: str, en: str) -> Handler:
                               ("panic_thresholds_reached", "seuil de panique", "panic threshold")):
             for t in after[key]:
                 if t not in before[key]:
-                    outs.append(Outcome(f"character.{key[:-8]}", text(f"{c.name} franchit le {fr2} {t}.", f"{c.name} reaches {en2} {t}."),
+                    outs.append(Outcome(f"character.{key[:-9]}", text(f"{c.name} franchit le {fr2} {t}.", f"{c.name} reaches {en2} {t}."),
                                         {"who": c.name, "threshold": t}))
         return state, outs
 
