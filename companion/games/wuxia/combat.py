@@ -26,9 +26,9 @@ the side (``group_reserve_self_use`` lifts that).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping
 
+from .state import evolve as replace
 from ...errors import EventError, RuleError
 from ..base import Outcome, text
 from .flow import make_test, result_of, settled

@@ -16,9 +16,10 @@ with ``"reroll"`` each allows re-rolling one die of the pool, any die.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
+from .state import evolve as replace
 from ...errors import EventError, RuleError
 from ..base import text
 from .dice import PoolResult, evaluate
@@ -218,14 +219,21 @@ def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolT
 def odds_json(test: PoolTest, options: Mapping[str, Any]) -> dict[str, Any]:
     """Exact odds of the pool before it is rolled (with its re-rolls, R9)."""
     n = test.dice + test.extra_pending
-    rr = test.rerolls_left
-    o = pool_odds(n, test.threshold, rr, rule=options["threshold_rule"], policy=options["odds_reroll_policy"],
-                  reroll_ones=options["reroll_ones"])
+    out = _odds_json(n, max(1, min(10, test.threshold)), test.rerolls_left, options["threshold_rule"],
+                     options["odds_reroll_policy"], bool(options["reroll_ones"]))
+    out = {**out, "successes": dict(out["successes"]), "threshold": test.threshold}
+    return out
+
+
+@lru_cache(maxsize=512)
+def _odds_json(n: int, t: int, rr: int, rule: str, policy: str, ones: bool) -> dict[str, Any]:
+    """Cached: a replay of a long log starts many tests with the same pools."""
+    o = pool_odds(n, t, rr, rule=rule, policy=policy, reroll_ones=ones)
     out = o.to_json()
     if rr:
-        base = pool_odds(n, test.threshold, 0, rule=options["threshold_rule"])
+        base = pool_odds(n, t, 0, rule=rule)
         out["without_rerolls"] = {"success": float(base.success), "critical_failure": float(base.critical)}
-        out["reroll_policy"] = options["odds_reroll_policy"]
+        out["reroll_policy"] = policy
     return out
 
 

@@ -15,9 +15,9 @@ Event types (all ``wuxia.*``; full reference in ``docs/events-wuxia.md``):
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
+from .state import evolve as replace
 from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome, text

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
@@ -73,6 +74,7 @@ GENERAL_POWERS = ("Bond du tigre", "Course du dragon", "Sixième sens")
 SKILL_KINDS = ("metier", "profession", "narrow")
 
 
+@lru_cache(maxsize=4096)
 def fold_name(name: str) -> str:
     """Case- and accent-insensitive key: ``"Métal"`` and ``"metal"`` match."""
     norm = unicodedata.normalize("NFKD", name.strip())
