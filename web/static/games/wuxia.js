@@ -44,10 +44,10 @@
     return ctx.h("label", {}, label, el);
   }
 
-  function select(ctx, label, obj, key, options, attrs) {
+  function select(ctx, label, obj, key, options, attrs, redraw) {
     const el = ctx.h("select", attrs || {}, options.map(([v, text]) =>
       ctx.h("option", { value: v, selected: String(obj[key]) === String(v) }, text)));
-    el.addEventListener("change", () => { obj[key] = el.value; });
+    el.addEventListener("change", () => { obj[key] = el.value; if (redraw) rerender(); });
     return ctx.h("label", {}, label, el);
   }
 
@@ -155,9 +155,9 @@
     const who = chars.find((c) => c.name === ui.test.who);
     const skills = who ? who.skills.map((s) => [s.name, `${s.name} (${s.role}${s.level ? " " + s.level : ""})`]) : [];
     const grid = ctx.h("div", { class: "wx-grid" },
-      select(ctx, ctx.t("Qui", "Who"), ui.test, "who", [["", "—"]].concat(chars.map((c) => [c.name, c.name])), { "data-test": "wuxia-test-who" }),
+      select(ctx, ctx.t("Qui", "Who"), ui.test, "who", [["", "—"]].concat(chars.map((c) => [c.name, c.name])), { "data-test": "wuxia-test-who" }, true),
       select(ctx, ctx.t("Attribut", "Attribute"), ui.test, "attribute", ATTRS.map(([k, fr, en]) => [k, ctx.t(fr, en) + (who ? ` ${who.attributes[k]}` : "")]), { "data-test": "wuxia-test-attribute" }),
-      who ? select(ctx, ctx.t("Compétence", "Skill"), ui.test, "skill", [["", ctx.t("— niveau libre —", "— free level —")]].concat(skills), { "data-test": "wuxia-test-skill" }) : null,
+      who ? select(ctx, ctx.t("Compétence", "Skill"), ui.test, "skill", [["", ctx.t("— niveau libre —", "— free level —")]].concat(skills), { "data-test": "wuxia-test-skill" }, true) : null,
       (!who || !ui.test.skill) ? field(ctx, ctx.t("Niveau de compétence", "Skill level"), ui.test, "competence", { type: "number", min: 0, max: 10, "data-test": "wuxia-test-competence" }) : null,
       !who ? field(ctx, ctx.t("Nombre de dés", "Dice"), ui.test, "dice", { type: "number", min: 0, max: 60, "data-test": "wuxia-test-dice" }) : null,
       select(ctx, "SR", ui.test, "sr", [8, 9, 10, 11, 12, 13].map((v) => [v, `${v}${v === 8 ? ctx.t(" routinier", " routine") : v === 10 ? " standard" : v === 13 ? ctx.t(" extrême", " extreme") : ""}`]), { "data-test": "wuxia-test-sr" }),
