@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any, Callable, Hashable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 __all__ = [
     "SIDES",
@@ -86,7 +86,7 @@ class Dist:
     may be left out).
     """
 
-    weights: Mapping[Hashable, int]
+    weights: Mapping[Any, int]
     total: int
 
     def probability(self, pred: Callable[[Any], bool] | None = None) -> Fraction:
@@ -99,18 +99,18 @@ class Dist:
         """How many of the ``total`` outcomes satisfy ``pred``."""
         return sum(w for k, w in self.weights.items() if pred(k))
 
-    def map(self, f: Callable[[Any], Hashable]) -> "Dist":
+    def map(self, f: Callable[[Any], Any]) -> "Dist":
         """The distribution of ``f(result)``."""
-        out: dict[Hashable, int] = {}
+        out: dict[Any, int] = {}
         for k, w in self.weights.items():
             key = f(k)
             out[key] = out.get(key, 0) + w
         return Dist(out, self.total)
 
-    def fractions(self) -> dict[Hashable, Fraction]:
+    def fractions(self) -> dict[Any, Fraction]:
         return {k: Fraction(w, self.total) for k, w in self.weights.items() if w}
 
-    def floats(self) -> dict[Hashable, float]:
+    def floats(self) -> dict[Any, float]:
         """Each result's probability as a correctly rounded float."""
         return {k: w / self.total for k, w in self.weights.items() if w}
 
@@ -132,7 +132,7 @@ def joint(n: int, die: DieClasses) -> Dist:
     """
     _check_n(n)
     ws, wu, wo = die.success, die.one, die.other
-    out: dict[Hashable, int] = {}
+    out: dict[Any, int] = {}
     for s in range(n + 1):
         head = comb(n, s) * ws**s
         if head == 0:
@@ -212,7 +212,7 @@ def reroll(n: int, die: DieClasses, policy: Policy, new_die: DieClasses | None =
         plans[(s, u, o)] = (a, b)
         most = max(most, a + b)
     cache: dict[int, Dist] = {}
-    out: dict[Hashable, int] = {}
+    out: dict[Any, int] = {}
     sides = new_die.sides
     for (s, u, o), w in first.weights.items():
         a, b = plans[(s, u, o)]
@@ -253,12 +253,12 @@ def compare(a: Dist, b: Dist, key_a: Callable[[Any], Any] = lambda k: k,
     return Fraction(gt, tot), Fraction(eq, tot), Fraction(lt, tot)
 
 
-def convolve(parts: Iterable[Dist], combine: Callable[[Any, Any], Hashable]) -> Dist:
+def convolve(parts: Iterable[Dist], combine: Callable[[Any, Any], Any]) -> Dist:
     """The distribution of ``combine``-folding independent results (sum of pools...)."""
     it = iter(parts)
     acc = next(it)
     for d in it:
-        out: dict[Hashable, int] = {}
+        out: dict[Any, int] = {}
         for ka, wa in acc.weights.items():
             for kb, wb in d.weights.items():
                 k = combine(ka, kb)

@@ -324,3 +324,26 @@ def test_evaluate_counts(faces: list[int], th: int) -> None:
     assert r.ones == faces.count(1)
     assert r.successes >= faces.count(10)
     assert (r.outcome == "critical") == (r.ones > r.successes)
+
+
+def test_camera_read_fills_the_pool() -> None:
+    def obj(v: int | None, status: str = "read", kind: str = "d10") -> dict[str, Any]:
+        return {"kind": kind, "value": v, "box": [0, 0, 10, 10], "confidence": 0.9, "status": status}
+
+    t = table()
+    send(t, "test", {"who": "Lin", "attribute": "feu", "competence": 2})
+    assert "unsure of 1" in refused(t, "roll", {"read": {"objects": [obj(8), obj(9), obj(None, "pending"), obj(2), obj(3)]}}, RuleError)
+    refused(t, "roll", {"read": {"objects": [obj(8), obj(9)]}}, RuleError)  # 2 of 5 dice
+    refused(t, "roll", {"read": "photo.jpg"}, EventError)
+    out = send(t, "roll", {"read": {"objects": [obj(8), obj(9), obj(10), obj(2), obj(1), obj(4, kind="d6")]}}, Source.CAMERA)
+    assert out[0]["data"]["dice"] == [8, 9, 10, 2, 1] and out[0]["data"]["successes"] == 3
+
+
+def test_state_keeps_the_last_result_explained() -> None:
+    t = table()
+    send(t, "test", {"who": "Lin", "attribute": "feu", "competence": 2})
+    send(t, "roll", {"dice": [1, 1, 9, 3, 2]})
+    send(t, "accept", {})
+    r = sj(t)["result"]
+    assert (r["who"], r["successes"], r["ones"], r["critical_failure"], r["quality"]) == ("Lin", 1, 2, True, 0)
+    assert "échec critique" in r["text"]["fr"] and "critical failure" in r["text"]["en"]

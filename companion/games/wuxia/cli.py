@@ -100,9 +100,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     t = args.sr - comp
     o = pool_odds(args.attribute, t, args.rerolls, rule=rule, policy=args.policy, reroll_ones=not args.no_reroll_ones)
     if args.json:
-        out = {"game": "wuxia", "attribute": args.attribute, "competence": comp, "sr": args.sr, **o.to_json(),
+        res: dict[str, Any] = {"game": "wuxia", "attribute": args.attribute, "competence": comp, "sr": args.sr, **o.to_json(),
                "exact": {"success": str(o.success), "critical_failure": str(o.critical), "failure": str(o.failure)}}
-        json.dump(out, sys.stdout, indent=2)
+        json.dump(res, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     if fr:

@@ -197,8 +197,9 @@ def after_dice(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
         a_res = result_of(state.tests[0], state.options)
         d_res = result_of(state.tests[1], state.options)
         assert a_res is not None and d_res is not None
-        combat = replace(combat, attack=replace(combat.attack, phase="defend"))
-        att, dfn = combat.attack.attacker, combat.attack.defender
+        attack = replace(combat.attack, phase="defend")
+        combat = replace(combat, attack=attack)
+        att, dfn = attack.attacker, attack.defender
         f = _fighter(combat, dfn)
         msg = text(
             f"{att} : {a_res.successes} succès ; {dfn} : {d_res.successes} succès. {dfn} peut dépenser"

@@ -124,6 +124,30 @@ def parse_faces(raw: Any, count: int | None = None) -> tuple[int, ...]:
     return tuple(faces)
 
 
+def dice_from_read(read: Any) -> list[int]:
+    """The d10 faces of a camera read (``vision.read.Read.to_json()``).
+
+    Dice the camera is unsure of (``status: "pending"`` or no value) are never guessed:
+    the event is refused and the tablet asks the players for them.
+    """
+    if not isinstance(read, Mapping) or not isinstance(read.get("objects"), list):
+        raise EventError("'read' must be a camera read: {\"objects\": [{kind, value, status}, ...]}")
+    if read.get("error"):
+        raise RuleError(f"the camera could not read the tray: {read['error']}", rule="R7")
+    faces: list[int] = []
+    unsure = 0
+    for obj in read["objects"]:
+        if not isinstance(obj, Mapping) or obj.get("kind") != "d10":
+            continue
+        if obj.get("status") == "pending" or obj.get("value") is None:
+            unsure += 1
+            continue
+        faces.append(obj["value"])
+    if unsure:
+        raise RuleError(f"the camera is unsure of {unsure} d10: tap their faces on the tablet", rule="R7")
+    return faces
+
+
 def enter_dice(test: PoolTest, raw: Any) -> PoolTest:
     """Fill what the test waits for: the pool, the re-rolled dice or the extra dice."""
     need = test.waiting_dice

@@ -26,6 +26,7 @@ from .flow import (
     choose_reroll,
     correct_dice,
     destiny_on_test,
+    dice_from_read,
     enter_dice,
     explain,
     make_test,
@@ -201,7 +202,7 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
     raw = data.get("participants")
     if not isinstance(raw, list) or len(raw) < 2:
         raise EventError("'participants' must list at least two tests {who, attribute, skill|competence, sr}")
-    tests = []
+    tests: list[PoolTest] = []
     for p in raw:
         if not isinstance(p, Mapping):
             raise EventError("each participant is an object {who, attribute, skill|competence, sr}")
@@ -251,6 +252,8 @@ def _resolve(state: WuxiaState, i: int) -> tuple[WuxiaState, list[Outcome]]:
     expl = explain(t, res, state.options)
     kind = {"success": "test.success", "failure": "test.failure", "critical": "test.critical_failure"}[res.outcome]
     outs.append(Outcome(kind, expl, {"who": t.who, **res.to_json(), "rerolls_left": t.rerolls_left}))
+    state = replace(state, result={"who": t.who, "label": t.label, "sr": t.sr, "competence": t.competence,
+                                   **res.to_json(), "text": expl})
     if state.mode == "contest" and settled(state.tests):
         outs.append(_contest_outcome(state))
     if state.combat is not None and state.mode in ("initiative", "attack"):
@@ -290,7 +293,10 @@ def _roll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[
     t = state.tests[i]
     if t.closed:
         raise RuleError("this test is over", rule="R7")
-    t = enter_dice(t, data.get("dice"))
+    raw = data.get("dice")
+    if raw is None and "read" in data:
+        raw = dice_from_read(data["read"])
+    t = enter_dice(t, raw)
     tests = list(state.tests)
     tests[i] = t
     return _resolve(replace(state, tests=tuple(tests)), i)
@@ -402,6 +408,7 @@ class WuxiaGame:
             "combat": cb.combat_json(state),
             "expects": self.expects(state),
             "last": dict(state.last) if state.last else None,
+            "result": dict(state.result) if state.result else None,
             "manoeuvres": cb.MANOEUVRES,
         }
 

@@ -146,6 +146,7 @@ class WuxiaState:
     tests: tuple[PoolTest, ...] = ()
     combat: Combat | None = None
     last: Mapping[str, Any] | None = None
+    result: Mapping[str, Any] | None = None  # the last settled pool, explained
     count: int = 0  # events applied (for numbering tests)
     extra: Mapping[str, Any] = field(default_factory=dict)  # mode-specific context (contest)
 
