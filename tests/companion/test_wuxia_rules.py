@@ -308,6 +308,17 @@ def test_example_log_replays() -> None:
     assert GAME.describe(t.state, "en").startswith("Wuxia")
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("wuxia-*.jsonl")), ids=lambda p: p.name)
+def test_every_example_replays_strictly(path: Path) -> None:
+    from companion.log import read_jsonl
+
+    with path.open(encoding="utf-8") as fh:
+        events = read_jsonl(fh, strict=True)
+    t = Table().replay([e.with_seq(i + 1) for i, e in enumerate(events)], strict=True)
+    assert t.skipped == [] and len(t.frames) == len(events)
+    json.dumps(GAME.state_json(t.state))
+
+
 def test_apply_is_pure_and_deterministic() -> None:
     t = table()
     s0 = t.state

@@ -202,6 +202,7 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
     raw = data.get("participants")
     if not isinstance(raw, list) or len(raw) < 2:
         raise EventError("'participants' must list at least two tests {who, attribute, skill|competence, sr}")
+    sr = _int(data.get("sr", 10), "sr")
     tests: list[PoolTest] = []
     for p in raw:
         if not isinstance(p, Mapping):
@@ -209,7 +210,7 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
         c = _char(state, p.get("who"))
         if any(t.who == c.name for t in tests):
             raise EventError(f"{c.name} is listed twice")
-        tests.append(make_test(p, c, state.options, default_sr=data.get("sr", 10) if isinstance(data.get("sr", 10), int) else 10))
+        tests.append(make_test(p, c, state.options, default_sr=sr))
     label = data.get("label", "")
     if not isinstance(label, str):
         raise EventError("label must be a text")

@@ -176,9 +176,11 @@
         select(ctx, "A", c, "a", [["", "—"]].concat(chars.map((x) => [x.name, x.name])), { "data-test": "wuxia-contest-a" }),
         select(ctx, "B", c, "b", [["", "—"]].concat(chars.map((x) => [x.name, x.name])), { "data-test": "wuxia-contest-b" }),
         select(ctx, ctx.t("Attribut", "Attribute"), c, "attribute", ATTRS.map(([k, fr, en]) => [k, ctx.t(fr, en)])),
+        field(ctx, ctx.t("Compétence A", "Skill A"), c, "ca", { type: "number", min: 0, max: 10, "data-test": "wuxia-contest-ca" }),
+        field(ctx, ctx.t("Compétence B", "Skill B"), c, "cb", { type: "number", min: 0, max: 10, "data-test": "wuxia-contest-cb" }),
         select(ctx, "SR", c, "sr", [8, 9, 10, 11, 12, 13].map((v) => [v, String(v)]))),
       ctx.h("button", { class: "big", "data-test": "wuxia-start-contest", disabled: !ctx.canEdit || !c.a || !c.b || c.a === c.b,
-        onclick: () => send(ctx, "wuxia.contest", { sr: Number(c.sr), participants: [{ who: c.a, attribute: c.attribute, competence: 0 }, { who: c.b, attribute: c.attribute, competence: 0 }] }) },
+        onclick: () => send(ctx, "wuxia.contest", { sr: Number(c.sr), participants: [{ who: c.a, attribute: c.attribute, competence: num(c.ca) || 0 }, { who: c.b, attribute: c.attribute, competence: num(c.cb) || 0 }] }) },
       ctx.t("Lancer la compétition", "Start the competition")));
     }
     return sec;
@@ -348,6 +350,12 @@
     const whoTxt = Array.isArray(exp.who) ? exp.who.join(", ") : exp.who;
     root.append(ctx.h("div", { class: "wx-section", "data-test": "wuxia-expects" }, ctx.h("strong", {}, step), whoTxt ? ` — ${whoTxt}` : ""));
     if (state.last) root.append(ctx.h("div", { class: "wx-section", "data-test": "wuxia-last" }, ctx.tr(state.last.text)));
+    if (!(state.tests || []).length && state.result) {
+      const r = state.result;
+      root.append(ctx.h("div", { class: "wx-section", "data-test": "wuxia-last-result" },
+        ctx.h("div", { class: "wx-dice" }, r.dice.map((f, j) => ctx.h("span", { class: `wx-die ${r.classes[j]}` }, String(f)))),
+        ctx.h("div", { class: `wx-result ${r.outcome}` }, ctx.tr(r.text))));
+    }
     if ((state.tests || []).length) {
       root.append(ctx.h("div", { class: "wx-section", "data-test": "wuxia-tests" }, (state.tests || []).map((t, i) => testCard(ctx, t, i, state))));
     }
