@@ -57,3 +57,13 @@ def test_no_opencv_no_flask() -> None:
     )
     p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert p.stdout.strip() == "0 []", p.stdout + p.stderr
+
+
+def test_attack_odds() -> None:
+    p = run("-a", "5", "-c", "3", "--versus", "4", "--versus-competence", "2", "--defence-dice", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["attack"]["threshold"] == 7 and out["defence"]["threshold"] == 8
+    assert abs(out["attacker_wins"] + out["defender_holds"] - 1) < 1e-12
+    assert abs(sum(out["extra_successes"].values()) - out["attacker_wins"]) < 1e-12
+    assert "attacker hits" in run("-a", "5", "--versus", "4", "--lang", "en").stdout

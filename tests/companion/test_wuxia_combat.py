@@ -74,6 +74,11 @@ def test_opposed_attack_w_t13() -> None:
     t = fight(init=([2, 2, 2, 2], [8, 2, 2, 2, 2]))
     send(t, "initiative", {"who": "Bo", "defence": 1})
     send(t, "attack", {"attacker": "Ana", "defender": "Bo"})
+    from companion.games.wuxia.odds import opposed_odds
+
+    odds = sj(t)["expects"]["attack_odds"]
+    want = opposed_odds(5, 7, 4, 8, 1)
+    assert odds["defence_dice"] == 1 and odds["attacker_wins"] == float(want["attacker_wins"])
     tests = sj(t)["tests"]
     assert (tests[0]["dice"], tests[0]["threshold"], tests[1]["dice"], tests[1]["threshold"]) == (5, 7, 4, 8)
     send(t, "roll", {"dice": [7, 8, 9, 2, 3]})  # S 3

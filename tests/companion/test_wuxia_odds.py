@@ -211,19 +211,26 @@ def test_rerolling_plain_failures_can_raise_critical_failures() -> None:
     assert careful.success > literal.success and careful.critical < literal.critical
 
 
-def test_opposed_odds_against_enumeration() -> None:
+@pytest.mark.parametrize("critical_loses", [True, False])
+def test_opposed_odds_against_enumeration(critical_loses: bool) -> None:
     """W-T13 shape: attacker 3 dice T 7, defender 2 dice T 8, one Defence Die."""
-    got = opposed_odds(3, 7, 2, 8, defence_dice=1)
+    got = opposed_odds(3, 7, 2, 8, defence_dice=1, critical_loses=critical_loses)
     win = tie = 0
+    extras: dict[int, int] = {}
     for a in itertools.product(range(1, 11), repeat=3):
-        sa = max(0, evaluate(a, 7).successes - 1)
+        ra = evaluate(a, 7)
+        sa = max(0, ra.successes - 1)
         for d in itertools.product(range(1, 11), repeat=2):
             sd = evaluate(d, 8).successes
-            win += sa > sd
-            tie += sa == sd
+            if sa > sd and not (critical_loses and ra.outcome == "critical"):
+                win += 1
+                extras[sa - sd] = extras.get(sa - sd, 0) + 1
+            elif sa == sd:
+                tie += 1
     tot = 10**5
     assert got["attacker_wins"] == Fraction(win, tot) and got["tie"] == Fraction(tie, tot)
-    assert sum(got["extra_successes"].values()) == got["attacker_wins"]
+    assert got["extra_successes"] == {k: Fraction(v, tot) for k, v in extras.items()}
+    assert got["attacker_wins"] + got["defender_holds"] == 1
 
 
 def test_bad_pools_are_refused() -> None:

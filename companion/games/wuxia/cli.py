@@ -35,6 +35,10 @@ def register_odds(subparsers: Any) -> None:
                    help="how the re-rolls are used in the odds (default: failed dice, 1s first)")
     p.add_argument("--no-reroll-ones", action="store_true", help="1s may not be re-rolled (W5 option)")
     p.add_argument("--above", action="store_true", help="a die must beat the threshold strictly (W1 option)")
+    p.add_argument("--versus", type=int, default=None, metavar="TERRE",
+                   help="an attack (R14): the defender's Terre (dice); --attribute is then the attacker's Feu")
+    p.add_argument("--versus-competence", type=int, default=0, help="the defender's martial skill (default 0)")
+    p.add_argument("--defence-dice", type=int, default=0, help="Defence Dice the defender spends (default 0)")
     p.add_argument("--table", action="store_true", help="the full table: attribute x threshold (SR - Compétence)")
     p.add_argument("--max-attribute", type=int, default=10, help="largest attribute in --table (default 10)")
     p.add_argument("--json", action="store_true", help="print JSON (probabilities 0..1)")
@@ -48,6 +52,35 @@ def _pct(p: Any) -> str:
 
     tenths = int(Fraction(p) * 1000 + Fraction(1, 2))
     return f"{tenths // 10}.{tenths % 10}"
+
+
+def _attack(args: argparse.Namespace, comp: int, rule: str) -> int:
+    from .odds import MAX_DICE, opposed_odds
+
+    if not 0 <= args.versus <= MAX_DICE or not 0 <= args.versus_competence <= 10 or args.defence_dice < 0:
+        return _err("--versus must be 0..100 dice, --versus-competence 0..10, --defence-dice >= 0")
+    ta, td = args.sr - comp, args.sr - args.versus_competence
+    o = opposed_odds(args.attribute, ta, args.versus, td, args.defence_dice, rule=rule)
+    if args.json:
+        out = {"game": "wuxia", "attack": {"dice": args.attribute, "threshold": ta},
+               "defence": {"dice": args.versus, "threshold": td, "defence_dice": args.defence_dice},
+               "attacker_wins": float(o["attacker_wins"]), "tie": float(o["tie"]),
+               "defender_holds": float(o["defender_holds"]),
+               "extra_successes": {str(k): float(v) for k, v in o["extra_successes"].items()}}
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    fr = args.lang == "fr"
+    print((f"Attaque : {args.attribute} d10 (seuil {ta}) contre {args.versus} d10 (seuil {td}), {args.defence_dice} Dé(s) de Défense"
+           if fr else f"Attack: {args.attribute} d10 (threshold {ta}) against {args.versus} d10 (threshold {td}), {args.defence_dice} Defence Dice"))
+    rows = ((("l'attaquant touche", "attacker hits"), o["attacker_wins"]), (("le défenseur pare", "defender holds"), o["defender_holds"]),
+            (("  dont égalités", "  of which ties"), o["tie"]))
+    for (lfr, len_), p in rows:
+        print(f"  {lfr if fr else len_:<20}{100 * float(p):8.3f} %")
+    print("  " + ("succès à investir :" if fr else "extra successes:"))
+    for k, p in o["extra_successes"].items():
+        print(f"  {k:>4} {100 * float(p):8.3f} %")
+    return 0
 
 
 def _err(msg: str) -> int:
@@ -98,6 +131,8 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if not 0 <= args.rerolls <= 10:
         return _err("--rerolls must be 0..10")
     t = args.sr - comp
+    if args.versus is not None:
+        return _attack(args, comp, rule)
     o = pool_odds(args.attribute, t, args.rerolls, rule=rule, policy=args.policy, reroll_ones=not args.no_reroll_ones)
     if args.json:
         res: dict[str, Any] = {"game": "wuxia", "attribute": args.attribute, "competence": comp, "sr": args.sr, **o.to_json(),

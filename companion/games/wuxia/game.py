@@ -35,6 +35,7 @@ from .flow import (
     settled,
     pool_json,
 )
+from .odds import opposed_odds
 from .options import DEFAULT_OPTIONS, check_options
 from .sheet import Character, fold_name, secondary, sheet_from_data, sheet_json
 from .state import PoolTest, WuxiaState
@@ -348,6 +349,22 @@ def _accept(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, lis
     return state, [Outcome("test.accept", text("Résultat retenu.", "Result kept."), {})]
 
 
+def _attack_odds(state: WuxiaState) -> dict[str, Any]:
+    """Exact odds of the attack about to be rolled, assuming the defender spends all
+    their Defence Dice (R14, W11; critical attackers lose per ``contest_critical_loses``)."""
+    opts = state.options
+    ta, td = state.tests
+    combat = state.combat
+    assert combat is not None and combat.attack is not None
+    dfn = combat.fighter(combat.attack.defender)
+    dd = dfn.defence_dice if dfn else 0
+    o = opposed_odds(ta.dice, ta.threshold, td.dice, td.threshold, dd, rule=opts["threshold_rule"],
+                     extra=opts["attack_extra"], critical_loses=opts["contest_critical_loses"])
+    return {"attacker_wins": float(o["attacker_wins"]), "tie": float(o["tie"]),
+            "defender_holds": float(o["defender_holds"]), "defence_dice": dd,
+            "extra_successes": {str(k): float(v) for k, v in o["extra_successes"].items()}}
+
+
 class WuxiaGame:
     """Wuxia (d10 pool against SR − Compétence), per ``rules/wuxia.md``."""
 
@@ -422,6 +439,8 @@ class WuxiaGame:
                                        "dice": [{"kind": "d10", "count": t.waiting_dice}]}
                 if t.faces is None:
                     out["odds"] = odds_json(t, opts)
+                if state.mode == "attack" and all(x.faces is None for x in state.tests):
+                    out["attack_odds"] = _attack_odds(state)
                 else:
                     out["indices"] = list(t.pending)
                 return out

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable
 
-from ...odds.d10 import DieClasses, Dist, compare, joint, net_polynomials, reroll
+from ...odds.d10 import DieClasses, Dist, joint, net_polynomials, reroll
 from .dice import die_classes, outcome_of
 
 __all__ = ["PoolOdds", "pool_odds", "table", "table_floats", "opposed_odds", "MAX_DICE", "REROLL_POLICIES"]
@@ -151,28 +151,36 @@ def table_counts(attributes: Iterable[int], thresholds: Iterable[int],
 
 
 def opposed_odds(attack_dice: int, attack_t: int, defence_dice_pool: int, defence_t: int,
-                 defence_dice: int = 0, *, rule: str = "at_least", extra: str = "difference") -> dict[str, Any]:
-    """Odds of an attack (R14, W11): the defender's Defence Dice cancel attacker successes
-    first; the attacker wins iff their remaining successes beat the defender's.
+                 defence_dice: int = 0, *, rule: str = "at_least", extra: str = "difference",
+                 critical_loses: bool = True) -> dict[str, Any]:
+    """Odds of an attack (R14, W11), as the rules resolve it: the defender spends
+    ``defence_dice`` Defence Dice (each cancels one attacker success); the attacker wins
+    iff the remaining successes beat the defender's and (with ``critical_loses``, W7) the
+    attacker's roll is not a critical failure.
 
-    Returns P(attacker wins), P(tie), P(defender holds) and the distribution of the
-    extra successes the attacker may invest.
+    Returns exact P(attacker wins), P(tie), P(defender holds otherwise) and the
+    distribution of the extra successes the attacker may invest (``extra``: W11).
     """
     _check(attack_dice, 0, "failed")
     _check(defence_dice_pool, 0, "failed")
-    a = joint(attack_dice, die_classes(attack_t, rule)).map(lambda k: max(0, k[0] - defence_dice))
+    a = joint(attack_dice, die_classes(attack_t, rule)).map(
+        lambda k: (max(0, k[0] - defence_dice), critical_loses and k[1] > k[0]))
     d = joint(defence_dice_pool, die_classes(defence_t, rule)).map(lambda k: k[0])
-    win, tie, lose = compare(a, d)
+    win = tie = 0
     extras: dict[int, int] = {}
-    for sa, wa in a.weights.items():
+    for (sa, crit), wa in a.weights.items():
         for sd, wd in d.weights.items():
-            if sa > sd:
+            w = wa * wd
+            if sa > sd and not crit:
+                win += w
                 e = sa - sd - (1 if extra == "difference_minus_one" else 0)
-                extras[e] = extras.get(e, 0) + wa * wd
+                extras[e] = extras.get(e, 0) + w
+            elif sa == sd:
+                tie += w
     tot = a.total * d.total
     return {
-        "attacker_wins": win,
-        "tie": tie,
-        "defender_holds": lose,
+        "attacker_wins": Fraction(win, tot),
+        "tie": Fraction(tie, tot),
+        "defender_holds": Fraction(tot - win, tot),
         "extra_successes": {k: Fraction(w, tot) for k, w in sorted(extras.items())},
     }

@@ -99,6 +99,11 @@
     const mine = exp.test === i;
     if (t.faces === null || (mine && ["roll", "reroll_dice", "extra_dice"].includes(exp.step))) {
       if (mine && exp.odds) card.append(oddsBlock(ctx, exp.odds));
+      if (mine && exp.attack_odds) {
+        card.append(ctx.h("div", { "data-test": "wuxia-attack-odds" }, ctx.h("div", { class: "wx-muted" },
+          ctx.t(`Attaque (le défenseur dépense ${exp.attack_odds.defence_dice} Dé(s) de Défense)`, `Attack (the defender spends ${exp.attack_odds.defence_dice} Defence Dice)`)),
+        ctx.bars([[ctx.t("touche", "hits"), exp.attack_odds.attacker_wins], [ctx.t("paré", "parried"), exp.attack_odds.defender_holds]])));
+      }
       if (mine && ctx.canEdit) {
         const count = exp.dice[0].count;
         const what = exp.step === "reroll_dice" ? ctx.t(`Relance des dés ${exp.indices.map((x) => x + 1).join(", ")}`, `Re-roll of dice ${exp.indices.map((x) => x + 1).join(", ")}`)
