@@ -197,7 +197,7 @@ def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolT
     for v in raw:
         i = _int(v, "a die position")
         if not 0 <= i < len(test.faces):
-            raise EventError(f"die position {i} is not in the pool (0..{len(test.faces) - 1})")
+            raise EventError(f"die position {i} is not in the pool (positions count from 0: 0..{len(test.faces) - 1})")
         idx.append(i)
     if len(set(idx)) != len(idx):
         raise EventError("a die is named twice")
@@ -213,7 +213,7 @@ def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolT
     if options["reroll_once"]:
         again = [i for i in idx if i in test.rerolled]
         if again:
-            raise RuleError(f"die {again[0]} was already re-rolled (each die once, W5)", rule="W5")
+            raise RuleError(f"die #{again[0] + 1} (position {again[0]}) was already re-rolled (each die once, W5)", rule="W5")
     need_destiny = 0
     for i in idx:
         cls = res.classes[i]

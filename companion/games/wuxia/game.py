@@ -335,8 +335,9 @@ def _reroll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, lis
         tests[i] = enter_dice(t, data["dice"])
         return _resolve(replace(state, tests=tuple(tests)), i)
     k = len(t.pending)
-    return state, [Outcome("test.reroll", text(f"Relancer {k} dé(s) : positions {', '.join(str(x) for x in t.pending)}.",
-                                                f"Re-roll {k} die/dice: positions {', '.join(str(x) for x in t.pending)}."),
+    shown = ", ".join(f"n° {x + 1} ({t.faces[x] if t.faces else '?'})" for x in t.pending)
+    shown_en = ", ".join(f"#{x + 1} ({t.faces[x] if t.faces else '?'})" for x in t.pending)
+    return state, [Outcome("test.reroll", text(f"Relancer {k} dé(s) : {shown}.", f"Re-roll {k} die/dice: {shown_en}."),
                            {"who": t.who, "indices": list(t.pending)})]
 
 
