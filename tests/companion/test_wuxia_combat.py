@@ -38,6 +38,7 @@ def test_initiative_round_r13() -> None:
     assert sj(t)["tests"][0]["threshold"] == 7
     send(t, "roll", {"dice": [8, 9, 10, 2]})  # Ana: 3 successes
     out = send(t, "roll", {"dice": [1, 1, 8, 2, 3]})  # Bo: more 1s than successes -> 0 (W10)
+    assert out[0]["kind"] == "test.failure" and "0 succès" in out[0]["text"]["fr"]
     assert out[-1]["kind"] == "combat.initiative"
     exp = sj(t)["expects"]
     assert exp["step"] == "initiative" and exp["who"] == ["Ana"] and exp["successes"] == {"Ana": 3}
@@ -48,6 +49,15 @@ def test_initiative_round_r13() -> None:
     f = {x["name"]: x for x in sj(t)["combat"]["fighters"]}
     assert (f["Ana"]["initiative"], f["Ana"]["actions"], f["Ana"]["defence_dice"]) == (5, 2, 1)
     assert sj(t)["expects"]["step"] == "action"
+
+
+def test_initiative_can_crit_option() -> None:
+    t = table({"initiative_can_crit": True}, A, B)
+    send(t, "combat_start", {"fighters": [{"who": "Ana", "competence": 3}, {"who": "Bo", "side": "b", "competence": 2}]})
+    send(t, "roll", {"dice": [8, 9, 10, 2]})
+    out = send(t, "roll", {"dice": [1, 1, 8, 2, 3]})
+    assert out[0]["kind"] == "test.critical_failure"
+    assert "Bo 0 (échec critique)" in out[-1]["text"]["fr"]
 
 
 def test_order_and_extra_actions() -> None:

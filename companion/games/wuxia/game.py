@@ -253,6 +253,10 @@ def _resolve(state: WuxiaState, i: int) -> tuple[WuxiaState, list[Outcome]]:
     assert res is not None
     expl = explain(t, res, state.options)
     kind = {"success": "test.success", "failure": "test.failure", "critical": "test.critical_failure"}[res.outcome]
+    if t.label == "initiative" and res.outcome == "critical" and not state.options["initiative_can_crit"]:
+        kind = "test.failure"  # W10: an Initiative test only yields 0 successes
+        expl = text(f"{t.who} : plus de 1 que de succès — pour l'Initiative, cela donne simplement 0 succès (W10).",
+                    f"{t.who}: more 1s than successes — for Initiative that simply gives 0 successes (W10).")
     outs.append(Outcome(kind, expl, {"who": t.who, **res.to_json(), "rerolls_left": t.rerolls_left}))
     state = replace(state, result={"who": t.who, "label": t.label, "sr": t.sr, "competence": t.competence,
                                    **res.to_json(), "text": expl})
