@@ -10,6 +10,9 @@
     ["pouvoirs", "Pouvoirs", "Powers"], ["traits", "Traits et Drames", "Traits & Dramas"],
     ["experience", "Expérience", "Experience"]];
   const TYPES = ["", "guerrier", "moine", "chevalier", "assassin", "sorcier"];
+  const ROLES = { metier: ["Métier", "Trade"], profession: ["Profession", "Profession"], specialisation: ["spécialisation", "specialisation"],
+    hobby: ["hobby", "hobby"], narrow: ["domaine restreint", "narrow skill"] };
+  const role = (ctx, r) => (ROLES[r] ? ctx.t(ROLES[r][0], ROLES[r][1]) : r);
   // UI-only drafts that survive re-renders (nothing here is game state).
   const ui = { draft: [], correcting: false, selected: [], form: null, test: { who: "", attribute: "feu", skill: "", competence: "", sr: "10", dice: "5" },
     contest: { a: "", b: "", attribute: "feu", sr: "10" }, fight: {}, alloc: {}, attack: {}, defend: {}, invest: {} };
@@ -158,7 +161,7 @@
   function startTest(ctx, state) {
     const chars = state.characters || [];
     const who = chars.find((c) => c.name === ui.test.who);
-    const skills = who ? who.skills.map((s) => [s.name, `${s.name} (${s.role}${s.level ? " " + s.level : ""})`]) : [];
+    const skills = who ? who.skills.map((s) => [s.name, `${s.name} (${role(ctx, s.role)}${s.level ? " " + s.level : ""})`]) : [];
     const grid = ctx.h("div", { class: "wx-grid" },
       select(ctx, ctx.t("Qui", "Who"), ui.test, "who", [["", "—"]].concat(chars.map((c) => [c.name, c.name])), { "data-test": "wuxia-test-who" }, true),
       select(ctx, ctx.t("Attribut", "Attribute"), ui.test, "attribute", ATTRS.map(([k, fr, en]) => [k, ctx.t(fr, en) + (who ? ` ${who.attributes[k]}` : "")]), { "data-test": "wuxia-test-attribute" }),
@@ -329,7 +332,7 @@
       sec.append(ctx.h("div", { class: "wx-card" + (s.dead ? " wx-dead" : ""), "data-test": `wuxia-char-${c.name}` },
         ctx.h("strong", {}, c.name), c.hero_type ? ` (${c.hero_type})` : "",
         ctx.h("div", {}, ATTRS.map(([k, fr, en]) => `${ctx.t(fr, en)} ${c.attributes[k]}`).join(" · ")),
-        ctx.h("div", { class: "wx-muted" }, c.skills.map((k) => `${k.name}${k.level ? " " + k.level : ""} (${k.role})`).join(", ")),
+        ctx.h("div", { class: "wx-muted" }, c.skills.map((k) => `${k.name}${k.level ? " " + k.level : ""} (${role(ctx, k.role)})`).join(", ")),
         ctx.h("div", { class: "wx-muted" }, ctx.t(`Seuil de Mort ${s.death_threshold} · Chi ${s.chi_left}/${s.chi} · Initiative de base ${s.initiative_base}`,
           `Death threshold ${s.death_threshold} · Chi ${s.chi_left}/${s.chi} · base Initiative ${s.initiative_base}`) +
           (c.creation.attributes.budget ? ctx.t(` · attributs ${c.creation.attributes.points}/${c.creation.attributes.budget} pts`, ` · attributes ${c.creation.attributes.points}/${c.creation.attributes.budget} pts`) : "")),
