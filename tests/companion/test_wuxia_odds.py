@@ -7,6 +7,7 @@ from fractions import Fraction
 from math import comb
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from companion.games.wuxia.dice import evaluate, outcome_of
 from companion.games.wuxia.odds import opposed_odds, table, table_floats, pool_odds
@@ -238,3 +239,15 @@ def test_bad_pools_are_refused() -> None:
         pool_odds(-1, 8)
     with pytest.raises(ValueError):
         pool_odds(3, 8, 1, policy="whatever")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 40), st.integers(-2, 14), st.integers(0, 3), st.sampled_from(["failed", "until_success"]),
+       st.booleans(), st.sampled_from(["at_least", "above"]))
+def test_odds_are_distributions(n: int, t: int, rr: int, policy: str, ones: bool, rule: str) -> None:
+    o = pool_odds(n, t, rr, policy=policy, reroll_ones=ones, rule=rule)
+    assert o.success + o.critical + o.failure == 1
+    assert sum(o.successes.values()) == 1
+    assert all(0 <= p <= 1 for p in (o.success, o.critical, o.failure))
+    if rr == 0:
+        assert (o.success, o.critical) == table([n] if n else [0], [t], rule)[(n, t)]

@@ -94,7 +94,9 @@
   function testCard(ctx, t, i, state) {
     const exp = state.expects || {};
     const attr = t.attribute_label ? ctx.tr(t.attribute_label) : "";
-    const head = `${t.who || ctx.t("Test", "Test")}${t.label ? " — " + t.label : ""} : ${t.dice} d10 ${attr}, SR ${t.sr} − ${t.competence} = ${ctx.t("seuil", "threshold")} ${t.threshold}`;
+    const labels = { initiative: "Initiative", attack: ctx.t("attaque", "attack"), defence: ctx.t("défense", "defence") };
+    const lab = labels[t.label] || t.label;
+    const head = `${t.who || ctx.t("Test", "Test")}${lab ? " — " + lab : ""} : ${t.dice} d10 ${attr}, SR ${t.sr} − ${t.competence} = ${ctx.t("seuil", "threshold")} ${t.threshold}`;
     const how = { specialisation: ctx.t("spécialisation", "specialisation"), hobby: ctx.t("hobby", "hobby"), skill: ctx.t("compétence", "skill"),
       untrained: ctx.t("sans compétence", "untrained"), given: "" }[t.how] || "";
     const card = ctx.h("div", { class: "wx-card", "data-test": `wuxia-test-${i}` }, ctx.h("div", {}, ctx.h("strong", {}, head)),
