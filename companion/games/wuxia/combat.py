@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .state import evolve as replace
 from ...errors import EventError, RuleError
 from ..base import Outcome, text
 from .flow import make_test, result_of, settled
 from .sheet import Character, fold_name, secondary
 from .state import Attack, Combat, Fighter, PoolTest, WuxiaState
+from .state import evolve as replace
 
 __all__ = ["start_combat", "allocate_initiative", "start_attack", "defend", "invest", "spend_action",
            "next_round", "after_dice", "combat_json", "MANOEUVRES"]

@@ -19,13 +19,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from .state import evolve as replace
 from ...errors import EventError, RuleError
 from ..base import text
 from .dice import PoolResult, evaluate
 from .odds import pool_odds
 from .sheet import ATTRIBUTE_LABELS, ATTRIBUTES, Character, fold_name, resolve_skill
 from .state import PoolTest
+from .state import evolve as replace
 
 __all__ = ["make_test", "parse_faces", "enter_dice", "correct_dice", "choose_reroll", "result_of",
            "explain", "odds_json", "pool_json", "attribute_key"]
