@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.games.wuxia.dice import evaluate, outcome_of
-from companion.games.wuxia.odds import opposed_odds, table, table_floats, pool_odds
+from companion.games.wuxia.odds import contest_odds, opposed_odds, pool_odds, table, table_floats
 
 # Section 3 of rules/wuxia.md (percent, rounded half-up to 0.1). Rows T = <=2..>=10.
 SUCCESS = """
@@ -251,3 +251,30 @@ def test_odds_are_distributions(n: int, t: int, rr: int, policy: str, ones: bool
     assert all(0 <= p <= 1 for p in (o.success, o.critical, o.failure))
     if rr == 0:
         assert (o.success, o.critical) == table([n] if n else [0], [t], rule)[(n, t)]
+
+
+@pytest.mark.parametrize("score,crit_loses", [("successes", True), ("net", False), ("net", True)])
+def test_contest_odds_against_enumeration(score: str, crit_loses: bool) -> None:
+    pools = [(2, 7), (1, 8), (1, 5)]
+    got = contest_odds(pools, score=score, critical_loses=crit_loses)
+    wins = [0, 0, 0]
+    tie = nobody = 0
+    for rolls in itertools.product(*(itertools.product(range(1, 11), repeat=n) for n, _t in pools)):
+        scores = []
+        for i, (faces, (_n, t)) in enumerate(zip(rolls, pools)):
+            r = evaluate(faces, t)
+            if crit_loses and r.outcome == "critical":
+                continue
+            scores.append((r.successes if score == "successes" else r.successes - r.ones, i))
+        if not scores:
+            nobody += 1
+            continue
+        best = max(s for s, _ in scores)
+        top = [i for s, i in scores if s == best]
+        if len(top) > 1:
+            tie += 1
+        else:
+            wins[top[0]] += 1
+    tot = 10**4
+    assert got["wins"] == [Fraction(w, tot) for w in wins]
+    assert (got["tie"], got["nobody"]) == (Fraction(tie, tot), Fraction(nobody, tot))

@@ -278,7 +278,10 @@ def test_competition(a: list[int], b: list[int], kind: str, winner: str | None) 
     t = table(None, LIN, WEI)
     send(t, "contest", {"participants": [{"who": "Lin", "attribute": "feu", "competence": 2},
                                          {"who": "Wei", "attribute": "feu", "competence": 2}]})
-    assert sj(t)["expects"]["who"] == "Lin"
+    exp = sj(t)["expects"]
+    assert exp["who"] == "Lin"
+    co = exp["contest_odds"]
+    assert abs(sum(co["wins"].values()) + co["tie"] + co["nobody"] - 1) < 1e-12 and co["wins"]["Lin"] > co["wins"]["Wei"]
     send(t, "roll", {"dice": a})
     assert sj(t)["expects"]["who"] == "Wei"
     out = send(t, "roll", {"dice": b})

@@ -33,7 +33,7 @@ from .flow import (
     result_of,
     settled,
 )
-from .odds import opposed_odds
+from .odds import contest_odds, opposed_odds
 from .options import DEFAULT_OPTIONS, check_options
 from .sheet import fold_name, secondary, sheet_json
 from .sheet_events import SHEET_HANDLERS, Handler, _char, _int
@@ -311,6 +311,11 @@ class WuxiaGame:
                     out["odds"] = odds_json(t, opts)
                 if state.mode == "attack" and all(x.faces is None for x in state.tests):
                     out["attack_odds"] = _attack_odds(state)
+                if state.mode == "contest" and all(x.faces is None for x in state.tests) and len(state.tests) <= 6:
+                    c = contest_odds([(x.dice, x.threshold) for x in state.tests], score=opts["contest_score"],
+                                     critical_loses=opts["contest_critical_loses"], rule=opts["threshold_rule"])
+                    out["contest_odds"] = {"wins": {x.who: float(p) for x, p in zip(state.tests, c["wins"])},
+                                           "tie": float(c["tie"]), "nobody": float(c["nobody"])}
                 else:
                     out["indices"] = list(t.pending)
                 return out

@@ -27,7 +27,7 @@ from typing import Any, Iterable
 from ...odds.d10 import DieClasses, Dist, joint, net_polynomials, reroll
 from .dice import die_classes, outcome_of
 
-__all__ = ["PoolOdds", "pool_odds", "table", "table_floats", "opposed_odds", "MAX_DICE", "REROLL_POLICIES"]
+__all__ = ["PoolOdds", "pool_odds", "table", "table_floats", "opposed_odds", "contest_odds", "MAX_DICE", "REROLL_POLICIES"]
 
 #: Largest pool the odds accept (the rules' pools stay far below; tests go to 40).
 MAX_DICE = 100
@@ -184,3 +184,50 @@ def opposed_odds(attack_dice: int, attack_t: int, defence_dice_pool: int, defenc
         "defender_holds": Fraction(tot - win, tot),
         "extra_successes": {k: Fraction(w, tot) for k, w in sorted(extras.items())},
     }
+
+
+def contest_odds(pools: list[tuple[int, int]], *, score: str = "successes", critical_loses: bool = True,
+                 rule: str = "at_least") -> dict[str, Any]:
+    """Odds of a competition (R10, W7): each ``(dice, threshold)`` pool rolls; the best
+    score wins (``score``: successes, or successes - 1s), a critical failure cannot win
+    (``critical_loses``), an equal best is a tie, and if nobody may win, nobody does.
+
+    Exact, by combining the participants' (score, critical) distributions one by one,
+    keeping only what decides the result: the best score so far, who holds it alone
+    (or a tie), so the work stays small for the handful of people at a table.
+    """
+    if not 2 <= len(pools) <= 8:
+        raise ValueError("a competition has 2 to 8 participants")
+    dists = []
+    for n, t in pools:
+        _check(n, 0, "failed")
+        j = joint(n, die_classes(t, rule))
+        dists.append(j.map(lambda k: (k[0] if score == "successes" else k[0] - k[1], critical_loses and k[1] > k[0])))
+    # state: (best score among eligible or None, holder index or -1 for a tie)
+    acc: dict[tuple[int | None, int], int] = {(None, -1): 1}
+    total = 1
+    for i, d in enumerate(dists):
+        nxt: dict[tuple[int | None, int], int] = {}
+        for (best, holder), w in acc.items():
+            for (sc, crit), w2 in d.weights.items():
+                if crit:
+                    key = (best, holder)
+                elif best is None or sc > best:
+                    key = (sc, i)
+                elif sc == best:
+                    key = (best, -1)
+                else:
+                    key = (best, holder)
+                nxt[key] = nxt.get(key, 0) + w * w2
+        acc = nxt
+        total *= d.total
+    wins = [0] * len(pools)
+    tie = nobody = 0
+    for (best, holder), w in acc.items():
+        if best is None:
+            nobody += w
+        elif holder == -1:
+            tie += w
+        else:
+            wins[holder] += w
+    return {"wins": [Fraction(w, total) for w in wins], "tie": Fraction(tie, total), "nobody": Fraction(nobody, total)}

@@ -104,6 +104,10 @@
     const mine = exp.test === i;
     if (t.faces === null || (mine && ["roll", "reroll_dice", "extra_dice"].includes(exp.step))) {
       if (mine && exp.odds) card.append(oddsBlock(ctx, exp.odds));
+      if (mine && exp.contest_odds) {
+        card.append(ctx.h("div", { "data-test": "wuxia-contest-odds" }, ctx.h("div", { class: "wx-muted" }, ctx.t("Compétition", "Competition")),
+          ctx.bars(Object.entries(exp.contest_odds.wins).map(([w, p]) => [w, p]).concat([[ctx.t("égalité", "tie"), exp.contest_odds.tie]]))));
+      }
       if (mine && exp.attack_odds) {
         card.append(ctx.h("div", { "data-test": "wuxia-attack-odds" }, ctx.h("div", { class: "wx-muted" },
           ctx.t(`Attaque (le défenseur dépense ${exp.attack_odds.defence_dice} Dé(s) de Défense)`, `Attack (the defender spends ${exp.attack_odds.defence_dice} Defence Dice)`)),
@@ -122,7 +126,7 @@
     const dice = ctx.h("div", { class: "wx-dice", "data-test": `wuxia-dice-${i}` }, t.faces.map((f, j) => {
       const cls = res ? res.classes[j] : "";
       const sel = ui.selected.includes(`${i}:${j}`);
-      return ctx.h("button", { class: `wx-die big ${cls}${sel ? " selected" : ""}`, "data-test": `wuxia-die-${i}-${j}`,
+      return ctx.h("button", { class: `choice wx-die big ${cls}${sel ? " selected" : ""}`, "data-test": `wuxia-die-${i}-${j}`,
         title: t.rerolled.includes(j) ? ctx.t("relancé", "re-rolled") : "",
         onclick: () => { const k = `${i}:${j}`; ui.selected = sel ? ui.selected.filter((x) => x !== k) : ui.selected.concat([k]); rerender(); } },
       String(f) + (t.rerolled.includes(j) ? "↻" : ""));
