@@ -100,6 +100,12 @@ class GpioTray:
     ``button_pin`` / ``led_pin`` choose other pins (``led_pin=None``: no LED);
     ``bounce_time`` is the debounce in seconds; ``pin_factory`` is gpiozero's (a
     ``MockFactory`` in tests).
+
+    Debouncing is done here, not by the pin library (RPi.GPIO, lgpio and the mock pins
+    each treat ``bounce_time`` differently): an edge is taken when it changes the
+    button's state and comes ``bounce_time`` after the last one taken; when chatter is
+    ignored, the pin is read again once the bounce time is over, so a short tap never
+    leaves the button "stuck down".
     """
 
     def __init__(self, button_pin: int = 17, led_pin: int | None = 27, *, pin_factory: Any = None,
@@ -116,6 +122,9 @@ class GpioTray:
         self._t0 = time.monotonic()
         self._pressed_at = 0
         self._pattern = "on"
+        self._down = False
+        self._last_edge = -1e9
+        self._recheck: threading.Timer | None = None
 
     @property
     def connected(self) -> bool:
@@ -130,9 +139,10 @@ class GpioTray:
             return self
         from gpiozero import Button
 
-        self._button = Button(self.button_pin, pull_up=True, bounce_time=self._bounce, pin_factory=self._factory)
-        self._button.when_pressed = lambda *_: self._on_press()
-        self._button.when_released = lambda *_: self._on_release()
+        self._button = Button(self.button_pin, pull_up=True, bounce_time=None, pin_factory=self._factory)
+        self._down = bool(self._button.is_pressed)
+        self._button.when_pressed = lambda *_: self._edge(True)
+        self._button.when_released = lambda *_: self._edge(False)
         if self.led_pin is not None:
             self.status = StatusLed(self.led_pin, pin_factory=self._factory)
             self.status.show(self._pattern)
@@ -143,6 +153,10 @@ class GpioTray:
         """Release the pins and report ``TrayDisconnected("stopped")``."""
         if self._button is None:
             return
+        with self._lock:
+            if self._recheck is not None:
+                self._recheck.cancel()
+                self._recheck = None
         self._button.close()
         self._button = None
         if self.status is not None:
@@ -185,13 +199,41 @@ class GpioTray:
     def set_light(self, level: int, r: int = 255, g: int = 255, b: int = 255, wait: float | None = None) -> bool:
         return self.send(p.Light(level, r, g, b), wait)
 
-    def _on_press(self) -> None:
-        self._pressed_at = self._ms()
-        self._emit(ButtonPressed(self.button_id, self._pressed_at))
+    def _edge(self, down: bool) -> None:
+        bounce = self._bounce or 0.0
+        with self._lock:
+            now = time.monotonic()
+            if down == self._down:
+                return
+            if now - self._last_edge < bounce:  # chatter: look again when it is over
+                if self._recheck is None and self._button is not None:
+                    self._recheck = threading.Timer(bounce - (now - self._last_edge) + 0.001, self._settle)
+                    self._recheck.daemon = True
+                    self._recheck.start()
+                return
+            self._down = down
+            self._last_edge = now
+        self._report(down)
 
-    def _on_release(self) -> None:
+    def _settle(self) -> None:
+        with self._lock:
+            self._recheck = None
+            button = self._button
+        if button is None:
+            return
+        try:
+            level = bool(button.is_pressed)
+        except Exception:  # closed meanwhile
+            return
+        self._edge(level)
+
+    def _report(self, down: bool) -> None:
         now = self._ms()
-        self._emit(ButtonReleased(self.button_id, now, max(0, now - self._pressed_at)))
+        if down:
+            self._pressed_at = now
+            self._emit(ButtonPressed(self.button_id, now))
+        else:
+            self._emit(ButtonReleased(self.button_id, now, max(0, now - self._pressed_at)))
 
     def _emit(self, event: TrayEvent) -> None:
         for cb in self._subscribers:
