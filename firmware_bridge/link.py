@@ -131,6 +131,9 @@ class TrayLink:
         self._events: queue.Queue[TrayEvent | None] = queue.Queue()
         self._dispatcher: threading.Thread | None = None
         self._connected_cond = threading.Condition(self._lock)
+        # The last event delivered, whole: a resend is byte-identical (same number, same
+        # tray time), so this catches duplicates even across reconnects and reboots.
+        self._rx_last: p.Message | None = None
 
     # -- public API -------------------------------------------------------------------
     def start(self) -> "TrayLink":
@@ -351,7 +354,7 @@ class _Session:
         self.device = device
         self.cfg = link.settings
         self.tx_seq = 0
-        self.rx_last: int | None = None
+        self.last_hello = 0.0
         self.inflight: tuple[str, int, bytes] | None = None
         self.inflight_sent = 0.0
         self.inflight_tries = 0
@@ -375,6 +378,7 @@ class _Session:
     def hello(self) -> None:
         from companion import __version__
 
+        self.last_hello = time.monotonic()
         self.write(p.Hello(p.PROTOCOL_MIN, p.PROTOCOL_MAX, __version__, "companion",
                            int(self.cfg.heartbeat_interval * 1000)))
 
@@ -432,7 +436,7 @@ class _Session:
             if now - last_rx > self.silence:
                 raise _Gone("silent")
             if now >= next_hb:
-                self.write(p.Heartbeat(int(now * 1000) & 0xFFFFFFFF, self.decoder.stats.bad_frames))
+                self.write(p.Heartbeat(int(now * 1000) & 0xFFFFFFFF, self.decoder.stats.bad_frames, 1))
                 next_hb = now + self.cfg.heartbeat_interval
             self.commands(now)
 
@@ -441,14 +445,19 @@ class _Session:
         link = self.link
         if isinstance(msg, p.EVENTS):
             self.write(p.Ack(msg.seq))  # every copy: our previous ACK may have been lost
-            if msg.seq == self.rx_last:
+            if msg == link._rx_last:
                 link.stats.duplicates += 1
                 return
-            self.rx_last = msg.seq
+            link._rx_last = msg
             link.stats.events += 1
             link._emit(_EVENT_OF[type(msg)](msg))
         elif isinstance(msg, p.Heartbeat):
             link.stats.tray_bad_frames = msg.bad_frames
+            if not msg.session and time.monotonic() - self.last_hello > max(1.0, 2 * self.silence / 3):
+                # the tray has no session with us: it rebooted and we missed its boot HELLO,
+                # or it gave us up; say HELLO again (not more than once a second)
+                log.info("tray says it has no session; saying hello again")
+                self.rehello()
         elif isinstance(msg, p.Ack):
             if self.inflight is not None and msg.ref == self.inflight[1]:
                 link.stats.commands_acked += 1
@@ -461,15 +470,18 @@ class _Session:
         elif isinstance(msg, p.Hello):
             if msg.seq == 0:  # the tray rebooted (watchdog, reset button, brown-out)
                 log.info("tray rebooted; saying hello again")
-                self.rx_last = None
-                self.hello()
-                self.abandon_inflight()
-                self.restore_state()
+                self.rehello()
         elif isinstance(msg, p.Unknown):
             reason = msg.reason if msg.reason in ("unknown", "args") else "bad"
             self.write(p.Nak(msg.seq, reason))
         else:  # a command sent to us
             self.write(p.Nak(msg.seq, "unexpected"))
+
+    def rehello(self) -> None:
+        """Open the session again and restore light, status and settings."""
+        self.hello()
+        self.abandon_inflight()
+        self.restore_state()
 
     # -- outgoing commands ------------------------------------------------------------------
     def finish(self, ok: bool) -> None:

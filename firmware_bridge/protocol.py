@@ -91,13 +91,15 @@ class Hello(_Msg):
 
 @dataclass(frozen=True)
 class Heartbeat(_Msg):
-    """Both ways, every ``hb_ms``: uptime and the count of bad frames received so far."""
+    """Both ways, every ``hb_ms``: uptime, bad frames received so far, and 1 if the sender
+    has a session with the other side (the tray got the host's HELLO), else 0."""
 
     uptime_ms: int
     bad_frames: int
+    session: int = 1
     seq: int = 0
     NAME: ClassVar[str] = "HB"
-    SPEC: ClassVar[tuple[Any, ...]] = (_U32, _U32)
+    SPEC: ClassVar[tuple[Any, ...]] = (_U32, _U32, (0, 1))
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ class Tray:
         self._check_host(now)
         self._reliable(now)
         if b.ticks_diff(now, self.next_hb) >= 0:
-            self._send("HB", (_u32(b.ticks_diff(now, self.boot_ms)), self.reader.bad))
+            self._send("HB", (_u32(b.ticks_diff(now, self.boot_ms)), self.reader.bad, 1 if self.host else 0))
             self.next_hb = now + self.hb_ms
         return self._status_led(now, self._wait(now))
 
@@ -153,14 +153,11 @@ class Tray:
                 return
             best = min(hmax, PROTO_MAX)
             self.proto = best if best >= max(hmin, PROTO_MIN) else PROTO_MIN
+            # A new numbering of commands starts; events still waiting (at most
+            # host_timeout_ms old: without a host they are not queued) go on being resent.
             self.host = True
             self.host_hb_ms = hb
             self.last_cmd_seq = -1
-            if self.inflight is not None:
-                self._done(self.inflight[1:3], False)
-                self.inflight = None
-            while self.queue:
-                self._done(self.queue.pop(0), False)
             self._send("HELLO", (PROTO_MIN, PROTO_MAX, VERSION, self.board.name, self.hb_ms))
         elif name == "HB":
             pass

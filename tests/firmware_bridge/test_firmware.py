@@ -79,6 +79,7 @@ def test_heartbeat_period_and_bad_frame_count() -> None:
     assert len(hbs) in (5, 6)
     assert hbs[-1].bad_frames == 1
     assert [h.uptime_ms for h in hbs[:3]] == [0, 200, 400]
+    assert all(h.session == 0 for h in hbs)  # nobody said HELLO
 
 
 def test_motion_then_settled_after_the_settle_time() -> None:
@@ -209,14 +210,28 @@ def test_unknown_and_unexpected_frames_are_refused_with_nak() -> None:
     assert naks == [(200, "unknown"), (201, "unexpected")]
 
 
-def test_a_new_host_hello_forgets_the_old_session() -> None:
-    b = Bench(ack_ms=1000, host_timeout_ms=10_000)
+def test_a_second_host_hello_restarts_command_numbers_but_keeps_events() -> None:
+    b = Bench(ack_ms=100, host_timeout_ms=10_000)
     b.connect()
+    seq = b.send(p.Light(1, 2, 3, 4))
+    b.run(5)
     b.board.pressed[1] = True
-    b.run(30)
-    assert b.tray.inflight is not None
+    first = [m for m in b.run(30) if isinstance(m, p.Press)]
+    b.connect()  # the host lost track (it missed our boot HELLO, or it restarted)
+    again = [m for m in b.run(100) if isinstance(m, p.Press)]
+    assert again == first  # the event in flight is still resent, same frame
+    b.board.ring = (0, 0, 0, 0)
+    b.board.rx += p.encode(p.Light(9, 9, 9, 9, seq=seq))  # same number as before: a new command now
+    b.run(5)
+    assert b.board.ring == (9, 9, 9, 9)
+
+
+def test_heartbeat_says_whether_a_host_session_exists() -> None:
+    b = Bench(hb_ms=100, host_timeout_ms=300)
+    assert {m.session for m in b.run(150) if isinstance(m, p.Heartbeat)} == {0}
     b.connect()
-    assert b.tray.inflight is None and b.tray.queue == []
+    assert {m.session for m in b.run(150) if isinstance(m, p.Heartbeat)} == {1}
+    assert {m.session for m in b.run(600) if isinstance(m, p.Heartbeat)} >= {0}  # host gone quiet
 
 
 def test_sequence_numbers_skip_zero_when_they_wrap() -> None:

@@ -117,6 +117,20 @@ def test_a_tray_reboot_is_noticed_and_its_state_restored(link: TrayLink, recorde
     assert recorder.of(TrayDisconnected) == []  # a reboot is not an unplug
 
 
+def test_a_lost_boot_hello_is_caught_by_the_heartbeat(link: TrayLink, recorder: Recorder,
+                                                      emulator: TrayEmulator) -> None:
+    assert link.set_light(5, 6, 7, 8, wait=5)
+    emulator.go_silent()  # hang long enough for nothing, then reboot with the boot HELLO lost
+    emulator.board.noise = 1.0
+    emulator.reset()
+    emulator.board.noise = 0.0
+    emulator.resume()
+    assert wait_until(lambda: emulator.host_present and emulator.light == (5, 6, 7, 8))
+    emulator.click(1)
+    recorder.wait_count(ButtonReleased, 1)
+    assert recorder.of(TrayDisconnected) == []
+
+
 def test_line_noise_loses_and_duplicates_nothing(link: TrayLink, recorder: Recorder, emulator: TrayEmulator) -> None:
     emulator.line_noise = 0.3
     for i in range(8):

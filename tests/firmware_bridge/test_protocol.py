@@ -14,7 +14,7 @@ from firmware_bridge.firmware import wire
 
 EXAMPLES: list[p.Message] = [
     p.Hello(1, 1, "0.1.0", "pico", 500, seq=0),
-    p.Heartbeat(123456, 3, seq=7),
+    p.Heartbeat(123456, 3, 0, seq=7),
     p.Ack(65535, seq=8),
     p.Nak(12, "range", seq=9),
     p.Motion(4294967295, seq=10),
@@ -47,7 +47,7 @@ def test_round_trip_and_firmware_agrees(msg: p.Message) -> None:
 
 @pytest.mark.parametrize("bad", [
     p.Light(256), p.Light(-1), p.Status("blink"), p.Press(0, 1), p.Setting("has space", 1),
-    p.Hello(1, 1, "", "pico", 500), p.Motion(1, seq=70000), p.Heartbeat(2**32, 0), p.Light(True),
+    p.Hello(1, 1, "", "pico", 500), p.Motion(1, seq=70000), p.Heartbeat(2**32, 0), p.Heartbeat(1, 0, 2), p.Light(True),
 ])
 def test_encode_refuses_what_cannot_be_sent(bad: p.Message) -> None:
     with pytest.raises(ProtocolError) as err:
