@@ -162,10 +162,12 @@ def _obey(emu: Any, words: list[str], lang: str) -> bool:
 
 
 def _cmd_monitor(args: argparse.Namespace) -> int:
-    from . import protocol as p
-    from .link import TrayLink
+    from . import open_tray, protocol as p
+    from .errors import TrayError
 
-    link = TrayLink(args.port)
+    link = open_tray(args.port)
+    if link is None:
+        raise TrayError("no tray configured (COMPANION_TRAY=none); give a port, 'auto' or 'emulated'")
     lang = args.lang
     lock = threading.Lock()
 
@@ -187,7 +189,9 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
         link.send(p.Status(args.status))
     link.start()
     if not args.json:
-        where = link.emulator.port if link.emulator is not None else (args.port or link.spec.path or link.spec.kind)
+        emu = getattr(link, "emulator", None)
+        spec = getattr(link, "spec", None)
+        where = emu.port if emu is not None else (args.port or (spec.path or spec.kind if spec else "gpio"))
         print(_t("waiting", lang, port=where), file=sys.stderr, flush=True)
     try:
         if args.duration is None:

@@ -134,17 +134,35 @@ class GpioTray:
         return int((time.monotonic() - self._t0) * 1000) & 0xFFFFFFFF
 
     def start(self) -> "GpioTray":
-        """Claim the pins and report ``TrayConnected``."""
+        """Claim the pins and report ``TrayConnected``.
+
+        Raises :class:`~firmware_bridge.errors.TrayError` when there is no GPIO here (not a
+        Pi, no pin library) or the pins are taken.
+        """
         if self._button is not None:
             return self
+        import warnings
+
         from gpiozero import Button
 
-        self._button = Button(self.button_pin, pull_up=True, bounce_time=None, pin_factory=self._factory)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # gpiozero's fallback chatter; the error says it all
+                button = Button(self.button_pin, pull_up=True, bounce_time=None, pin_factory=self._factory)
+        except Exception as exc:
+            raise TrayError(f"cannot use GPIO{self.button_pin} for the confirm button ({exc}); on a Raspberry Pi "
+                            "install python3-lgpio, elsewhere use COMPANION_TRAY=emulated or none") from exc
+        self._button = button
         self._down = bool(self._button.is_pressed)
         self._button.when_pressed = lambda *_: self._edge(True)
         self._button.when_released = lambda *_: self._edge(False)
         if self.led_pin is not None:
-            self.status = StatusLed(self.led_pin, pin_factory=self._factory)
+            try:
+                self.status = StatusLed(self.led_pin, pin_factory=self._factory)
+            except Exception as exc:
+                button.close()
+                self._button = None
+                raise TrayError(f"cannot use GPIO{self.led_pin} for the status LED ({exc})") from exc
             self.status.show(self._pattern)
         self._emit(TrayConnected(f"gpio:{self.button_pin}:{self.led_pin}", "gpiozero", "pi-gpio", 0))
         return self

@@ -448,7 +448,7 @@ class _Session:
             if msg == link._rx_last:
                 link.stats.duplicates += 1
                 return
-            link._rx_last = msg
+            link._rx_last = msg  # type: ignore[assignment]  # an event, so a Message
             link.stats.events += 1
             link._emit(_EVENT_OF[type(msg)](msg))
         elif isinstance(msg, p.Heartbeat):

@@ -222,7 +222,7 @@ COMMANDS: tuple[type, ...] = (Light, Status, Setting)
 #: Tray to host, delivered to subscribers.
 EVENTS: tuple[type, ...] = (Motion, Settled, Press, Release)
 
-_TYPES: dict[bytes, type] = {
+_TYPES: dict[bytes, type[_Msg]] = {
     cls.NAME.encode(): cls
     for cls in (Hello, Heartbeat, Ack, Nak, Motion, Settled, Press, Release, Light, Status, Setting)
 }
@@ -351,7 +351,7 @@ class Decoder:
                     stats.frames += 1
                     # The values are checked; build the frozen instance without its __init__
                     # (one object.__setattr__ per field): the same object, in a third of the time.
-                    obj = object.__new__(entry[0])
+                    obj: Any = object.__new__(entry[0])
                     d = obj.__dict__
                     d.update(zip(entry[3], values))
                     d["seq"] = seq
@@ -369,7 +369,7 @@ class Decoder:
         return Unknown(name, args, "unknown" if entry is None else "args", seq)
 
 
-def _parser(cls: type) -> tuple[type, re.Pattern[bytes], Callable[[tuple[bytes, ...]], list[Any] | None],
+def _parser(cls: type[_Msg]) -> tuple[type, re.Pattern[bytes], Callable[[tuple[bytes, ...]], list[Any] | None],
                                 tuple[str, ...]]:
     """A regex for the arguments of ``cls`` and a function turning its groups into field values."""
     pieces = []

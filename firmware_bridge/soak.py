@@ -161,7 +161,7 @@ def run_soak(seconds: float, seed: int = 1, noise: float = 0.05) -> SoakReport:
         emu.stop()
         threading.excepthook = old_hook
     report.seconds = time.monotonic() - t0
-    acked = [(name, tuple(int(a) for a in args)) for name, args, ok in emu.deliveries if ok]
+    acked = [(name, tuple(int(str(a)) for a in args)) for name, args, ok in emu.deliveries if ok]
     report.events_acked = len(acked)
     report.events_unacked = sum(1 for d in emu.deliveries if not d[2])
     report.events_delivered = len(received)

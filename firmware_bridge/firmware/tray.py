@@ -18,7 +18,7 @@
 try:
     from . import wire  # CPython: firmware_bridge.firmware package
 except ImportError:
-    import wire  # MicroPython: files copied flat to the board
+    import wire  # type: ignore[no-redef]  # MicroPython: files copied flat to the board
 
 VERSION = "0.1.0"
 PROTO_MIN = 1

@@ -112,3 +112,15 @@ def test_patterns_match_the_firmware() -> None:
     for name, steps in LED_PATTERNS.items():
         assert [(bool(on), ms) for on, ms in FW[name]] == [(on, round(s * 1000)) for on, s in steps]
     assert set(LED_PATTERNS) == set(p.PATTERNS)
+
+
+def test_pins_already_taken_give_a_clear_error(factory: MockFactory) -> None:
+    first = GpioTray(17, 27, pin_factory=factory).start()
+    try:
+        with pytest.raises(TrayError, match="GPIO17"):
+            GpioTray(17, 22, pin_factory=factory).start()
+        with pytest.raises(TrayError, match="GPIO27"):
+            GpioTray(5, 27, pin_factory=factory).start()
+        GpioTray(5, 6, pin_factory=factory).start().stop()  # GPIO5 was given back after the failure
+    finally:
+        first.stop()

@@ -138,6 +138,9 @@ def test_line_noise_loses_and_duplicates_nothing(link: TrayLink, recorder: Recor
         emulator.inject(b"$12 SETT\x00\xff$$\n")
         wait_until(lambda: len(recorder.of(ButtonReleased)) > i, 3)
     recorder.wait_count(ButtonReleased, 8, timeout=10)
+    for level in (10, 20, 30):  # commands get through the noise too, resent until acknowledged
+        assert link.set_light(level, wait=10)
+        assert emulator.light[0] == level
     emulator.line_noise = 0.0
     presses = recorder.of(ButtonPressed)
     assert [e.button for e in presses] == [1, 2] * 4
