@@ -100,6 +100,7 @@ class Session:
         self.cfg = link.settings
         self.tx_seq = 0
         self.last_hello = 0.0
+        self.backlog: list[p.TrayMessage] = []
         self.inflight: tuple[str, int, bytes] | None = None
         self.inflight_sent = 0.0
         self.inflight_tries = 0
@@ -140,7 +141,8 @@ class Session:
             if now >= next_hello:
                 self.hello()
                 next_hello = now + self.cfg.hello_interval
-            for msg in self.read():
+            msgs = self.read()
+            for i, msg in enumerate(msgs):
                 if not isinstance(msg, p.Hello):
                     continue  # from before the tray heard us: it drops them on our HELLO
                 if msg.seq == 0:
@@ -155,6 +157,7 @@ class Session:
                     self.link.stats.last_error = err
                     return None
                 self.silence = max(self.cfg.silence_timeout, 3 * msg.hb_ms / 1000)
+                self.backlog = msgs[i + 1:]  # an event right behind the HELLO is not lost
                 return TrayConnected(self.device, msg.version, msg.board, proto)
         return None
 
@@ -171,6 +174,9 @@ class Session:
         now = time.monotonic()
         last_rx = now
         next_hb = now
+        for msg in self.backlog:
+            self.handle(msg)
+        self.backlog = []
         while not stop.is_set():
             msgs = self.read()
             now = time.monotonic()
