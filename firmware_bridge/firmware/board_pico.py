@@ -28,6 +28,13 @@ RING_LEDS = 16
 
 
 class PicoBoard:
+    """The Pico's pins for the tray firmware.
+
+    Wiring: vibration sensor D0 -> GP15; buttons from GP14 (confirm) and GP13 (undo) to
+    GND, internal pull-ups; status LED GP17 -> 330 ohm -> LED -> GND; WS2812 ring DIN
+    <- GP16 through 330 ohm, ring 5V from VBUS. Details at the top of this file.
+    """
+
     name = "pico"
 
     def __init__(self):
