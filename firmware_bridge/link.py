@@ -1,0 +1,282 @@
+"""The host side of the tray: a serial link that survives unplugging.
+
+:class:`TrayLink` owns one I/O thread. It finds the port (a path, a
+``/dev/serial/by-id/...`` link, ``auto`` by USB vendor:product, or an in-process
+emulator), opens it, says HELLO, and then, until :meth:`TrayLink.stop`:
+
+- delivers the tray's events (motion, settled, buttons) to every subscriber, in order,
+  exactly once (the tray resends unacknowledged events; duplicates are dropped), on a
+  dispatcher thread of its own, so a slow subscriber never stalls the line;
+- sends commands (light, status, settings) one at a time until acknowledged; the latest
+  of each kind is remembered and sent again after every reconnect or tray reboot;
+- sends a heartbeat and watches the tray's: on an I/O error (cable pulled) or silence it
+  marks the tray disconnected, tells the subscribers, and tries again with back-off,
+  forever, re-resolving the port each time.
+
+Nothing raised on the line escapes the thread; subscriber exceptions are logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+from typing import Any, Callable
+
+from . import protocol as p
+from .errors import PortError, TrayError
+from .events import Subscriber, TrayConnected, TrayDisconnected, TrayEvent
+from .ports import PortSpec, find_usb_port, parse_spec
+from .session import Gone, LinkSettings, LinkStats, Pending, Session, command_key
+
+__all__ = ["TrayLink", "LinkSettings", "LinkStats"]  # the last two live in .session
+
+log = logging.getLogger(__name__)
+
+
+class TrayLink:
+    """A tray on a serial port. ``port``: see :mod:`firmware_bridge.ports` (None: ``$COMPANION_TRAY``, else ``auto``).
+
+    ``emulator_options`` are passed to the :class:`~firmware_bridge.emulator.TrayEmulator`
+    created when the port is ``emulated``; it is then :attr:`emulator`.
+
+    Wiring: plug the tray's Pico into any USB port of the Pi with a data cable (not a
+    charge-only one); it appears as ``/dev/ttyACM0`` and
+    ``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_<serial>-if00``. The Pi user
+    needs the ``dialout`` group. The tray's own wiring is in ``hardware.md``.
+    """
+
+    def __init__(self, port: str | None = None, settings: LinkSettings | None = None, *,
+                 emulator_options: dict[str, Any] | None = None) -> None:
+        self.settings = settings or LinkSettings()
+        self.spec: PortSpec = parse_spec(port, self.settings.usb_ids)
+        if self.spec.kind in ("gpio", "none"):
+            raise PortError(f"{self.spec.kind!r} is not a serial tray; use firmware_bridge.open_tray()")
+        self.stats = LinkStats()
+        self.emulator: Any = None
+        self._emulator_options = dict(emulator_options or {})
+        self._lock = threading.Lock()
+        self._subscribers: list[Subscriber] = []
+        self._desired: dict[str, p.Command] = {}
+        self._pending: dict[str, Pending] = {}
+        self._connected = False
+        self._info: TrayConnected | None = None
+        self._device: str | None = None
+        self._ser: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._events: queue.Queue[TrayEvent | None] = queue.Queue()
+        self._dispatcher: threading.Thread | None = None
+        self._connected_cond = threading.Condition(self._lock)
+        # The last event delivered, whole: a resend is byte-identical (same number, same
+        # tray time), so this catches duplicates even across reconnects and reboots.
+        self._rx_last: p.Message | None = None
+
+    # -- public API -------------------------------------------------------------------
+    def start(self) -> "TrayLink":
+        """Start the I/O and dispatcher threads (and the emulator, if ``emulated``). Returns at once."""
+        if self._thread is not None:
+            return self
+        if self.spec.kind == "emulated" and self.emulator is None:
+            from .emulator import TrayEmulator
+
+            self.emulator = TrayEmulator(**self._emulator_options).start()
+        self._stop.clear()
+        self._dispatcher = threading.Thread(target=self._dispatch, name="tray-dispatch", daemon=True)
+        self._dispatcher.start()
+        self._thread = threading.Thread(target=self._run, name="tray-link", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Close the port and stop the threads; subscribers get ``TrayDisconnected("stopped")``."""
+        self._stop.set()
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        if self._dispatcher is not None:
+            self._events.put(None)
+            self._dispatcher.join(timeout=5)
+            self._dispatcher = None
+        if self.emulator is not None and self.spec.kind == "emulated":
+            self.emulator.stop()
+            self.emulator = None
+
+    def __enter__(self) -> "TrayLink":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def connected(self) -> bool:
+        """The handshake succeeded and the tray has been heard from recently."""
+        return self._connected
+
+    @property
+    def info(self) -> TrayConnected | None:
+        """The last successful handshake (firmware version, board, protocol, port)."""
+        return self._info
+
+    def wait_connected(self, timeout: float | None = None) -> bool:
+        """Block until connected (True) or ``timeout`` seconds have passed (False)."""
+        with self._connected_cond:
+            return self._connected_cond.wait_for(lambda: self._connected, timeout)
+
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(event)`` for every event, on the dispatcher thread; returns an unsubscribe function."""
+        if not callable(callback):
+            raise TrayError("subscribe() needs a function taking one event")
+        with self._lock:
+            self._subscribers = [*self._subscribers, callback]
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._subscribers = [s for s in self._subscribers if s is not callback]
+        return unsubscribe
+
+    def send(self, command: p.Command, wait: float | None = None) -> bool:
+        """Queue a command (:class:`~firmware_bridge.protocol.Light`, ``Status``, ``Setting``).
+
+        It is remembered and sent again after every reconnect. Returns at once (True) when
+        ``wait`` is None; else waits up to ``wait`` seconds and returns whether the tray
+        acknowledged it (or a newer command of the same kind).
+        """
+        if not isinstance(command, p.COMMANDS):
+            raise TrayError(f"not a tray command: {command!r} (send Light, Status or Setting)")
+        p.encode(command)  # raises ProtocolError with a clear message for a bad field
+        if isinstance(command, p.Setting) and command.key not in p.SETTINGS:
+            raise TrayError(f"unknown tray setting {command.key!r}; known: {', '.join(p.SETTINGS)}")
+        done = threading.Event()
+        key = command_key(command)
+        with self._lock:
+            self._desired[key] = command
+            pend = self._pending.get(key)
+            if pend is None:
+                self._pending[key] = Pending(command, [done])
+            else:
+                pend.command = command
+                pend.waiters.append(done)
+        self._wake()
+        if wait is None:
+            return True
+        return done.wait(wait) and getattr(done, "ok", False)
+
+    def set_light(self, level: int, r: int = 255, g: int = 255, b: int = 255, wait: float | None = None) -> bool:
+        """Light the tray: brightness 0-255, colour r g b 0-255."""
+        return self.send(p.Light(level, r, g, b), wait)
+
+    def set_status(self, pattern: str, wait: float | None = None) -> bool:
+        """Status LED pattern: off, on, slow, fast or double."""
+        return self.send(p.Status(pattern), wait)
+
+    # -- dispatching ------------------------------------------------------------------------
+    def _emit(self, event: TrayEvent) -> None:
+        self._events.put(event)
+
+    def _dispatch(self) -> None:
+        while True:
+            event = self._events.get()
+            if event is None:
+                return
+            for cb in self._subscribers:
+                try:
+                    cb(event)
+                except Exception:  # a subscriber's bug must not stop the others
+                    log.exception("tray subscriber %r failed on %r", cb, event)
+
+    def _wake(self) -> None:
+        ser = self._ser
+        if ser is not None:
+            try:
+                ser.cancel_read()
+            except Exception:
+                pass
+
+    # -- the I/O thread -----------------------------------------------------------------
+    def _run(self) -> None:
+        delay = self.settings.reconnect_min
+        while not self._stop.is_set():
+            ok = False
+            try:
+                ok = self._session()
+            except Exception as exc:  # never let the thread die
+                log.exception("tray link: unexpected error")
+                self.stats.last_error = f"{type(exc).__name__}: {exc}"
+            if ok:
+                delay = self.settings.reconnect_min
+            else:
+                delay = min(delay * 2, self.settings.reconnect_max)
+            if not self._stop.is_set():
+                self._stop.wait(self.settings.reconnect_min if ok else delay)
+        self._set_connected(False, None)
+
+    def _resolve(self) -> str | None:
+        spec = self.spec
+        if spec.kind == "emulated":
+            return self.emulator.port if self.emulator is not None else None
+        if spec.kind in ("auto", "usb"):
+            return find_usb_port(spec.usb_ids)
+        if spec.kind == "path" and not os.path.exists(spec.path):
+            return None
+        return spec.path
+
+    def _set_connected(self, value: bool, info: TrayConnected | None) -> None:
+        with self._connected_cond:
+            self._connected = value
+            if info is not None:
+                self._info = info
+            self._connected_cond.notify_all()
+
+    def _session(self) -> bool:
+        """One connection, from opening the port to losing it. True if the handshake succeeded."""
+        import serial
+
+        device = self._resolve()
+        if device is None:
+            return False
+        try:
+            ser = serial.serial_for_url(device, baudrate=self.settings.baudrate,
+                                        timeout=self.settings.read_timeout, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            log.debug("tray link: cannot open %s: %s", device, exc)
+            return False
+        self._device = device
+        self._ser = ser
+        decoder = p.Decoder()
+        s = Session(self, ser, decoder, device)
+        reason = "unplugged"
+        handshake = False
+        try:
+            info = s.handshake()
+            if info is None:
+                return False
+            handshake = True
+            self.stats.connects += 1
+            self._set_connected(True, info)
+            log.info("tray connected on %s: %s firmware %s, protocol %d", device, info.board, info.firmware, info.protocol)
+            self._emit(info)
+            s.restore_state()
+            s.serve()
+            reason = "stopped"
+        except Gone as gone:
+            reason = str(gone)
+        except (serial.SerialException, OSError) as exc:
+            log.debug("tray link: %s", exc)
+            reason = "unplugged"
+        finally:
+            self._ser = None
+            self.stats.bad_frames += decoder.stats.bad_frames
+            try:
+                ser.close()
+            except Exception:
+                pass
+            s.abandon_inflight()
+            if handshake:
+                self.stats.disconnects += 1
+                self._set_connected(False, None)
+                log.info("tray disconnected (%s)", reason)
+                self._emit(TrayDisconnected(reason))
+        return handshake

@@ -1,0 +1,76 @@
+"""The emulator seen from the host's side of the pseudo-terminal, with plain pyserial."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+import serial
+
+from firmware_bridge import protocol as p
+from firmware_bridge.emulator import TrayEmulator
+
+
+def _read_for(ser: serial.Serial, dec: p.Decoder, seconds: float) -> list:
+    out: list = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        out += dec.feed(ser.read(256))
+    return out
+
+
+def test_port_is_a_symlink_to_a_pty_and_speaks_the_protocol(emulator: TrayEmulator) -> None:
+    assert os.path.islink(emulator.port) and os.readlink(emulator.port) == emulator.device
+    with serial.Serial(emulator.port, timeout=0.05) as ser:
+        dec = p.Decoder()
+        ser.write(p.encode(p.Hello(1, 1, "t", "term", 500, seq=3)))
+        got = _read_for(ser, dec, 0.4)
+        assert any(isinstance(m, p.Hello) and m.seq > 0 for m in got)
+        assert sum(isinstance(m, p.Heartbeat) for m in got) >= 2
+        emulator.shake()
+        got = _read_for(ser, dec, 0.3)
+        assert any(isinstance(m, p.Motion) for m in got)
+        assert dec.stats.bad_frames == 0
+
+
+def test_unplug_looks_like_a_pulled_cable(emulator: TrayEmulator) -> None:
+    ser = serial.Serial(emulator.port, timeout=0.2)
+    emulator.unplug()
+    assert not emulator.plugged and not os.path.exists(emulator.port)
+    with pytest.raises(serial.SerialException):
+        for _ in range(10):
+            ser.read(100)
+    ser.close()
+    emulator.plug()
+    assert os.path.exists(emulator.port) and emulator.tray is not None
+    with serial.Serial(emulator.port, timeout=0.05) as ser2:
+        assert any(isinstance(m, p.Heartbeat) for m in _read_for(ser2, p.Decoder(), 0.3))
+
+
+def test_silent_means_no_bytes_at_all(emulator: TrayEmulator) -> None:
+    with serial.Serial(emulator.port, timeout=0.05) as ser:
+        emulator.go_silent()
+        ser.reset_input_buffer()
+        time.sleep(0.05)
+        ser.reset_input_buffer()
+        assert _read_for(ser, p.Decoder(), 0.3) == []
+        emulator.resume()
+        assert _read_for(ser, p.Decoder(), 0.3) != []
+
+
+def test_nobody_listening_does_not_block_the_firmware(emulator: TrayEmulator) -> None:
+    for _ in range(300):  # far more than a pty buffers
+        emulator.inject(b"x" * 100)
+    emulator.shake()
+    assert emulator.tray is not None
+    time.sleep(0.05)
+    assert emulator.tray.moving
+
+
+def test_stop_removes_everything(tmp_path: object) -> None:
+    emu = TrayEmulator(tmp_path).start()  # type: ignore[arg-type]
+    port = emu.port
+    assert os.path.exists(port)
+    emu.stop()
+    assert not os.path.lexists(port)
