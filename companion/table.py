@@ -29,9 +29,35 @@ from .games.base import Game
 __all__ = ["Table", "Frame", "Applied", "event_rng"]
 
 
+class _LazyRandom(random.Random):
+    """A ``random.Random`` seeded from text on first use: most events roll nothing, and
+    seeding from a string (SHA-512) would cost half of a long replay."""
+
+    def __init__(self, seed_text: str) -> None:
+        self._seed_text: str | None = seed_text
+        super().__init__(0)
+
+    def _ensure(self) -> None:
+        if self._seed_text is not None:
+            text, self._seed_text = self._seed_text, None
+            super().seed(text)
+
+    def random(self) -> float:
+        self._ensure()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._ensure()
+        return super().getrandbits(k)
+
+    def getstate(self):  # type: ignore[no-untyped-def]
+        self._ensure()
+        return super().getstate()
+
+
 def event_rng(seed: int, seq: int | None) -> random.Random:
     """The random generator the rules get for one event: fixed by the seed and seq."""
-    return random.Random(f"{seed}:{seq if seq is not None else 0}")
+    return _LazyRandom(f"{seed}:{seq if seq is not None else 0}")
 
 
 @dataclass(frozen=True)

@@ -43,4 +43,5 @@ def live_server(app):
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
+    server.task_dispatcher.shutdown(timeout=2)  # finish the handler threads first
     server.close()
