@@ -1,6 +1,6 @@
 """The tray protocol: messages as frozen values, a pure encoder and a decoder that never raises.
 
-Wire format (full specification in ``docs/hardware-tray.md``): one line of printable
+Wire format (full specification in ``hardware.md``): one line of printable
 ASCII per message, readable in any serial terminal::
 
     $<seq> <TYPE> <arg>...*<CRC>\\n        e.g.  $12 SETTLED 48211 930*6C1E

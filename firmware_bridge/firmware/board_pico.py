@@ -1,6 +1,6 @@
 # The Raspberry Pi Pico's board for the tray firmware (MicroPython only).
 #
-# Wiring (also in docs/hardware-tray.md):
+# Wiring (also in hardware.md):
 #
 #   part                         Pico pin            notes
 #   vibration sensor (SW-420)    GP15 (pin 20)       module D0 -> GP15, VCC -> 3V3 (pin 36), GND -> GND (pin 18)

@@ -13,7 +13,7 @@
 #   board.set_status(on)            the status LED
 #
 # firmware_bridge/firmware/board_pico.py is the Pico's board, firmware_bridge/simboard.py
-# the simulated one. Protocol: docs/hardware-tray.md.
+# the simulated one. Protocol: hardware.md.
 
 try:
     from . import wire  # CPython: firmware_bridge.firmware package

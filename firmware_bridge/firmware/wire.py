@@ -6,7 +6,7 @@
 #
 # CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of the bytes between "$" and "*",
 # as four hexadecimal digits. A "\r" before the "\n" is allowed. A "$" always starts a
-# new frame: whatever was being received is dropped. See docs/hardware-tray.md.
+# new frame: whatever was being received is dropped. See hardware.md.
 #
 # This module is shared by the firmware (MicroPython on the Pico) and the CPython tests.
 # The host uses firmware_bridge.protocol, a faster codec for the same format.
