@@ -1,0 +1,125 @@
+"""Shared helpers of the ESPRI handlers: reading event data, bilingual texts, the Rupture
+point (R33) and the Fall check (R34)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ...errors import EventError, RuleError
+from ..base import Outcome, text
+from .model import GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, Character, EspriState, check_gem, pool_add, pool_take
+
+Handled = tuple[EspriState, list[Outcome]]
+
+
+def get_int(data: Mapping[str, Any], key: str, default: int | None = None, lo: int | None = None,
+            hi: int | None = None) -> int:
+    value = data.get(key, default)
+    if value is None:
+        raise EventError(f"'{key}' is required (an integer)")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise EventError(f"'{key}' must be an integer, not {value!r}")
+    if lo is not None and value < lo:
+        raise EventError(f"'{key}' must be at least {lo}")
+    if hi is not None and value > hi:
+        raise EventError(f"'{key}' must be at most {hi}")
+    return value
+
+
+def get_bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise EventError(f"'{key}' must be true or false")
+    return value
+
+
+def get_str(data: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or not value:
+        raise EventError(f"'{key}' is required (a string)")
+    return value
+
+
+def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
+    """A list of gem keys; also accepts ``{"hiver": 2, "temps": 1}``."""
+    raw = data.get(key)
+    if isinstance(raw, Mapping):
+        out: list[str] = []
+        for g in GEMS:
+            n = raw.get(g, 0)
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise EventError(f"'{key}.{g}' must be a count >= 0")
+            out += [g] * n
+        unknown = set(raw) - set(GEMS)
+        if unknown:
+            raise RuleError(f"unknown gem(s) {', '.join(sorted(unknown))}; gems are {', '.join(GEMS)}", rule="R1")
+        return out
+    if not isinstance(raw, list):
+        raise EventError(f"'{key}' must be a list of gems ({', '.join(GEMS)})")
+    return [check_gem(g) for g in raw]
+
+
+def gem_name(gem: str, lang: str) -> str:
+    return GEM_NAMES[gem][lang]
+
+
+def gems_text(gems: list[str] | tuple[str, ...], lang: str) -> str:
+    if not gems:
+        return "aucune" if lang == "fr" else "none"
+    return ", ".join(gem_name(g, lang) for g in gems)
+
+
+def result_name(level: int, lang: str) -> str:
+    return RESULT_NAMES[RESULTS[level]][lang]
+
+
+def out(kind: str, fr: str, en: str, **data: Any) -> Outcome:
+    return Outcome(f"espri.{kind}", text(fr, en), data)
+
+
+def check_fall(before: Character, after: Character) -> tuple[Character, list[Outcome]]:
+    """R34: Rupture strictly above Harmony: the character falls (sticky, see docs)."""
+    if after.fallen or after.rupture <= after.harmony:
+        return after, []
+    fallen = replace(after, fallen=True)
+    return fallen, [out(
+        "fall",
+        f"{after.name} chute : Rupture {after.rupture} > Harmonie {after.harmony}. Plus de pouvoirs de"
+        " Gardien, le Médium est brisé, plus de lien avec les Nymphes. Voir le MJ.",
+        f"{after.name} falls: Rupture {after.rupture} > Harmony {after.harmony}. Guardian powers lost,"
+        " Medium broken, no more link with the Nymphs. See the GM.",
+        character=after.id, rupture=after.rupture, harmony=after.harmony,
+    )]
+
+
+def gain_rupture(state: EspriState, cid: str, rng: random.Random, why: str) -> Handled:
+    """R33: +1 Rupture point and a Rupture gem from the pool into the Prayers; if the
+    Prayers are full one Prayer chosen at random is replaced (it goes to the pool, E20).
+    No Rupture gem left in the pool: the point only (E9)."""
+    ch = state.char(cid)
+    pool = state.pool
+    prayers = ch.prayers
+    note_fr = note_en = ""
+    replaced = None
+    if pool[GEMS.index("rupture")] == 0:
+        note_fr, note_en = " (plus de gemme de Rupture dans la pioche)", " (no Rupture gem left in the pool)"
+    elif len(prayers) < ch.devotion:
+        pool = pool_take(pool, ["rupture"])
+        prayers = prayers + ("rupture",)
+    elif prayers:
+        i = rng.randrange(len(prayers))
+        replaced = prayers[i]
+        pool = pool_add(pool_take(pool, ["rupture"]), [replaced])
+        prayers = prayers[:i] + ("rupture",) + prayers[i + 1:]
+        note_fr = f" (remplace une Prière {gem_name(replaced, 'fr')}, tirée au hasard)"
+        note_en = f" (replaces a {gem_name(replaced, 'en')} Prayer, chosen at random)"
+    new = replace(ch, rupture=ch.rupture + 1, prayers=prayers)
+    new, falls = check_fall(ch, new)
+    state = replace(state.with_char(new), pool=pool)
+    o = out("rupture_point",
+            f"{ch.name} prend 1 point de Rupture ({why}) et une Prière de Rupture{note_fr}.",
+            f"{ch.name} takes 1 Rupture point ({why}) and a Rupture Prayer{note_en}.",
+            character=cid, rupture=new.rupture, replaced=replaced)
+    return state, [o] + falls
