@@ -259,7 +259,8 @@ def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     new = Quadrant(season, tuple(cells), 0)
     board = state.board.with_q(new)
     board, _ = B.set_nymph(board, season, get_int(d, "nymph", quad.nymph if quad.nymph <= quad.length else 0))
-    state = replace(state, board=board, pool=pool)
+    # a board laid out by the GM replaces the set-up Ruptures (R7.5)
+    state = replace(state, board=board, pool=pool, gm_setup_done=True)
     return state, [out("set_quadrant", f"Chemin {gem_name(season, 'fr')} posé par le MJ.",
                        f"{gem_name(season, 'en')} path laid out by the GM.", season=season)]
 
