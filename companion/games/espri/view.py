@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .appel import candidates, legal
-from .model import BOARD_ORDER, GEMS, NYMPHS, RESULTS, SEASONS, EspriState, gem_census
+from .model import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, EspriState, gem_census
 from .odds import OddsError, appel_odds
 from .rules import effective_score
 from .seasons import SEASON_INFO, TIME_INFO
@@ -165,7 +165,7 @@ def describe(state: EspriState, lang: str = "fr") -> str:
         lines.append(f"{nm[q.season]:<9} {NYMPHS[q.season]:<8} {start}{path}  "
                      + (f"Météo {q.weather}, Nymphe case {q.nymph}" if fr else f"Weather {q.weather}, Nymph on cell {q.nymph}"))
     for c in state.characters:
-        role = ((f"Gardien·ne de {nm[c.season]}" if fr else f"Guardian of {nm[c.season]}") if c.season
+        role = ((f"Gardien·ne — {nm[c.season]}" if fr else f"Guardian of {nm[c.season]}") if c.season
                 else ("Prêtresse" if fr else "Priestess"))
         scores = ", ".join(f"{nm[s]} {c.score(s)}" for s in SEASONS)
         prayers = ", ".join(nm[g] for g in c.prayers) or "-"
@@ -176,7 +176,7 @@ def describe(state: EspriState, lang: str = "fr") -> str:
     if state.last_appel:
         la = state.last_appel
         lines.append(("Dernier Appel" if fr else "Last Appel") + f": {nm[la['season']]}, {la['leader']}, N {la['n']} → "
-                     + str(la.get("result")))
+                     + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
     ex = expects(state)
     lines.append(("Attendu" if fr else "Expects") + ": " + ex["step"])
     return "\n".join(lines)
