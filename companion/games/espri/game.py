@@ -20,7 +20,7 @@ __all__ = ["EspriGame", "GAME", "OPTIONS"]
 OPTIONS: dict[str, tuple[Any, Any, str]] = {
     "gems_per_colour": (12, int, "R1: 6 colours x 12"),
     "path_length": (21, int, "E3: 21 cells, the last is the world cell"),
-    "halo_cells": ([4, 8, 12, 16, 21], list, "1.3: 5 haloed cells per path + the world (positions not in the source; cosmetic)"),
+    "halo_cells": ([4, 8, 12, 16, 20], list, "1.3: 5 haloed cells per path, plus the world cell (positions not in the source; cosmetic)"),
     "adjacent_modifier": ("one_degree", ("one_degree", "two_up_one_down"), "E5"),
     "fixed_criticals": (False, bool, "E5"),
     "max_draw": (12, int, "R12 / E8: never more than 12 gems"),

@@ -118,7 +118,7 @@ def state_json(state: EspriState) -> dict[str, Any]:
         board.append({
             "season": q.season, "nymph_name": NYMPHS[q.season], "nymph": q.nymph,
             "weather": q.weather, "cells": list(q.cells), "length": q.length, "world": q.length,
-            "halo": halo, "climate": SEASON_INFO[q.season]["climate"],
+            "halo": halo + [q.length], "climate": SEASON_INFO[q.season]["climate"],
         })
     a = state.appel
     appel = None
