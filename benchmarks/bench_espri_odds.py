@@ -52,7 +52,37 @@ def exact_cold(pool: list[int], called: str, n: int) -> dict:
     return odds_mod.appel_odds(pool, called, n)
 
 
+def replay_10k() -> tuple[int, float, float]:
+    """CPU time of folding 10,000 ESPRI events (Appel cycles), and of the table's own
+    overhead on as many trivial events (the baseline). Target: under 1 s."""
+    from companion.events import Event, Source
+    from companion.table import Table
+
+    head = [Event("table.new_game", {"game": "espri", "seed": 1}, Source.MANUAL, 1),
+            Event("espri.character", {"id": "a", "role": "guardian", "season": "hiver",
+                                      "scores": {"hiver": 3, "ete": 3}, "devotion": 2, "prayers": []}, Source.MANUAL, 2)]
+    cycle = [("espri.appel", {"season": "hiver", "leader": "a", "difficulty": 1}),
+             ("espri.draw", {"gems": ["ete", "hiver"]}), ("espri.choose", {"selection": "ete"}),
+             ("espri.appel", {"season": "ete", "leader": "a", "difficulty": 1}),
+             ("espri.draw", {"gems": ["ete", "hiver"]}), ("espri.choose", {"selection": "hiver"})]
+    evs = list(head)
+    while len(evs) < 10_000:
+        t, d = cycle[(len(evs) - 2) % len(cycle)]
+        evs.append(Event(t, d, Source.MANUAL, len(evs) + 1))
+    t0 = time.process_time()
+    Table().replay(evs, strict=True)
+    t_fold = time.process_time() - t0
+    trivial = list(head) + [Event("espri.new_day", {}, Source.MANUAL, i + 3) for i in range(len(evs) - 2)]
+    t0 = time.process_time()
+    Table().replay(trivial, strict=True)
+    return len(evs), t_fold, time.process_time() - t0
+
+
 def main() -> int:
+    n_ev, t_fold, t_trivial = replay_10k()
+    print(f"replay of {n_ev} events (Appel cycles): {t_fold:.2f} s CPU; {n_ev} trivial events:"
+          f" {t_trivial:.2f} s (ratio {t_fold / t_trivial:.1f}x); target < 1 s: {'OK' if t_fold < 1 else 'TOO SLOW'}")
+
     small = [2, 2, 2, 2, 2, 2]
     k = 5
     t_brute = timed(lambda: brute_force(small, "hiver", k), repeat=1)

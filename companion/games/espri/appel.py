@@ -14,7 +14,6 @@ which gem went where and where each Nymph moved.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
@@ -23,6 +22,7 @@ from ..base import Outcome
 from . import board as B
 from .common import Handled, check_fall, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, out, result_name
 from .model import (
+    replace,
     CF, CS, F, BS, GEMS, NYMPHS, RESULTS, S, SEASONS, Appel, EspriState, check_gem, check_season, counts_of,
     pool_add, pool_take,
 )
@@ -315,15 +315,19 @@ def candidates(a: Appel) -> list[str]:
     return list(a.hand) + ([a.prayer] if a.prayer else [])
 
 
-def legal(state: EspriState, a: Appel) -> list[dict[str, Any]]:
+def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, Any]]:
+    """The legal selections with their results (after the no-Talent penalty) and, with
+    ``places``, where each selected gem would go."""
     must = a.prayer if (a.prayer and a.chooser == "gm") else None
     sels = selections(counts_of(candidates(a)), a.season, state.options, must)
     pen = 0 if a.talent else int(state.options.get("no_talent_penalty", 1))
     out_ = []
     for s in sels:
         lvl = apply_penalty(s["level"], pen)
-        out_.append(dict(s, level=lvl, result=RESULTS[lvl], gem_result=s["result"],
-                         placements=_where_sel(state, a, s["gems"])))
+        sel = dict(s, level=lvl, result=RESULTS[lvl], gem_result=s["result"])
+        if places:
+            sel["placements"] = _where_sel(state, a, s["gems"])
+        out_.append(sel)
     return out_
 
 
@@ -345,7 +349,7 @@ def _order(gems: list[str]) -> list[str]:
 def _choices_outcome(state: EspriState) -> Outcome:
     a = state.appel
     assert a is not None
-    sels = legal(state, a)
+    sels = legal(state, a, places=False)
     who_fr = "le MJ" if a.chooser == "gm" else "le leader"
     who_en = "the GM" if a.chooser == "gm" else "the leader"
     lines_fr = [f"{' + '.join(gem_name(g, 'fr') for g in s['gems'])}{_dir(s, 'fr')} → {result_name(s['level'], 'fr')}"
@@ -373,7 +377,7 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R17-R20: the chooser's selection, placed on the board, then R22's effects."""
     a = _need(state, "choose")
     d = ev.data
-    sels = legal(state, a)
+    sels = legal(state, a, places=False)
     if "selection" in d:
         key = d["selection"]
         if isinstance(key, int) and not isinstance(key, bool):
@@ -383,7 +387,7 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         else:
             found = [s for s in sels if s["key"] == key]
             if not found:
-                allowed = legal(state, replace(a, chooser="leader"))
+                allowed = legal(state, replace(a, chooser="leader"), places=False)
                 if a.prayer and a.chooser == "gm" and any(s["key"] == key for s in allowed):
                     raise RuleError("when the GM chooses, the added Prayer gem must be among the placed gems", rule="R13")
                 raise RuleError(f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})", rule="R17")
@@ -643,8 +647,10 @@ def _finish(state: EspriState, outs: list[Outcome]) -> Handled:
     assert a is not None
     pool = pool_add(state.pool, list(a.hand) + list(a.aside))
     if a.prayer:
-        if state.options.get("unplaced_prayer", "pool") == "owner":
-            leader = state.char(a.leader)
+        leader = state.char(a.leader)
+        # E10 option "owner": back to its owner, unless the Prayers filled up meanwhile
+        # (a Rupture Prayer gained during the Appel): then to the pool
+        if state.options.get("unplaced_prayer", "pool") == "owner" and len(leader.prayers) < leader.devotion:
             state = state.with_char(replace(leader, prayers=leader.prayers + (a.prayer,)))
         else:
             pool = pool_add(pool, [a.prayer])

@@ -4,12 +4,11 @@ point (R33) and the Fall check (R34)."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
 from ..base import Outcome, text
-from .model import GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, Character, EspriState, check_gem, pool_add, pool_take
+from .model import replace, GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, Character, EspriState, check_gem, pool_add, pool_take
 
 Handled = tuple[EspriState, list[Outcome]]
 

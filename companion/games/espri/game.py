@@ -4,14 +4,13 @@ and the 72-gem invariant check after every event."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome
 from . import appel, people, setup
-from .model import GEMS, Board, EspriState, gem_census
+from .model import replace, GEMS, Board, EspriState, gem_census
 from .view import describe, state_json
 
 __all__ = ["EspriGame", "GAME", "OPTIONS"]

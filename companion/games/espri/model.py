@@ -15,15 +15,15 @@ Prayer gem added to them, and a first gem set aside by a redraw under option
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, TypeVar
 
 from ...errors import RuleError
 
 __all__ = [
     "GEMS", "SEASONS", "BOARD_ORDER", "RESULTS", "GEM_NAMES", "RESULT_NAMES", "NYMPHS",
     "CF", "F", "BS", "S", "CS", "relation", "Quadrant", "Board", "Effect", "Resonance",
-    "Character", "Appel", "EspriState", "pool_take", "pool_add", "gem_census", "check_gem",
+    "Character", "Appel", "EspriState", "replace", "pool_take", "pool_add", "gem_census", "check_gem",
     "check_season", "counts_of",
 ]
 
@@ -55,6 +55,23 @@ RESULT_NAMES: Mapping[str, Mapping[str, str]] = {
     "success": {"fr": "Réussite", "en": "Success"},
     "critical_success": {"fr": "Réussite Critique", "en": "Critical Success"},
 }
+
+
+_T = TypeVar("_T")
+
+
+def replace(obj: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for these frozen dataclasses, without re-running
+    ``__init__`` (about ten times faster: a 10,000-event replay must take under a second).
+    Only known field names are accepted."""
+    d = obj.__dict__
+    for k in changes:
+        if k not in d:
+            raise TypeError(f"{type(obj).__name__} has no field {k!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(d)
+    new.__dict__.update(changes)
+    return new
 
 
 def relation(gem: str, called: str) -> str:
@@ -123,7 +140,7 @@ class Quadrant:
     def with_cell(self, cell: int, gem: str | None) -> "Quadrant":
         cells = list(self.cells)
         cells[cell - 1] = gem
-        return replace(self, cells=tuple(cells))
+        return Quadrant(self.season, tuple(cells), self.nymph)
 
     @property
     def weather(self) -> int:

@@ -8,14 +8,13 @@ Events: ``espri.effect``, ``espri.effect_clear``, ``espri.harmony``, ``espri.rup
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
 from ...events import Event
 from . import board as B
 from .common import Handled, check_fall, gain_rupture, gem_name, gems_text, get_int, get_str, out
-from .model import GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
+from .model import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
 
 
 def _no_appel(state: EspriState, what: str) -> None:

@@ -8,7 +8,6 @@ Events: ``espri.character``, ``espri.relationship``, ``espri.setup_draw``,
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
@@ -16,6 +15,7 @@ from ...events import Event
 from . import board as B
 from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out
 from .model import (
+    replace,
     BOARD_ORDER, GEMS, NYMPHS, SEASONS, Character, EspriState, Quadrant, Resonance, check_gem,
     check_season, counts_of, pool_add, pool_take, relation,
 )
