@@ -14,7 +14,7 @@ which gem went where and where each Nymph moved.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...errors import EventError, RuleError
 from ...events import Event, Source
@@ -82,9 +82,9 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             h = {"character": h}
         if not isinstance(h, Mapping):
             raise EventError("each helper is {character, form}")
-        hid = h.get("character")
         form = h.get("form", "direct")
-        helper = state.char(hid)
+        helper = state.char(h.get("character"))
+        hid = helper.id
         if hid == leader.id or hid in {x for x, _ in helpers}:
             raise RuleError(f"{helper.name} can help only once, and never their own Appel", rule="R26")
         if helper.fallen:
@@ -101,11 +101,13 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             if res.current <= 0:
                 raise RuleError(f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
                                 " recharge it by manifesting the Relationship", rule="R29")
-            if state.options.get("resonance_score", "tutelary") == "called" or helper.season is None:
-                rs = season_score(state, hid, season) if helper.season is not None or \
-                    state.options.get("resonance_score") == "called" else helper.devotion
-            else:
+            # E18: the resonator's tutelary Season (a Priestess: Dévotion, her Time), or the Called one
+            if state.options.get("resonance_score", "tutelary") == "called":
+                rs = season_score(state, hid, season)
+            elif helper.season is not None:
                 rs = season_score(state, hid, helper.season)
+            else:
+                rs = helper.devotion
             if rs <= 0:
                 raise RuleError(f"{helper.name}'s resonating score is 0 or less", rule="R16")
         else:
@@ -494,7 +496,7 @@ def _resolve(state: EspriState, level: int, outs: list[Outcome], rng: random.Ran
     return state, outs
 
 
-def _moves_text(moves: list[Mapping[str, Any]], lang: str) -> str:
+def _moves_text(moves: Sequence[Mapping[str, Any]], lang: str) -> str:
     parts = []
     for m in moves:
         if "nymph" not in m:
@@ -607,7 +609,7 @@ def remove_rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     else:
         season = check_season(ev.data.get("quadrant"), "quadrant")
         cell = ev.data.get("cell")
-        board, removed, moves = B.remove_cells(state.board, [(season, cell)], only=["rupture"])
+        board, removed, moves = B.remove_cells(state.board, [(season, cell)], only=["rupture"])  # type: ignore[list-item]
         rec = dict(a.record)
         rec["removals"] = list(rec["removals"]) + [dict(r, why="critical_success") for r in removed]
         rec["moves"] = list(rec["moves"]) + moves
