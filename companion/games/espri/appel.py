@@ -1,10 +1,9 @@
-"""The Appel at the table (R9-R30): announce, Temptation, draw, redraw, Prayer, choose,
-then the board effects of the result, step by step.
+"""The Appel at the table (R9-R20): announce, Temptation, draw, redraw, Prayer, choose.
+The board effects of the result are in :mod:`.resolve`.
 
 Events: ``espri.appel``, ``espri.temptation``, ``espri.draw`` (a correction when sent
 with source ``correction`` or ``"correction": true`` once gems are drawn),
-``espri.redraw``, ``espri.prayer``, ``espri.choose``, ``espri.extras``,
-``espri.keep_prayer``, ``espri.remove_rupture``, ``espri.cancel``.
+``espri.redraw``, ``espri.prayer``, ``espri.choose``, ``espri.cancel``.
 
 Every change of the board is recorded in ``appel.record`` (and then
 ``state.last_appel``): ``placements``, ``removals``, ``moves``, so the tablet can show
@@ -14,23 +13,26 @@ which gem went where and where each Nymph moved.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
 from ...events import Event, Source
 from ..base import Outcome
 from . import board as B
-from .common import Handled, check_fall, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, out, result_name
-from .model import (
-    replace,
-    CF, CS, F, BS, GEMS, NYMPHS, RESULTS, S, SEASONS, Appel, EspriState, check_gem, check_season, counts_of,
-    pool_add, pool_take,
+from .common import (
+    Handled, candidates, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
+    result_name, season_first, where_text,
 )
+from .model import (
+    CF, CS, RESULTS, SEASONS, Appel, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
+    pool_take, replace,
+)
+from .resolve import resolve
 from .rules import apply_penalty, draw_plan, effective_score, match_selection, selections
-from .model import Effect
+
+__all__ = ["announce", "temptation", "cancel", "draw", "redraw", "prayer", "choose", "legal", "season_score"]
 
 
-# -- announcing -------------------------------------------------------------------
 def _effects(raw: Any) -> tuple[Effect, ...]:
     if raw is None:
         return ()
@@ -162,9 +164,9 @@ def _maybe_automatic(state: EspriState, outs: list[Outcome], rng: random.Random)
     a = state.appel
     assert a is not None
     if a.automatic == "critical_failure":
-        return _resolve(state, CF, outs, rng)
+        return resolve(state, CF, outs, rng)
     if a.automatic == "critical_success" and a.draw_count == 0:
-        return _resolve(state, CS, outs, rng)
+        return resolve(state, CS, outs, rng)
     return state, outs
 
 
@@ -172,7 +174,7 @@ def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R14 / E16: before drawing, remove k Rupture gems from the leader's own quadrant
     (a Priestess: the Called one): +2 N each, Difficulty unchanged, +1 Rupture point and
     1 Rupture Prayer whatever k."""
-    a = _need(state, "draw")
+    a = need_step(state, "draw")
     if a.hand or a.automatic:
         raise RuleError("the Temptation of Rupture comes before the draw", rule="R14")
     if a.temptation:
@@ -214,17 +216,20 @@ def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     return state, more2
 
 
-def _need(state: EspriState, step: str | tuple[str, ...]) -> Appel:
-    a = state.appel
-    steps = (step,) if isinstance(step, str) else step
-    if a is None:
-        raise RuleError("no Appel in progress: the GM announces one first (espri.appel)", rule="R9")
-    if a.step not in steps:
-        raise RuleError(f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'", rule="R9")
-    return a
+def cancel(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """Cancel an Appel before its gems are drawn (Resonance points given back)."""
+    a = need_step(state, "draw")
+    if a.temptation:
+        raise RuleError("the Temptation has been taken: undo it instead", rule="R14")
+    for hid, form in a.helpers:
+        if form == "resonance":
+            h = state.char(hid)
+            r = h.resonance_with(a.leader)
+            if r is not None:
+                state = state.with_char(h.with_resonance(replace(r, current=r.current + 1)))
+    return replace(state, appel=None), [out("cancel", "Appel annulé.", "Appel cancelled.")]
 
 
-# -- drawing ------------------------------------------------------------------------
 def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R12 / E9: the drawn gems (tapped or camera-read). Once drawn, a new ``espri.draw``
     marked as a correction replaces the last draw (the redrawn gem after a redraw)."""
@@ -232,7 +237,7 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     correction = ev.source == Source.CORRECTION or ev.data.get("correction") is True
     if a is not None and a.step == "choose" and correction:
         return _correct(state, a, get_gems(ev.data))
-    a = _need(state, "draw")
+    a = need_step(state, "draw")
     gems = get_gems(ev.data)
     total = sum(state.pool)
     if total == 0:
@@ -249,7 +254,7 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     state = replace(state, pool=pool, appel=a2)
     outs = [out("draw", f"Tirées : {gems_text(gems, 'fr')}.", f"Drawn: {gems_text(gems, 'en')}.", gems=gems)]
     if a.automatic == "critical_success":
-        return _resolve(state, CS, outs, rng)
+        return resolve(state, CS, outs, rng)
     return state, outs + [_choices_outcome(state)]
 
 
@@ -267,7 +272,7 @@ def _correct(state: EspriState, a: Appel, gems: list[str]) -> Handled:
 def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R12 / E6: at N = 1 the leader, at N = -1 the GM, may have the gem drawn again once;
     the first gem goes back to the pool first (option ``redraw_first_gem``: or aside)."""
-    a = _need(state, "choose")
+    a = need_step(state, "choose")
     if not a.redraw_by:
         raise RuleError(f"no redraw at N = {a.n} (only at N = 1, by the leader, or N = -1, by the GM)", rule="R12")
     if a.redrawn:
@@ -294,7 +299,7 @@ def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 
 def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R13: the leader adds one and only one Prayer gem to the drawn gems."""
-    a = _need(state, "choose")
+    a = need_step(state, "choose")
     if a.prayer:
         raise RuleError("one and only one Prayer gem may be added to an Appel", rule="R13")
     gem = check_gem(ev.data.get("gem"))
@@ -311,10 +316,6 @@ def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     state = replace(state.with_char(leader2), appel=replace(a, prayer=gem, chooser=chooser, record=rec))
     return state, [out("prayer", f"{leader.name} ajoute une Prière {gem_name(gem, 'fr')}.",
                        f"{leader.name} adds a {gem_name(gem, 'en')} Prayer.", gem=gem), _choices_outcome(state)]
-
-
-def candidates(a: Appel) -> list[str]:
-    return list(a.hand) + ([a.prayer] if a.prayer else [])
 
 
 def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, Any]]:
@@ -337,15 +338,10 @@ def _where_sel(state: EspriState, a: Appel, gems: list[str]) -> list[dict[str, A
     """Where each selected gem would go (R20, R3), for the choice screen."""
     board = state.board
     recs = []
-    for g in _order(gems):
+    for g in season_first(gems):
         board, r = B.place(board, g, g if g in SEASONS else a.season)
         recs.append(r)
     return recs
-
-
-def _order(gems: list[str]) -> list[str]:
-    """E25 default: the Season gem first, then Time/Rupture."""
-    return [g for g in gems if g in SEASONS] + [g for g in gems if g not in SEASONS]
 
 
 def _choices_outcome(state: EspriState) -> Outcome:
@@ -374,10 +370,9 @@ def _dir(s: Mapping[str, Any], lang: str) -> str:
     return ""
 
 
-# -- choosing and resolving ----------------------------------------------------------
 def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R17-R20: the chooser's selection, placed on the board, then R22's effects."""
-    a = _need(state, "choose")
+    a = need_step(state, "choose")
     d = ev.data
     sels = legal(state, a, places=False)
     if "selection" in d:
@@ -409,7 +404,7 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             raise EventError("'order' must list the selected gems in the order they are placed")
         gems = list(order)
     else:
-        gems = _order(gems)
+        gems = season_first(gems)
     # take the placed gems out of the hand (the Prayer first if it is of that type)
     hand = list(a.hand)
     prayer_left = a.prayer
@@ -427,253 +422,11 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     a2 = replace(a, hand=tuple(hand), prayer=prayer_left, selection=sel, record=rec)
     state = replace(state, board=board, pool=pool_add(state.pool, back), appel=a2)
     level = sel["level"]
-    outs = [out("result", f"{result_name(level, 'fr')} ! " + "; ".join(_where(r, "fr") for r in recs) + ".",
-                f"{result_name(level, 'en')}! " + "; ".join(_where(r, "en") for r in recs) + ".",
+    outs = [out("result", f"{result_name(level, 'fr')} ! " + "; ".join(where_text(r, "fr") for r in recs) + ".",
+                f"{result_name(level, 'en')}! " + "; ".join(where_text(r, "en") for r in recs) + ".",
                 result=RESULTS[level], selection=sel["key"], placements=recs,
                 no_talent=not a.talent)]
     if sel.get("rupture_point"):
         state, more = gain_rupture(state, a.leader, rng, "Rupture seule")
         outs += more
-    return _resolve(state, level, outs, rng)
-
-
-def _where(r: Mapping[str, Any], lang: str) -> str:
-    g, q = gem_name(r["gem"], lang), gem_name(r["quadrant"], lang)
-    if r["cell"] is None:
-        return f"{g} → pioche (chemin {q} plein)" if lang == "fr" else f"{g} → pool ({q} path full)"
-    return f"{g} → chemin {q}, case {r['cell']}" if lang == "fr" else f"{g} → {q} path, cell {r['cell']}"
-
-
-def _resolve(state: EspriState, level: int, outs: list[Outcome], rng: random.Random) -> Handled:
-    """R22: the board modification of the result (exactly once)."""
-    a = state.appel
-    assert a is not None
-    rec = dict(a.record)
-    rec["result"] = RESULTS[level]
-    leader = state.char(a.leader)
-    a = replace(a, result=level, record=rec)
-    state = replace(state, appel=a)
-    if level in (CF, F):
-        k = leader.score(a.season)  # E13: the unmodified Called Season score
-        board, removed, moves = B.remove_from_centre(state.board, a.season, k)
-        pool = pool_add(state.pool, [r["gem"] for r in removed])
-        if level == CF:
-            board, m2 = B.nymph_to_start(board, leader.nymph_for(a.season))
-            moves = moves + m2
-        rec = dict(a.record)
-        rec["removals"] = list(rec["removals"]) + [dict(r, why="failure") for r in removed]
-        rec["moves"] = list(rec["moves"]) + moves
-        a = replace(a, record=rec, removed=tuple(r["gem"] for r in removed))
-        state = replace(state, board=board, pool=pool, appel=a)
-        outs.append(out("board", f"Retirées du chemin {gem_name(a.season, 'fr')} : "
-                        f"{gems_text([r['gem'] for r in removed], 'fr')}." + _moves_text(moves, "fr"),
-                        f"Removed from the {gem_name(a.season, 'en')} path: "
-                        f"{gems_text([r['gem'] for r in removed], 'en')}." + _moves_text(moves, "en"),
-                        removals=removed, moves=moves))
-        if level == CF and removed and len(leader.prayers) < leader.devotion:
-            state = replace(state, appel=replace(a, step="keep_prayer"))
-            outs.append(out("keep_prayer_wait", f"{leader.name} peut garder une des gemmes retirées comme Prière.",
-                            f"{leader.name} may keep one of the removed gems as a Prayer.",
-                            gems=[r["gem"] for r in removed]))
-            return state, outs
-        return _finish(state, outs)
-    if level == BS:
-        return _advance_all(state, outs, rng, then_finish=True)
-    # Success, Critical Success: the extra gems (R23, E11)
-    base = leader.score(a.season) if state.options.get("success_extras_score", "unmodified") == "unmodified" else a.score
-    remaining = candidates(a)
-    k = min(base, len(remaining))
-    a = replace(a, extras_count=k)
-    state = replace(state, appel=a)
-    if k == len(remaining):
-        state, more = _place_extras(state, _order(remaining))
-        outs += more
-        return _after_extras(state, outs, rng)
-    state = replace(state, appel=replace(a, step="extras"))
-    outs.append(out("extras_wait", f"{leader.name} choisit {k} gemme(s) parmi {gems_text(remaining, 'fr')} à poser.",
-                    f"{leader.name} chooses {k} gem(s) among {gems_text(remaining, 'en')} to place.",
-                    count=k, gems=remaining))
-    return state, outs
-
-
-def _moves_text(moves: Sequence[Mapping[str, Any]], lang: str) -> str:
-    parts = []
-    for m in moves:
-        if "nymph" not in m:
-            continue
-        parts.append(f" {m['nymph']} : case {m['from']} → {m['to']}." if lang == "fr"
-                     else f" {m['nymph']}: cell {m['from']} → {m['to']}.")
-    return "".join(parts)
-
-
-def _place_extras(state: EspriState, gems: list[str]) -> Handled:
-    a = state.appel
-    assert a is not None
-    hand = list(a.hand)
-    prayer_left = a.prayer
-    for g in gems:
-        if g in hand:
-            hand.remove(g)
-        elif prayer_left == g:
-            prayer_left = None
-        else:  # pragma: no cover - checked by the callers
-            raise RuleError(f"no {g} gem left", rule="R23")
-    board, recs = B.place_many(state.board, [(g, g if g in SEASONS else a.season) for g in gems])
-    back = [r["gem"] for r in recs if r["cell"] is None]
-    rec = dict(a.record)
-    rec["placements"] = list(rec["placements"]) + [dict(r, why="extra") for r in recs]
-    state = replace(state, board=board, pool=pool_add(state.pool, back),
-                    appel=replace(a, hand=tuple(hand), prayer=prayer_left, record=rec))
-    if not recs:
-        return state, [out("extras", "Aucune gemme supplémentaire à poser.", "No extra gem to place.", placements=[])]
-    return state, [out("extras", "Gemmes supplémentaires : " + "; ".join(_where(r, "fr") for r in recs) + ".",
-                       "Extra gems: " + "; ".join(_where(r, "en") for r in recs) + ".", placements=recs)]
-
-
-def extras(state: EspriState, ev: Event, rng: random.Random) -> Handled:
-    """R23: the leader places exactly min(score, remaining) of the remaining gems."""
-    a = _need(state, "extras")
-    gems = get_gems(ev.data)
-    if len(gems) != a.extras_count:
-        raise RuleError(f"place exactly {a.extras_count} gem(s) (min of the score and the gems left)", rule="R23")
-    left = candidates(a)
-    for g in gems:
-        if g not in left:
-            raise RuleError(f"no {g} gem left among {gems_text(candidates(a), 'en')}", rule="R23")
-        left.remove(g)
-    state, outs = _place_extras(state, gems)
-    return _after_extras(state, outs, rng)
-
-
-def _after_extras(state: EspriState, outs: list[Outcome], rng: random.Random) -> Handled:
-    a = state.appel
-    assert a is not None
-    if a.result == CS and state.options.get("rupture_removal_timing", "after_advance") == "before_advance":
-        if state.board.gems().count("rupture"):
-            state = replace(state, appel=replace(a, step="rupture_removal"))
-            return state, outs + [_rupture_wait(state)]
-    return _advance_all(state, outs, rng, then_finish=a.result != CS)
-
-
-def _rupture_wait(state: EspriState) -> Outcome:
-    leader = state.char(state.appel.leader)  # type: ignore[union-attr]
-    return out("rupture_removal_wait", f"{leader.name} peut retirer 1 gemme de Rupture du plateau (n'importe quel quadrant).",
-               f"{leader.name} may remove 1 Rupture gem from the board (any quadrant).")
-
-
-def _advance_all(state: EspriState, outs: list[Outcome], rng: random.Random, then_finish: bool) -> Handled:
-    """R22 / R27 / E12c-d: the leader's Nymph, then each helper's, each distinct Nymph once."""
-    a = state.appel
-    assert a is not None
-    leader = state.char(a.leader)
-    nymphs = [leader.nymph_for(a.season)]
-    for hid, _form in a.helpers:
-        s = state.char(hid).nymph_for(a.season)
-        if s not in nymphs:
-            nymphs.append(s)
-    board = state.board
-    moves: list[dict[str, Any]] = []
-    worlds = []
-    for s in nymphs:
-        board, m = B.advance(board, s, state.options)
-        moves += m
-        q = board.q(s)
-        if m and q.nymph == q.length:
-            worlds.append(s)
-    rec = dict(a.record)
-    rec["moves"] = list(rec["moves"]) + moves
-    state = replace(state, board=board, appel=replace(a, record=rec),
-                    world_events=state.world_events + tuple(worlds))
-    stayed = [s for s in nymphs if not any(m.get("season") == s and "nymph" in m for m in moves)]
-    fr = _moves_text(moves, "fr") + "".join(f" {NYMPHS[s]} ne bouge pas." for s in stayed)
-    en = _moves_text(moves, "en") + "".join(f" {NYMPHS[s]} does not move." for s in stayed)
-    outs.append(out("advance", "Avancée :" + fr, "Advance:" + en, moves=moves))
-    for s in worlds:
-        outs.append(out("world", f"{NYMPHS[s]} atteint sa case de monde ! Événement spécial : le MJ prend le joueur à part.",
-                        f"{NYMPHS[s]} reaches her world cell! Special event: the GM takes the player aside.",
-                        season=s))
-    if then_finish:
-        return _finish(state, outs)
-    if a.result == CS and state.options.get("rupture_removal_timing", "after_advance") == "after_advance" \
-            and state.board.gems().count("rupture"):
-        state = replace(state, appel=replace(state.appel, step="rupture_removal"))  # type: ignore[arg-type]
-        return state, outs + [_rupture_wait(state)]
-    return _finish(state, outs)
-
-
-def remove_rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
-    """R22 Critical Success: the leader may remove 1 Rupture gem from the board (R5)."""
-    a = _need(state, "rupture_removal")
-    if ev.data.get("skip") is True:
-        outs = [out("rupture_removal", "Aucune Rupture retirée.", "No Rupture removed.")]
-    else:
-        season = check_season(ev.data.get("quadrant"), "quadrant")
-        cell = ev.data.get("cell")
-        board, removed, moves = B.remove_cells(state.board, [(season, cell)], only=["rupture"])  # type: ignore[list-item]
-        rec = dict(a.record)
-        rec["removals"] = list(rec["removals"]) + [dict(r, why="critical_success") for r in removed]
-        rec["moves"] = list(rec["moves"]) + moves
-        a = replace(a, record=rec)
-        state = replace(state, board=board, pool=pool_add(state.pool, ["rupture"]), appel=a)
-        outs = [out("rupture_removal", f"Rupture retirée du chemin {gem_name(season, 'fr')}, case {cell}." + _moves_text(moves, "fr"),
-                    f"Rupture removed from the {gem_name(season, 'en')} path, cell {cell}." + _moves_text(moves, "en"),
-                    removals=removed, moves=moves)]
-    if state.options.get("rupture_removal_timing", "after_advance") == "before_advance":
-        return _advance_all(state, outs, rng, then_finish=True)
-    return _finish(state, outs)
-
-
-def keep_prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
-    """R22 / E14: after a Critical Failure the leader keeps one removed gem as a Prayer."""
-    a = _need(state, "keep_prayer")
-    gem = ev.data.get("gem")
-    if gem is None:
-        return _finish(state, [out("keep_prayer", "Aucune Prière gardée.", "No Prayer kept.")])
-    gem = check_gem(gem)
-    if gem not in a.removed:
-        raise RuleError(f"the Prayer kept is one of the removed gems ({gems_text(a.removed, 'en')})", rule="R22")
-    leader = state.char(a.leader)
-    state = replace(state.with_char(replace(leader, prayers=leader.prayers + (gem,))),
-                    pool=pool_take(state.pool, [gem]))
-    rec = dict(a.record)
-    rec["kept_prayer"] = gem
-    state = replace(state, appel=replace(a, record=rec))
-    return _finish(state, [out("keep_prayer", f"{leader.name} garde une Prière {gem_name(gem, 'fr')}.",
-                               f"{leader.name} keeps a {gem_name(gem, 'en')} Prayer.", gem=gem)])
-
-
-def _finish(state: EspriState, outs: list[Outcome]) -> Handled:
-    """End of the Appel: unused drawn gems to the pool (R23), an unused Prayer too (E10,
-    option ``unplaced_prayer``), a gem set aside by a redraw too."""
-    a = state.appel
-    assert a is not None
-    pool = pool_add(state.pool, list(a.hand) + list(a.aside))
-    if a.prayer:
-        leader = state.char(a.leader)
-        # E10 option "owner": back to its owner, unless the Prayers filled up meanwhile
-        # (a Rupture Prayer gained during the Appel): then to the pool
-        if state.options.get("unplaced_prayer", "pool") == "owner" and len(leader.prayers) < leader.devotion:
-            state = state.with_char(replace(leader, prayers=leader.prayers + (a.prayer,)))
-        else:
-            pool = pool_add(pool, [a.prayer])
-    rec = dict(a.record)
-    rec["returned"] = list(a.hand) + list(a.aside)
-    state = replace(state, pool=pool, appel=None, last_appel=rec)
-    return state, outs
-
-
-def cancel(state: EspriState, ev: Event, rng: random.Random) -> Handled:
-    """Cancel an Appel before its gems are drawn (Resonance points given back)."""
-    a = _need(state, "draw")
-    if a.temptation:
-        raise RuleError("the Temptation has been taken: undo it instead", rule="R14")
-    for hid, form in a.helpers:
-        if form == "resonance":
-            h = state.char(hid)
-            r = h.resonance_with(a.leader)
-            if r is not None:
-                state = state.with_char(h.with_resonance(replace(r, current=r.current + 1)))
-    return replace(state, appel=None), [out("cancel", "Appel annulé.", "Appel cancelled.")]
-
-
-_ = (F, S, GEMS, check_fall)
+    return resolve(state, level, outs, rng)

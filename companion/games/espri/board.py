@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ...errors import RuleError
-from .model import NYMPHS, Board, Quadrant, check_gem, check_season
+from .model import NYMPHS, Board, Quadrant, check_season
 
 __all__ = [
     "check_gem_fits", "place", "place_many", "remove_from_centre", "remove_cells",
-    "advance", "nymph_to_start", "set_nymph", "world_cell",
+    "advance", "nymph_to_start", "set_nymph", "world_cell", "parse_cells",
 ]
 
 Record = dict[str, Any]
@@ -191,5 +191,3 @@ def parse_cells(raw: Any, what: str = "cells") -> list[tuple[str, int]]:
     return out
 
 
-__all__.append("parse_cells")
-_ = check_gem

@@ -4,11 +4,14 @@ point (R33) and the Fall check (R34)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...errors import EventError, RuleError
 from ..base import Outcome, text
-from .model import replace, GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, Character, EspriState, check_gem, pool_add, pool_take
+from .model import (
+    GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, SEASONS, Appel, Character, EspriState, check_gem, pool_add, pool_take,
+    replace,
+)
 
 Handled = tuple[EspriState, list[Outcome]]
 
@@ -122,3 +125,40 @@ def gain_rupture(state: EspriState, cid: str, rng: random.Random, why: str) -> H
             f"{ch.name} takes 1 Rupture point ({why}) and a Rupture Prayer{note_en}.",
             character=cid, rupture=new.rupture, replaced=replaced)
     return state, [o] + falls
+
+
+# -- shared by the Appel modules ---------------------------------------------------
+def need_step(state: EspriState, step: str | tuple[str, ...]) -> Appel:
+    a = state.appel
+    steps = (step,) if isinstance(step, str) else step
+    if a is None:
+        raise RuleError("no Appel in progress: the GM announces one first (espri.appel)", rule="R9")
+    if a.step not in steps:
+        raise RuleError(f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'", rule="R9")
+    return a
+
+
+def candidates(a: Appel) -> list[str]:
+    return list(a.hand) + ([a.prayer] if a.prayer else [])
+
+
+def season_first(gems: list[str]) -> list[str]:
+    """E25 default: the Season gem first, then Time/Rupture."""
+    return [g for g in gems if g in SEASONS] + [g for g in gems if g not in SEASONS]
+
+
+def where_text(r: Mapping[str, Any], lang: str) -> str:
+    g, q = gem_name(r["gem"], lang), gem_name(r["quadrant"], lang)
+    if r["cell"] is None:
+        return f"{g} → pioche (chemin {q} plein)" if lang == "fr" else f"{g} → pool ({q} path full)"
+    return f"{g} → chemin {q}, case {r['cell']}" if lang == "fr" else f"{g} → {q} path, cell {r['cell']}"
+
+
+def moves_text(moves: Sequence[Mapping[str, Any]], lang: str) -> str:
+    parts = []
+    for m in moves:
+        if "nymph" not in m:
+            continue
+        parts.append(f" {m['nymph']} : case {m['from']} → {m['to']}." if lang == "fr"
+                     else f" {m['nymph']}: cell {m['from']} → {m['to']}.")
+    return "".join(parts)

@@ -9,8 +9,8 @@ from typing import Any, Callable, Mapping
 from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome
-from . import appel, people, setup
-from .model import replace, GEMS, Board, EspriState, gem_census
+from . import appel, people, resolve, setup
+from .model import GEMS, Board, EspriState, gem_census
 from .view import describe, state_json
 
 __all__ = ["EspriGame", "GAME", "OPTIONS"]
@@ -61,9 +61,9 @@ HANDLERS: dict[str, Handler] = {
     "espri.redraw": appel.redraw,
     "espri.prayer": appel.prayer,
     "espri.choose": appel.choose,
-    "espri.extras": appel.extras,
-    "espri.keep_prayer": appel.keep_prayer,
-    "espri.remove_rupture": appel.remove_rupture,
+    "espri.extras": resolve.extras,
+    "espri.keep_prayer": resolve.keep_prayer,
+    "espri.remove_rupture": resolve.remove_rupture,
     "espri.cancel": appel.cancel,
     "espri.effect": people.effect,
     "espri.effect_clear": people.effect_clear,
@@ -129,4 +129,3 @@ class EspriGame:
 
 
 GAME = EspriGame()
-_ = replace

@@ -31,7 +31,7 @@ from math import comb
 from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import CompanionError
-from .model import BS, CF, F, GEMS, RESULTS, S, SEASONS
+from .model import CF, F, GEMS, RESULTS, S, SEASONS
 from .rules import apply_penalty, best_result, draw_plan
 
 __all__ = ["OddsError", "appel_odds", "odds_by_n", "compositions", "DEFAULT_ODDS_OPTIONS"]
@@ -204,4 +204,3 @@ def odds_by_n(pool: Sequence[int], called: str, options: Mapping[str, Any] | Non
     return [appel_odds(pool, called, n, options, talent, prayer) for n in range(lo, hi + 1)]
 
 
-_ = BS

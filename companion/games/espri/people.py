@@ -211,4 +211,3 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
                        removals=removed_all + rremoved, moves=moves, sets=sets)] + outs
 
 
-_ = (GEMS, gem_name)

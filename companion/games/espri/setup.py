@@ -17,7 +17,7 @@ from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, g
 from .model import (
     replace,
     BOARD_ORDER, GEMS, NYMPHS, SEASONS, Character, EspriState, Quadrant, Resonance, check_gem,
-    check_season, counts_of, pool_add, pool_take, relation,
+    check_season, pool_add, pool_take, relation,
 )
 
 
@@ -306,4 +306,3 @@ def new_session(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         "New session: the Nymphs stay, the board's gems go back to the pool.")]
 
 
-_ = counts_of

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .appel import candidates, legal
+from .appel import legal
+from .common import candidates
 from .model import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, EspriState, gem_census
 from .odds import OddsError, appel_odds
 from .rules import effective_score
