@@ -405,6 +405,11 @@ def test_direct_aid_adds_one() -> None:
     p = Play()
     p.send("character", **guardian("a", "printemps", {"printemps": 3}, 2, prayers=[]))
     p.send("character", **guardian("b", "printemps", {"printemps": 3}, 4, prayers=[]))
+    p.send("character", **guardian("c", "ete", {"printemps": 2}, 5, prayers=[]))
+    assert p.json["leader_order"]["printemps"] == ["b", "a", "c"]  # score, then Dévotion (R28)
+    p.send("effect", character="b", value=-2, season="printemps", label="malade")
+    assert p.json["leader_order"]["printemps"] == ["a", "c", "b"]
+    p.send("effect_clear", character="b")
     p.send("appel", season="printemps", leader="b", helpers=[{"character": "a", "form": "direct"}])
     assert p.json["appel"]["n"] == 4
     p.send("draw", gems=["printemps", "ete", "hiver", "automne"])
@@ -475,3 +480,46 @@ def test_caterpillar_option() -> None:
     p.send("draw", gems=["printemps", "printemps"])
     p.send("choose", selection="printemps")  # Bitter Success: nothing new in front of Mÿelta
     assert p.quad("hiver").cells[:3] == (None, "hiver", "hiver") and p.quad("hiver").nymph == 3
+
+
+def test_priestess_leads_with_the_called_nymph() -> None:
+    p = Play()
+    p.send("character", id="lune", role="priestess", scores={"ete": 3, "hiver": 2}, devotion=4, prayers=[])
+    p.send("set_quadrant", season="ete", cells=["ete", "ete", "ete"], nymph=1)
+    p.send("appel", season="ete", leader="lune", difficulty=0)
+    p.send("draw", gems=["printemps", "automne", "hiver"])
+    p.send("choose", selection="printemps")  # Bitter Success: the Called Nymph advances (R22 NB)
+    assert p.quad("ete").nymph == 3 and p.quad("printemps").nymph == 0
+    p.send("appel", season="ete", leader="lune", difficulty=0)
+    p.send("draw", gems=["hiver", "temps", "hiver"])
+    p.send("choose", selection="hiver+temps:down")  # Critical Failure
+    assert p.quad("ete").nymph == 0
+    # the Priestess's set-up draw is Dévotion + her best Season
+    p2 = Play()
+    p2.send("character", id="lune", role="priestess", scores={"ete": 3, "hiver": 2}, devotion=4)
+    assert p2.json["expects"]["gems"] == 7
+    p2.send("setup_draw", character="lune", gems=["temps", "rupture", "hiver", "ete", "ete", "automne", "printemps"])
+    p2.refuse("setup_keep", "R2", keep=["ete", "ete", "automne", "printemps"])  # names the quadrants
+    p2.send("setup_keep", keep=["ete", "ete", "automne", "printemps"],
+            place=[{"gem": "hiver"}, {"gem": "temps", "quadrant": "printemps"}, {"gem": "rupture", "quadrant": "ete"}])
+    assert p2.quad("printemps").cells[0] == "temps" and p2.quad("ete").cells[0] == "rupture"
+
+
+def test_resonance_refused_for_a_passive_action() -> None:
+    p = deva_table()
+    p.send("character", **guardian("ceres", "automne", {"automne": 3}, 2, prayers=[],
+                                  relationships=[{"with": "deva", "resonance": 1}]))
+    p.refuse("appel", "R26", season="hiver", leader="deva", passive=True,
+             helpers=[{"character": "ceres", "form": "resonance"}])
+    p.send("appel", season="hiver", leader="deva", passive=True, helpers=[{"character": "ceres", "form": "direct"}])
+    assert p.json["appel"]["n"] == 3
+
+
+def test_opposition_difficulty_and_temptation_for_n() -> None:
+    p = deva_table()
+    p.send("appel", season="hiver", leader="deva", difficulty=4)
+    assert p.json["appel"]["n"] == -1 and p.json["appel"]["difficulty_source"] == "given"
+    p.send("draw", gems=["ete"])
+    assert p.json["expects"]["redraw"] == "gm"
+    p.send("redraw", gems=["hiver"])
+    assert p.pool()["ete"] == 12  # the first gem went back to the pool (E6)

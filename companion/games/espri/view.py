@@ -25,7 +25,7 @@ from .rules import effective_score
 from .seasons import SEASON_INFO, TIME_INFO
 from .setup import setup_count
 
-__all__ = ["state_json", "describe", "expects"]
+__all__ = ["state_json", "describe", "expects", "leader_order"]
 
 
 def expects(state: EspriState) -> dict[str, Any]:
@@ -112,6 +112,20 @@ def _odds(state: EspriState) -> dict[str, Any]:
     return {"by_character": {c.id: _odds_for(state, c.id) for c in state.characters if not c.fallen}}
 
 
+def leader_order(state: EspriState, season: str) -> list[str]:
+    """R28 / E23: who would lead in ``season`` by default: the highest Called Season score
+    (with bonuses/maluses), then the highest Dévotion; ties keep table order (the group
+    chooses). Characters who cannot lead (score 0 or less, R16; fallen, R34) are left out.
+    Whether each has a relevant Talent is the GM's call."""
+    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    ranked = []
+    for i, c in enumerate(state.characters):
+        score = effective_score(c.score(season), c.effects, season, order)
+        if score > 0 and not c.fallen:
+            ranked.append((-score, -c.devotion, i, c.id))
+    return [cid for *_k, cid in sorted(ranked)]
+
+
 def state_json(state: EspriState) -> dict[str, Any]:
     halo = list(state.options.get("halo_cells", []))
     board = []
@@ -140,6 +154,7 @@ def state_json(state: EspriState) -> dict[str, Any]:
         "appel": appel,
         "last_appel": dict(state.last_appel) if state.last_appel else None,
         "expects": expects(state),
+        "leader_order": {s: leader_order(state, s) for s in SEASONS},
         "census": gem_census(state),
         "odds": _odds(state),
         "seasons": SEASON_INFO,

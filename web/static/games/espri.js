@@ -318,6 +318,15 @@
     return ctx.h("div", { class: "panel", "data-test": "espri-choose" }, ctx.h("strong", {}, who), sels, prayers, redraw, correct);
   }
 
+  // R28: the default leader first (best Called Season score, then Dévotion); those who cannot lead last.
+  function leaders(state) {
+    const alive = state.characters.filter((c) => !c.fallen);
+    if (!ui.season || !state.leader_order) return alive;
+    const order = state.leader_order[ui.season] || [];
+    return order.map((id) => alive.find((c) => c.id === id)).filter(Boolean)
+      .concat(alive.filter((c) => !order.includes(c.id)));
+  }
+
   function announceView(state, ctx, send) {
     if (!state.characters.length) return ctx.h("div", { class: "small" }, ctx.t("Aucun personnage.", "No character yet."));
     const helpers = Object.entries(ui.helpers).filter(([, f]) => f).map(([character, form]) => ({ character, form }));
@@ -325,9 +334,10 @@
       ctx.h("strong", {}, ctx.t("Le MJ annonce l'Appel", "The GM announces the Appel")),
       ctx.h("div", { class: "choices" }, SEASONS.map((s) => ctx.h("button", { class: "big choice" + (ui.season === s ? " selected" : ""),
         "data-test": `espri-season-${s}`, onclick: () => { ui.season = s; rerender(); } }, gemDot(s, ctx), name(s, ctx)))),
-      ctx.h("div", { class: "choices" }, ctx.t("Leader : ", "Leader: "), state.characters.filter((c) => !c.fallen).map((c) => ctx.h("button", {
+      ctx.h("div", { class: "choices" }, ctx.t("Leader : ", "Leader: "), leaders(state).map((c, i) => ctx.h("button", {
         class: "big choice" + (ui.leader === c.id ? " selected" : ""), "data-test": `espri-leader-${c.id}`,
-        onclick: () => { ui.leader = c.id; delete ui.helpers[c.id]; rerender(); } }, c.name))),
+        title: i === 0 && ui.season ? ctx.t("meilleur score, puis Dévotion", "best score, then Devotion") : null,
+        onclick: () => { ui.leader = c.id; delete ui.helpers[c.id]; rerender(); } }, (i === 0 && ui.season ? "★ " : "") + c.name))),
       ctx.h("div", { class: "choices" }, ctx.t("Aide : ", "Help: "), state.characters.filter((c) => c.id !== ui.leader && !c.fallen).map((c) => {
         const f = ui.helpers[c.id] || null;
         const next = f === null ? "direct" : f === "direct" ? "resonance" : null;
