@@ -3,6 +3,7 @@ real table fold, and the step-by-step flow (``expects``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -46,7 +47,8 @@ class Play:
 
     @property
     def json(self) -> dict[str, Any]:
-        return self.table.to_json()["state"]
+        """The state as the tablet gets it (through real JSON: it must serialise)."""
+        return json.loads(json.dumps(self.table.to_json()["state"], allow_nan=False))
 
     def pool(self) -> dict[str, int]:
         return dict(zip(GEMS, self.state.pool))

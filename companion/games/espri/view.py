@@ -193,6 +193,17 @@ def describe(state: EspriState, lang: str = "fr") -> str:
         la = state.last_appel
         lines.append(("Dernier Appel" if fr else "Last Appel") + f": {nm[la['season']]}, {la['leader']}, N {la['n']} → "
                      + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
+    if state.appel is not None:
+        a = state.appel
+        lines.append(("Appel en cours" if fr else "Appel in progress")
+                     + f": {nm[a.season]}, {a.leader}, N {a.n}"
+                     + (f"; {'main' if fr else 'hand'}: " + ", ".join(nm[g] for g in a.hand) if a.hand else ""))
     ex = expects(state)
-    lines.append(("Attendu" if fr else "Expects") + ": " + ex["step"])
+    detail = ""
+    if "gems" in ex and isinstance(ex["gems"], int):
+        detail = f" ({ex['gems']} {'gemme(s)' if fr else 'gem(s)'})"
+    elif ex["step"] == "choose":
+        detail = " (" + ("le MJ" if fr else "the GM") if ex["chooser"] == "gm" else " (" + ("le leader" if fr else "the leader")
+        detail += ": " + ", ".join(f"{s['key']} → {RESULT_NAMES[s['result']][lang]}" for s in ex["selections"]) + ")"
+    lines.append(("Attendu" if fr else "Expects") + ": " + ex["step"] + detail)
     return "\n".join(lines)
