@@ -83,7 +83,10 @@ def test_annick_setup() -> None:
     # the source's six-gem list is refused for a five-gem draw (E4)
     p.refuse("setup_draw", "R7", character="annick",
              gems=["printemps", "printemps", "rupture", "hiver", "temps", "ete"])
-    p.send("setup_draw", character="annick", gems=["printemps", "rupture", "hiver", "temps", "ete"])
+    p.send("setup_draw", character="annick", gems=["printemps", "rupture", "hiver", "temps", "temps"], source="camera")
+    p.refuse("setup_draw", "R7", character="annick", gems=["printemps"], correction=True)
+    p.send("setup_draw", character="annick", gems=["printemps", "rupture", "hiver", "temps", "ete"], source="correction")
+    assert p.pool()["temps"] == 11 and p.pool()["ete"] == 11
     assert p.json["expects"]["step"] == "setup_keep" and p.json["expects"]["keep"] == 2
     p.refuse("setup_keep", "R7", keep=["rupture", "hiver"])  # Rupture is never kept
     p.send("setup_keep", keep=["hiver", "printemps"], place=["ete", "rupture", "temps"])

@@ -165,3 +165,29 @@ def test_correction_and_gm_choice(page: Any) -> None:
     assert sent["data"]["gems"] == ["hiver", "ete"] and sent["opts"]["source"] == "correction"
     keys = {t.get_attribute("data-test") for t in page.locator("[data-test^=espri-selection-]").all()}
     assert keys == {"espri-selection-hiver", "espri-selection-ete"}
+
+
+@pytest.mark.browser
+def test_setup_by_taps(page: Any) -> None:
+    s = Session(page)
+    s.apply("table.new_game", {"game": "espri", "seed": 3})
+    s.apply("espri.character", guardian("annick", "automne", {"automne": 3}, 2, harmony=5))
+    s.draw()
+    assert page.get_attribute('[data-test="espri-expects"]', "data-step") == "setup_draw"
+    for g in ("printemps", "rupture", "hiver", "temps", "ete"):
+        page.click(f'[data-test="espri-entry"] [data-test="espri-gem-{g}"]')
+    page.click('[data-test="espri-entry"] [data-test="espri-entry-send"]')
+    assert s.forward()["data"] == {"character": "annick", "gems": ["printemps", "rupture", "hiver", "temps", "ete"]}
+    # keep two: the Rupture is not offered
+    gems = [b.get_attribute("data-gem") for b in page.locator("[data-test^=espri-pick-]").all()
+            if b.get_attribute("data-gem")]
+    assert "rupture" not in gems and len(gems) == 4
+    s.tap(f"espri-pick-{gems.index('printemps')}")
+    s.tap(f"espri-pick-{gems.index('hiver')}")
+    s.tap("espri-pick-send")
+    assert sorted(s.forward()["data"]["keep"]) == ["hiver", "printemps"]
+    assert page.get_attribute('[data-test="espri-cell-automne-1"]', "data-gem") == "rupture"
+    s.tap("espri-setup-gm")
+    s.forward()
+    assert page.get_attribute('[data-test="espri-expects"]', "data-step") == "appel"
+    assert page.locator("[data-test^=espri-cell-][data-gem=rupture]").count() == 5

@@ -11,7 +11,7 @@ import random
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
-from ...events import Event
+from ...events import Event, Source
 from . import board as B
 from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out
 from .model import (
@@ -107,6 +107,17 @@ def setup_count(ch: Character) -> int:
 
 
 def setup_draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R7.2. Sent again as a correction (source ``correction`` or ``"correction": true``)
+    while the keep choice waits, it replaces the drawn gems."""
+    if state.setup_hand is not None and (ev.source == Source.CORRECTION or ev.data.get("correction") is True):
+        cid, hand = state.setup_hand
+        gems = get_gems(ev.data)
+        if len(gems) != len(hand):
+            raise RuleError(f"the correction must name {len(hand)} gem(s), as drawn", rule="R7")
+        pool = pool_take(pool_add(state.pool, hand), gems)
+        return replace(state, pool=pool, setup_hand=(cid, tuple(gems))), [out(
+            "setup_draw_corrected", f"Tirage corrigé : {gems_text(gems, 'fr')}.",
+            f"Draw corrected: {gems_text(gems, 'en')}.", character=cid, gems=gems)]
     _idle(state, "set-up draw")
     ch = state.char(ev.data.get("character"))
     if ch.set_up:

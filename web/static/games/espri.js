@@ -249,16 +249,19 @@
     if (ui.entryFor !== key) { ui.entry = []; ui.keep = []; ui.entryFor = key; ui.correctOpen = false; }
     if (!ctx.canEdit) return ctx.h("div", { class: "small" }, ctx.t("Entrez le code pour saisir.", "Enter the PIN to make entries."));
     const send = async (type, data, opts) => { const r = await ctx.send(type, data, opts); return !!r; };
+    const orAnnounce = (panel) => ctx.h("div", {}, panel, ctx.h("details", { "data-test": "espri-skip-setup" },
+      ctx.h("summary", {}, ctx.t("Annoncer un Appel sans finir la mise en place", "Announce an Appel without finishing the set-up")),
+      announceView(state, ctx, send)));
     switch (ex.step) {
       case "setup_draw":
-        return gemEntry(ctx, ex.gems, ctx.t(`Mise en place : ${ex.character} pioche ${ex.gems} gemmes`, `Set-up: ${ex.character} draws ${ex.gems} gems`),
-          (gems) => send("espri.setup_draw", { character: ex.character, gems }));
+        return orAnnounce(gemEntry(ctx, ex.gems, ctx.t(`Mise en place : ${ex.character} pioche ${ex.gems} gemmes`, `Set-up: ${ex.character} draws ${ex.gems} gems`),
+          (gems) => send("espri.setup_draw", { character: ex.character, gems })));
       case "setup_keep":
         return pickFrom(ctx, ex.hand.filter((g) => g !== "rupture"), ex.keep,
           ctx.t(`Garder ${ex.keep} Prière(s)`, `Keep ${ex.keep} Prayer(s)`), (keep) => send("espri.setup_keep", { character: ex.character, keep }));
       case "setup_gm":
-        return ctx.h("button", { class: "big", "data-test": "espri-setup-gm", onclick: () => send("espri.setup_gm", {}) },
-          ctx.t(`Le MJ pose ${ex.ruptures} Rupture(s)`, `GM places ${ex.ruptures} Rupture gem(s)`));
+        return orAnnounce(ctx.h("button", { class: "big", "data-test": "espri-setup-gm", onclick: () => send("espri.setup_gm", {}) },
+          ctx.t(`Le MJ pose ${ex.ruptures} Rupture(s)`, `GM places ${ex.ruptures} Rupture gem(s)`)));
       case "appel": return announceView(state, ctx, send);
       case "draw": {
         const extra = [
