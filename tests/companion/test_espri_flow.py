@@ -528,3 +528,16 @@ def test_opposition_difficulty_and_temptation_for_n() -> None:
     assert p.json["expects"]["redraw"] == "gm"
     p.send("redraw", gems=["hiver"])
     assert p.pool()["ete"] == 12  # the first gem went back to the pool (E6)
+
+
+def test_camera_read_as_the_draw() -> None:
+    p = deva_table()
+    p.send("appel", season="hiver", leader="deva")
+    read = {"objects": [
+        {"kind": "gem", "value": "temps", "box": [0, 0, 9, 9], "confidence": 0.97, "status": "read"},
+        {"kind": "gem", "value": None, "box": [20, 0, 9, 9], "confidence": 0.41, "status": "pending"},
+    ]}
+    p.refuse("draw", "R1", read=read, source="camera")
+    read["objects"][1].update(value="printemps", status="read", confidence=0.93)
+    p.send("draw", read=read, source="camera")
+    assert p.json["appel"]["hand"] == ["temps", "printemps"]

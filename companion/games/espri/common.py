@@ -45,8 +45,21 @@ def get_str(data: Mapping[str, Any], key: str, default: str | None = None) -> st
 
 
 def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
-    """A list of gem keys; also accepts ``{"hiver": 2, "temps": 1}``."""
+    """A list of gem keys; also accepts ``{"hiver": 2, "temps": 1}``, and for ``gems`` a
+    camera event's ``read`` (``vision.read.Read.to_json()``: its ``gem`` objects; a pending
+    or unknown gem is refused so the players confirm it, never guessed)."""
     raw = data.get(key)
+    if raw is None and key == "gems" and isinstance(data.get("read"), Mapping):
+        objs = data["read"].get("objects", [])
+        if not isinstance(objs, list):
+            raise EventError("'read.objects' must be a list")
+        raw = []
+        for o in objs:
+            if not isinstance(o, Mapping) or o.get("kind") != "gem":
+                continue
+            if o.get("status") == "pending" or o.get("value") not in GEMS:
+                raise RuleError("a gem of the camera read is uncertain: confirm the colours on the tablet", rule="R1")
+            raw.append(o["value"])
     if isinstance(raw, Mapping):
         out: list[str] = []
         for g in GEMS:

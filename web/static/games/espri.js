@@ -183,7 +183,12 @@
       c.resonance.length ? ctx.h("div", { class: "small" }, ctx.t("Résonance : ", "Resonance: ")
         + c.resonance.map((r) => `${r.with} ${r.current}/${r.max}${r.nature ? " (" + r.nature + ")" : ""}`).join(", ")) : null,
       ctx.h("div", { class: "small" }, ctx.t("Essence : ", "Essence: ") + ctx.tr(c.essence)),
-      ctx.h("div", { class: "small" }, ctx.t("Anathème : ", "Anathema: ") + ctx.tr(c.anathema)))));
+      ctx.h("div", { class: "small" }, ctx.t("Anathème : ", "Anathema: ") + ctx.tr(c.anathema)),
+      ctx.canEdit ? ctx.h("div", { class: "choices" },
+        ctx.h("button", { class: "big", "data-test": `espri-harmony-plus-${c.id}`, title: ctx.t("Agit selon son Essence", "Acts by the Essence"),
+          onclick: () => ctx.send("espri.harmony", { character: c.id, delta: 1 }) }, ctx.t("+1 Harmonie", "+1 Harmony")),
+        ctx.h("button", { class: "big", "data-test": `espri-rupture-plus-${c.id}`, title: ctx.t("Agit selon son Anathème", "Acts by the Anathema"),
+          onclick: () => ctx.send("espri.rupture", { character: c.id }) }, ctx.t("+1 Rupture", "+1 Rupture"))) : null)));
   }
 
   function oddsView(state, ctx) {
