@@ -110,7 +110,7 @@ def test_deva_appel_success() -> None:
     p = deva_table()
     pool_before = sum(p.state.pool)
     p.send("appel", season="hiver", leader="deva")
-    assert p.json["expects"] == {"step": "draw", "who": "leader", "gems": 2, "n": 2,
+    assert p.json["expects"] == {"step": "draw", "who": "leader", "gems": 2, "N": 2,
                                  "automatic": None, "temptation": True}
     p.send("draw", gems=["temps", "printemps"], source="camera")
     exp = p.json["expects"]
@@ -152,10 +152,10 @@ def test_kirin_choosing_the_season() -> None:
         p.send("set_quadrant", season=s, cells=cells)
     p.send("set_quadrant", season="printemps", cells=["rupture"])
     odds = p.json["odds"]["by_character"]["kirin"]
-    assert (odds["ete"]["n"], odds["hiver"]["n"], odds["automne"]["n"]) == (0, 0, 1)
+    assert (odds["ete"]["N"], odds["hiver"]["N"], odds["automne"]["N"]) == (0, 0, 1)
     p.send("appel", season="automne", leader="kirin")
     a = p.json["appel"]
-    assert a["n"] == 1 and a["draw"] == 1
+    assert a["N"] == 1 and a["draw"] == 1
     p.send("draw", gems=["hiver"])
     assert p.json["expects"]["redraw"] == "leader"
     p.send("redraw", gems=["automne"])
@@ -168,7 +168,7 @@ def test_ceres_resonance_and_recharge() -> None:
     p.send("character", **guardian("ceres", "automne", {"automne": 3}, 2, prayers=[],
                                   relationships=[{"with": "deva", "resonance": 1, "nature": "Tendresse"}]))
     p.send("appel", season="hiver", leader="deva", helpers=[{"character": "ceres", "form": "resonance"}])
-    assert p.json["appel"]["n"] == 3
+    assert p.json["appel"]["N"] == 3
     p.send("cancel")
     p.send("appel", season="hiver", leader="deva", helpers=[{"character": "ceres", "form": "resonance"}])
     p.send("draw", gems=["hiver", "hiver", "ete"])
@@ -335,10 +335,10 @@ def test_temptation() -> None:
     p.send("character", **guardian("a", "hiver", {"hiver": 3}, 2, prayers=["hiver", "ete"], harmony=3))
     p.send("set_quadrant", season="hiver", cells=["hiver", "rupture", "rupture"], nymph=1)
     p.send("appel", season="hiver", leader="a")
-    assert p.json["appel"]["n"] == 1
+    assert p.json["appel"]["N"] == 1
     p.send("temptation", count=2)
     a = p.json["appel"]
-    assert a["n"] == 5 and a["difficulty"] == 2 and a["draw"] == 5
+    assert a["N"] == 5 and a["difficulty"] == 2 and a["draw"] == 5
     ch = p.json["characters"][0]
     assert ch["rupture"] == 1 and "rupture" in ch["prayers"] and len(ch["prayers"]) == 2
     assert p.quad("hiver").weather == 0
@@ -416,7 +416,7 @@ def test_direct_aid_adds_one() -> None:
     assert p.json["leader_order"]["printemps"] == ["a", "c", "b"]
     p.send("effect_clear", character="b")
     p.send("appel", season="printemps", leader="b", helpers=[{"character": "a", "form": "direct"}])
-    assert p.json["appel"]["n"] == 4
+    assert p.json["appel"]["N"] == 4
     p.send("draw", gems=["printemps", "ete", "hiver", "automne"])
     p.send("choose", selection="printemps")
     # the extras: min(3, 3) = all three placed; the helper shares the same Nymph (advances once)
@@ -517,13 +517,13 @@ def test_resonance_refused_for_a_passive_action() -> None:
     p.refuse("appel", "R26", season="hiver", leader="deva", passive=True,
              helpers=[{"character": "ceres", "form": "resonance"}])
     p.send("appel", season="hiver", leader="deva", passive=True, helpers=[{"character": "ceres", "form": "direct"}])
-    assert p.json["appel"]["n"] == 3
+    assert p.json["appel"]["N"] == 3
 
 
 def test_opposition_difficulty_and_temptation_for_n() -> None:
     p = deva_table()
     p.send("appel", season="hiver", leader="deva", difficulty=4)
-    assert p.json["appel"]["n"] == -1 and p.json["appel"]["difficulty_source"] == "given"
+    assert p.json["appel"]["N"] == -1 and p.json["appel"]["difficulty_source"] == "given"
     p.send("draw", gems=["ete"])
     assert p.json["expects"]["redraw"] == "gm"
     p.send("redraw", gems=["hiver"])

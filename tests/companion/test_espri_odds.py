@@ -133,8 +133,10 @@ def test_automatic_and_edge_cases() -> None:
     assert appel_odds(full, "hiver", 13)["results"]["critical_success"] == 1.0
     assert appel_odds(full, "hiver", -13)["results"]["critical_failure"] == 1.0
     assert appel_odds(full, "hiver", 12)["draw"] == 12
+    assert appel_odds(full, "hiver", -13)["n"] == 0
+    assert (appel_odds(full, "hiver", -5)["N"], appel_odds(full, "hiver", -5)["n"]) == (-5, 5)
     small = appel_odds([1, 1, 0, 0, 0, 0], "hiver", 5)
-    assert small["draw"] == 2  # E9: the whole pool when it is smaller than the draw
+    assert small["draw"] == 2 == small["n"]  # E9: the whole pool when it is smaller than the draw
     with pytest.raises(OddsError):
         appel_odds([0] * 6, "hiver", 2)
     # no Talent: one level lower, floored at Critical Failure
@@ -170,10 +172,11 @@ def test_options_change_the_odds() -> None:
 
 def test_by_n_covers_minus_12_to_12() -> None:
     rows = odds_by_n([12] * 6, "automne")
-    assert [r["n"] for r in rows] == list(range(-12, 13))
+    assert [r["N"] for r in rows] == list(range(-12, 13))
+    assert [r["n"] for r in rows] == [12 - i for i in range(11)] + [1, 1, 1] + list(range(2, 13))
     assert all(sum(r["results"].values()) == pytest.approx(1.0) for r in rows)
     # more gems for the leader never hurts its best result
-    cs = [r["results"]["critical_success"] for r in rows if r["n"] >= 2]
+    cs = [r["results"]["critical_success"] for r in rows if r["N"] >= 2]
     assert cs == sorted(cs)
 
 
@@ -187,7 +190,7 @@ def test_cli_json() -> None:
                 "--pool", "printemps=2,ete=1,automne=1,hiver=2,temps=1,rupture=2", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["n"] == 2 == data["draw"]
+    assert data["n"] == 2 == data["draw"] == data["N"]
     assert set(data["results"]) == set(RESULTS)
     assert sum(data["results"].values()) == pytest.approx(1.0)
     want = _brute(SMALL_POOLS[0], "hiver", 2)

@@ -50,7 +50,7 @@ def _deva(s: dict[str, Any]) -> None:  # E-T2
 
 
 def _ceres(s: dict[str, Any]) -> None:  # E-T4
-    assert s["last_appel"]["n"] == 3
+    assert s["last_appel"]["N"] == 3
     ceres = s["characters"][1]
     assert ceres["resonance"] == [{"with": "deva", "current": 1, "max": 1, "nature": "Tendresse"}]
     # Success: the one gem left (Été) is placed as the extra gem (min(3, 1) = 1)
@@ -72,7 +72,7 @@ def _critical(s: dict[str, Any]) -> None:  # E-T9
 
 
 def _temptation(s: dict[str, Any]) -> None:  # E-T11
-    assert s["appel"]["n"] == 5 and s["appel"]["difficulty"] == 2
+    assert s["appel"]["N"] == 5 and s["appel"]["difficulty"] == 2
     assert s["expects"]["step"] == "draw" and s["expects"]["gems"] == 5
     ivy = s["characters"][0]
     assert ivy["rupture"] == 1 and "rupture" in ivy["prayers"] and len(ivy["prayers"]) == 2

@@ -132,7 +132,7 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
                   step="draw", draw_count=plan["count"], chooser=plan["chooser"], redraw_by=plan["redraw_by"],
                   automatic=plan["automatic"],
                   record={"season": season, "leader": leader.id, "helpers": [list(h) for h in helpers],
-                          "n": n, "difficulty": difficulty, "placements": [], "removals": [], "moves": []})
+                          "N": n, "difficulty": difficulty, "placements": [], "removals": [], "moves": []})
     sname = gem_name(season, "fr"), gem_name(season, "en")
     outs = [out("appel", f"Appel en {sname[0]}, mené par {leader.name} : score {score}"
                 f" + {len(helpers)} aide(s) − Difficulté {difficulty} = N {n}. {_draw_text(appel, 'fr')}",
@@ -201,7 +201,7 @@ def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     rec = dict(a.record)
     rec["removals"] = list(rec["removals"]) + [dict(r, why="temptation") for r in removed]
     rec["moves"] = list(rec["moves"]) + moves
-    rec["n"] = n
+    rec["N"] = n
     rec["temptation"] = k
     a2 = replace(a, n=n, temptation=k, draw_count=plan["count"], chooser=plan["chooser"],
                  redraw_by=plan["redraw_by"], automatic=plan["automatic"], record=rec)

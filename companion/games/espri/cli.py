@@ -3,8 +3,8 @@
     companion odds espri --season hiver --score 3 --difficulty 1 \\
         --pool printemps=12,ete=12,automne=12,hiver=12,temps=12,rupture=12 [--json]
 
-N = score - difficulty (add helpers and Temptation to the score). Prints the gems drawn
-(``n``/``draw``), who chooses, and the probability of each of the five results
+N = score - difficulty (add helpers and Temptation to the score). Prints ``N``, the
+number of gems drawn ``n`` (also ``draw``), who chooses, and the probability of each of the five results
 (``results``, summing to 1; ``exact`` as fractions). ``--table`` gives every N from
 -12 to 12. Imports only the standard library and the ESPRI rules (no OpenCV, no Flask).
 """
@@ -92,7 +92,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         print("   N draw chooser    CF      F     BS      S     CS")
         for r in rows:
             res = r["results"]
-            print(f"{r['n']:>4} {r['draw']:>4} {r['chooser']:<7} " + " ".join(f"{res[k]:6.3f}" for k in _LABELS))
+            print(f"{r['N']:>4} {r['draw']:>4} {r['chooser']:<7} " + " ".join(f"{res[k]:6.3f}" for k in _LABELS))
         return 0
     r = appel_odds(pool, args.season, n, options, talent, args.prayer, redraw)
     if args.json:
@@ -101,7 +101,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     auto = f", automatic {r['automatic']}" if r["automatic"] else ""
-    print(f"N = {n}: draw {r['draw']} gem(s), {r['chooser']} chooses{auto}")
+    print(f"N = {n}: draw n = {r['n']} gem(s), {r['chooser']} chooses{auto}")
     for key, label in _LABELS.items():
         print(f"  {label:<40} {r['results'][key]:7.4f}  ({r['exact'][key]})")
     if r["p_called"] is not None:

@@ -141,7 +141,10 @@ def appel_odds(pool: Sequence[int], called: str, n: int, options: Mapping[str, A
                talent: bool = True, prayer: str | None = None, redraw: bool = True) -> dict[str, Any]:
     """Exact probabilities of the five results of an Appel with N = ``n``.
 
-    Returns ``{"n", "draw", "chooser", "automatic", "results", "exact", "p_called"}``.
+    Returns ``{"N", "n", "draw", "chooser", "redraw_by", "automatic", "results", "exact",
+    "p_called"}``: ``N`` is the signed gem count of R11, ``n`` (= ``draw``) the number of
+    gems actually drawn (|N| capped at 12, at most the pool; 0 for an automatic Critical
+    Failure; 1 for N in -1..1).
     """
     opts = {k: (options or {}).get(k, v) for k, v in DEFAULT_ODDS_OPTIONS.items()}
     key = tuple(opts[k] for k in _OPTION_KEYS)
@@ -187,7 +190,8 @@ def _cached(pool: tuple[int, ...], called: str, n: int, key: tuple[Any, ...], ta
             dist = moved
     assert sum(dist) == 1
     return (
-        ("n", n),
+        ("N", n),
+        ("n", k),
         ("draw", k),
         ("chooser", plan["chooser"]),
         ("redraw_by", plan["redraw_by"] if redraw else None),

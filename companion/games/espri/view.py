@@ -6,7 +6,7 @@
   "keep", "hand"}``, ``{"step": "setup_gm", "ruptures"}`` during the set-up (advisory:
   the GM may announce an Appel at any time);
 - ``{"step": "appel", "who": "gm"}`` when idle;
-- ``{"step": "draw", "gems": N, "n", "temptation": bool}``;
+- ``{"step": "draw", "gems": count to draw, "N": the signed gem count, "temptation": bool}``;
 - ``{"step": "choose", "chooser": "leader"|"gm", "selections": [...], "redraw": who|None,
   "prayers": [...]}``;
 - ``{"step": "extras", "count", "gems"}``, ``{"step": "keep_prayer", "gems"}``,
@@ -45,7 +45,7 @@ def expects(state: EspriState) -> dict[str, Any]:
                     "ruptures": min(4, state.pool[GEMS.index("rupture")])}
         return {"step": "appel", "who": "gm"}
     if a.step == "draw":
-        return {"step": "draw", "who": "leader", "gems": min(a.draw_count, sum(state.pool)), "n": a.n,
+        return {"step": "draw", "who": "leader", "gems": min(a.draw_count, sum(state.pool)), "N": a.n,
                 "automatic": a.automatic, "temptation": not a.temptation and not a.automatic}
     if a.step == "choose":
         leader = state.char(a.leader)
@@ -96,7 +96,7 @@ def _odds_for(state: EspriState, cid: str, helpers: int = 0, temptation: int = 0
             o = appel_odds(state.pool, s, n, state.options, talent=talent)
         except OddsError:
             return None
-        out[s] = {"score": score, "difficulty": diff, "n": n, "draw": o["draw"], "chooser": o["chooser"],
+        out[s] = {"score": score, "difficulty": diff, "N": n, "n": o["n"], "draw": o["draw"], "chooser": o["chooser"],
                   "results": o["results"], "p_called": o["p_called"], "can_lead": score > 0}
     return out
 
@@ -140,7 +140,7 @@ def state_json(state: EspriState) -> dict[str, Any]:
     if a is not None:
         appel = {"season": a.season, "leader": a.leader, "helpers": [list(h) for h in a.helpers],
                  "talent": a.talent, "difficulty": a.difficulty, "difficulty_source": a.difficulty_source,
-                 "score": a.score, "n": a.n, "temptation": a.temptation, "step": a.step,
+                 "score": a.score, "N": a.n, "temptation": a.temptation, "step": a.step,
                  "draw": a.draw_count, "chooser": a.chooser, "automatic": a.automatic,
                  "hand": list(a.hand), "aside": list(a.aside), "prayer": a.prayer,
                  "result": RESULTS[a.result] if a.result is not None else None,
@@ -191,7 +191,7 @@ def describe(state: EspriState, lang: str = "fr") -> str:
             + (" — CHUTE" if fr and c.fallen else " — FALLEN" if c.fallen else ""))
     if state.last_appel:
         la = state.last_appel
-        lines.append(("Dernier Appel" if fr else "Last Appel") + f": {nm[la['season']]}, {la['leader']}, N {la['n']} → "
+        lines.append(("Dernier Appel" if fr else "Last Appel") + f": {nm[la['season']]}, {la['leader']}, N {la['N']} → "
                      + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
     if state.appel is not None:
         a = state.appel

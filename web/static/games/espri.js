@@ -166,7 +166,7 @@
     for (const m of last.moves || []) if (m.nymph) lines.push(`${m.nymph} : ${m.from} → ${m.to}`);
     return ctx.h("div", { class: "panel last", "data-test": "espri-last-appel" },
       ctx.h("strong", {}, (state.appel ? ctx.t("Appel en cours", "Appel in progress") : ctx.t("Dernier Appel", "Last Appel"))
-        + ` — ${name(last.season, ctx)}, N ${last.n}` + (last.result ? ` : ${resName(last.result, ctx)}` : "")),
+        + ` — ${name(last.season, ctx)}, N ${last.N}` + (last.result ? ` : ${resName(last.result, ctx)}` : "")),
       lines.map((l) => ctx.h("div", { class: "small" }, l)));
   }
 
@@ -216,7 +216,7 @@
         const o = seasons ? seasons[s] : null;
         return ctx.h("div", { class: "season panel" + (s === called ? " called" : ""), "data-test": `espri-odds-${s}` },
           ctx.h("h4", {}, gemDot(s, ctx), " ", ctx.tr(info.name)),
-          o ? ctx.h("div", { class: "small" }, `N ${o.n} = ${o.score} − ${o.difficulty} · ${ctx.t("tirer", "draw")} ${o.draw} · `
+          o ? ctx.h("div", { class: "small" }, `N ${o.N} = ${o.score} − ${o.difficulty} · ${ctx.t("tirer", "draw")} ${o.draw} · `
             + (o.chooser === "gm" ? ctx.t("le MJ choisit", "GM chooses") : ctx.t("le leader choisit", "leader chooses"))) : null,
           o ? ctx.bars(RESULT_ORDER.map((r) => [resName(r, ctx), o.results[r]])) : ctx.h("div", { class: "small" }, "—"),
           ctx.h("div", { class: "small" }, ctx.tr(info.covers)),
@@ -274,7 +274,7 @@
             onclick: () => send("espri.temptation", { count: 1 }) }, ctx.t("Tentation (+2)", "Temptation (+2)")) : null,
           ctx.h("button", { class: "big", "data-test": "espri-cancel", onclick: () => send("espri.cancel", {}) }, ctx.t("Annuler l'Appel", "Cancel Appel")),
         ];
-        return gemEntry(ctx, ex.gems, ctx.t(`Tirer ${ex.gems} gemme(s) (N = ${ex.n})`, `Draw ${ex.gems} gem(s) (N = ${ex.n})`),
+        return gemEntry(ctx, ex.gems, ctx.t(`Tirer ${ex.gems} gemme(s) (N = ${ex.N})`, `Draw ${ex.gems} gem(s) (N = ${ex.N})`),
           (gems) => send("espri.draw", { gems }), extra);
       }
       case "choose": return chooseView(state, ctx, ex, send);
