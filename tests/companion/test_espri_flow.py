@@ -541,3 +541,18 @@ def test_camera_read_as_the_draw() -> None:
     read["objects"][1].update(value="printemps", status="read", confidence=0.93)
     p.send("draw", read=read, source="camera")
     assert p.json["appel"]["hand"] == ["temps", "printemps"]
+
+
+def test_empty_pool() -> None:
+    p = Play(gems_per_colour=1)
+    p.send("character", **guardian("a", "hiver", {"hiver": 3}, 2, prayers=[]))
+    p.send("set_quadrant", season="hiver", cells=["hiver", "temps", "rupture"])
+    p.send("set_quadrant", season="ete", cells=["ete"])
+    p.send("set_quadrant", season="printemps", cells=["printemps"])
+    p.send("appel", season="hiver", leader="a", difficulty=0)
+    p.refuse("draw", "R12", gems=["automne", "automne"])  # the pool holds 1 gem: draw it alone (E9)
+    p.send("draw", gems=["automne"])
+    p.send("choose", selection="automne")
+    assert sum(p.state.pool) == 0
+    assert "Communion" in str(p.refuse("appel", "E9", season="hiver", leader="a", difficulty=0))
+    assert p.json["communion_allowed"]

@@ -127,6 +127,9 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         difficulty, dsource = state.board.q(season).weather, "weather"
     n = score + len(helpers) - difficulty
     plan = draw_plan(n, state.options)
+    if plan["count"] > 0 and sum(state.pool) == 0:
+        raise RuleError("the pool is empty: no Appel can be resolved; perform the Communion Ritual (R35)"
+                        " or ask the GM", rule="E9")
     appel = Appel(season=season, leader=leader.id, helpers=tuple(helpers), talent=talent,
                   difficulty=difficulty, difficulty_source=dsource, score=score, n=n, passive=passive,
                   step="draw", draw_count=plan["count"], chooser=plan["chooser"], redraw_by=plan["redraw_by"],
