@@ -5,6 +5,7 @@ the no-Talent penalty (R24). Pure functions, shared by the game and the odds.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...errors import RuleError
@@ -82,8 +83,24 @@ def selections(counts: Sequence[int], called: str, options: Mapping[str, Any],
 
     ``counts`` are the candidates per gem type (:data:`GEMS` order). ``must`` is a gem
     type every selection must hold (the added Prayer when the GM chooses, R13). Each
-    selection: ``{"key", "gems", "direction", "result", "rupture_point"}``.
+    selection: ``{"key", "gems", "direction", "result", "level", "rupture_point"}``.
+    Only which types are present matters, so results are cached; the dicts returned are
+    shared: copy before changing them.
     """
+    present = tuple(c > 0 for c in counts)
+    return _selections(present, called, options.get("adjacent_modifier", "one_degree"),
+                       bool(options.get("fixed_criticals")), must)
+
+
+@lru_cache(maxsize=4096)
+def _selections(present: tuple[bool, ...], called: str, adjacent_modifier: str, fixed_criticals: bool,
+                must: str | None) -> list[dict[str, Any]]:
+    return _selections_uncached(present, called, {"adjacent_modifier": adjacent_modifier,
+                                                  "fixed_criticals": fixed_criticals}, must)
+
+
+def _selections_uncached(counts: Sequence[int] | Sequence[bool], called: str, options: Mapping[str, Any],
+                         must: str | None = None) -> list[dict[str, Any]]:
     has = {g: counts[_INDEX[g]] > 0 for g in GEMS}
     out: list[dict[str, Any]] = []
     seasons = [s for s in SEASONS if has[s]]
@@ -116,7 +133,7 @@ def selections(counts: Sequence[int], called: str, options: Mapping[str, Any],
 def _sel(gems: list[str], direction: str | None, result: int, rupture_point: bool = False) -> dict[str, Any]:
     return {
         "key": selection_key(gems, direction),
-        "gems": gems,
+        "gems": tuple(gems),
         "direction": direction,
         "result": RESULTS[result],
         "level": result,
