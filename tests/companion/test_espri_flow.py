@@ -369,6 +369,9 @@ def test_communion() -> None:
     p.send("remove", cells=[{"quadrant": "hiver", "cell": 1}, {"quadrant": "printemps", "cell": 1},
                             {"quadrant": "ete", "cell": 1}])
     assert sum(p.state.pool) == 18
+    p.send("set_quadrant", season="hiver", cells=["hiver"] * 12 + ["temps"] + ["rupture"] * 2 + ["temps"] * 4)
+    assert sum(p.state.pool) == 13
+    p.refuse("communion", "R35", members=members)  # 13 > 12
     p.send("set_quadrant", season="hiver", cells=["hiver"] * 12 + ["temps"] + ["rupture"] * 2 + ["temps"] * 5)
     assert sum(p.state.pool) == 12
     two = [{"quadrant": "ete", "cell": 13}, {"quadrant": "automne", "cell": 14}]
