@@ -1,0 +1,435 @@
+"""The Appel at the table (R9-R20): announce, Temptation, draw, redraw, Prayer, choose.
+The board effects of the result are in :mod:`.resolve`.
+
+Events: ``espri.appel``, ``espri.temptation``, ``espri.draw`` (a correction when sent
+with source ``correction`` or ``"correction": true`` once gems are drawn),
+``espri.redraw``, ``espri.prayer``, ``espri.choose``, ``espri.cancel``.
+
+Every change of the board is recorded in ``appel.record`` (and then
+``state.last_appel``): ``placements``, ``removals``, ``moves``, so the tablet can show
+which gem went where and where each Nymph moved.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...errors import EventError, RuleError
+from ...events import Event, Source
+from ..base import Outcome
+from . import board as B
+from .common import (
+    Handled, candidates, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
+    result_name, season_first, where_text,
+)
+from .model import (
+    CF, CS, RESULTS, SEASONS, Appel, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
+    pool_take, replace,
+)
+from .resolve import resolve
+from .rules import apply_penalty, draw_plan, effective_score, match_selection, selections
+
+__all__ = ["announce", "temptation", "cancel", "draw", "redraw", "prayer", "choose", "legal", "season_score"]
+
+
+def _effects(raw: Any) -> tuple[Effect, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise EventError("'modifiers' must be a list of {value, minimum?, maximum?, label?}")
+    out_: list[Effect] = []
+    for e in raw:
+        if not isinstance(e, Mapping):
+            raise EventError("each modifier is {value, minimum?, maximum?, label?}")
+        mn, mx = e.get("minimum"), e.get("maximum")
+        for v in (mn, mx):
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+                raise EventError("'minimum' and 'maximum' are integers")
+        out_.append(Effect(get_int(e, "value"), e.get("season"), mn, mx, str(e.get("label", ""))))
+    return tuple(out_)
+
+
+def season_score(state: EspriState, cid: str, season: str, extra: tuple[Effect, ...] = ()) -> int:
+    ch = state.char(cid)
+    return effective_score(ch.score(season), ch.effects + extra, season,
+                           str(state.options.get("bounded_effects_order", "minima_first")))
+
+
+def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R9-R12, R16, R26-R29: the GM announces the Called Season and the leader."""
+    if state.appel is not None:
+        raise RuleError("an Appel is already in progress", rule="R9")
+    if state.setup_hand is not None:
+        raise RuleError("a set-up draw waits for its keep choice", rule="R7")
+    d = ev.data
+    season = check_season(d.get("season"), "Called Season")
+    leader = state.char(d.get("leader"))
+    if leader.fallen:
+        raise RuleError(f"{leader.name} has fallen and can no longer call the Nymphs", rule="R34")
+    talent = get_bool(d, "talent", True)
+    passive = get_bool(d, "passive", False)
+    mods = _effects(d.get("modifiers"))
+    score = season_score(state, leader.id, season, mods)
+    if score <= 0:
+        raise RuleError(f"{leader.name}'s {season} score is {score} with bonuses/maluses: a score of 0 or less"
+                        " cannot lead an Appel in that Season", rule="R16")
+    helpers: list[tuple[str, str]] = []
+    chars = {c.id: c for c in state.characters}
+    raw = d.get("helpers", []) or []
+    if not isinstance(raw, list):
+        raise EventError("'helpers' must be a list of {character, form: direct|resonance}")
+    for h in raw:
+        if isinstance(h, str):
+            h = {"character": h}
+        if not isinstance(h, Mapping):
+            raise EventError("each helper is {character, form}")
+        form = h.get("form", "direct")
+        helper = state.char(h.get("character"))
+        hid = helper.id
+        if hid == leader.id or hid in {x for x, _ in helpers}:
+            raise RuleError(f"{helper.name} can help only once, and never their own Appel", rule="R26")
+        if helper.fallen:
+            raise RuleError(f"{helper.name} has fallen and can no longer help", rule="R34")
+        if form == "direct":
+            if season_score(state, hid, season) <= 0:
+                raise RuleError(f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season", rule="R16")
+        elif form == "resonance":
+            if passive:
+                raise RuleError("Resonance is never possible for a passive action", rule="R26")
+            res = helper.resonance_with(leader.id)
+            if res is None:
+                raise RuleError(f"{helper.name} has no Relationship with {leader.name}: no Resonance", rule="R26")
+            if res.current <= 0:
+                raise RuleError(f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
+                                " recharge it by manifesting the Relationship", rule="R29")
+            # E18: the resonator's tutelary Season (a Priestess: Dévotion, her Time), or the Called one
+            if state.options.get("resonance_score", "tutelary") == "called":
+                rs = season_score(state, hid, season)
+            elif helper.season is not None:
+                rs = season_score(state, hid, helper.season)
+            else:
+                rs = helper.devotion
+            if rs <= 0:
+                raise RuleError(f"{helper.name}'s resonating score is 0 or less", rule="R16")
+        else:
+            raise EventError("a helper's 'form' is 'direct' or 'resonance'")
+        helpers.append((hid, form))
+    for hid, form in helpers:
+        if form == "resonance":
+            hc = chars[hid]
+            r = hc.resonance_with(leader.id)
+            assert r is not None
+            state = state.with_char(hc.with_resonance(replace(r, current=r.current - 1)))
+    if "difficulty" in d:
+        difficulty, dsource = get_int(d, "difficulty", None, 0), "given"
+    else:
+        difficulty, dsource = state.board.q(season).weather, "weather"
+    n = score + len(helpers) - difficulty
+    plan = draw_plan(n, state.options)
+    if plan["count"] > 0 and sum(state.pool) == 0:
+        raise RuleError("the pool is empty: no Appel can be resolved; perform the Communion Ritual (R35)"
+                        " or ask the GM", rule="E9")
+    appel = Appel(season=season, leader=leader.id, helpers=tuple(helpers), talent=talent,
+                  difficulty=difficulty, difficulty_source=dsource, score=score, n=n, passive=passive,
+                  step="draw", draw_count=plan["count"], chooser=plan["chooser"], redraw_by=plan["redraw_by"],
+                  automatic=plan["automatic"],
+                  record={"season": season, "leader": leader.id, "helpers": [list(h) for h in helpers],
+                          "N": n, "difficulty": difficulty, "placements": [], "removals": [], "moves": []})
+    sname = gem_name(season, "fr"), gem_name(season, "en")
+    outs = [out("appel", f"Appel en {sname[0]}, mené par {leader.name} : score {score}"
+                f" + {len(helpers)} aide(s) − Difficulté {difficulty} = N {n}. {_draw_text(appel, 'fr')}",
+                f"Appel in {sname[1]} led by {leader.name}: score {score} + {len(helpers)} help"
+                f" − Difficulty {difficulty} = N {n}. {_draw_text(appel, 'en')}",
+                season=season, leader=leader.id, n=n, draw=plan["count"], chooser=plan["chooser"],
+                difficulty=difficulty, automatic=plan["automatic"])]
+    state = replace(state, appel=appel)
+    return _maybe_automatic(state, outs, rng)
+
+
+def _draw_text(a: Appel, lang: str) -> str:
+    fr = lang == "fr"
+    if a.automatic == "critical_failure":
+        return "Échec Critique automatique (|N| > 12)." if fr else "Automatic Critical Failure (|N| > 12)."
+    if a.automatic == "critical_success":
+        return (f"Réussite Critique automatique : tirer {a.draw_count} gemmes." if fr
+                else f"Automatic Critical Success: draw {a.draw_count} gems.")
+    who = ("le MJ choisit" if a.chooser == "gm" else "le leader choisit") if fr else \
+        ("the GM chooses" if a.chooser == "gm" else "the leader chooses")
+    redraw = ""
+    if a.redraw_by:
+        redraw = ((" ; le leader peut retirer une fois" if a.redraw_by == "leader" else " ; le MJ peut faire retirer une fois")
+                  if fr else ("; the leader may redraw once" if a.redraw_by == "leader" else "; the GM may have it redrawn once"))
+    return (f"Tirer {a.draw_count} gemme(s), {who}{redraw}." if fr else f"Draw {a.draw_count} gem(s), {who}{redraw}.")
+
+
+def _maybe_automatic(state: EspriState, outs: list[Outcome], rng: random.Random) -> Handled:
+    a = state.appel
+    assert a is not None
+    if a.automatic == "critical_failure":
+        return resolve(state, CF, outs, rng)
+    if a.automatic == "critical_success" and a.draw_count == 0:
+        return resolve(state, CS, outs, rng)
+    return state, outs
+
+
+def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R14 / E16: before drawing, remove k Rupture gems from the leader's own quadrant
+    (a Priestess: the Called one): +2 N each, Difficulty unchanged, +1 Rupture point and
+    1 Rupture Prayer whatever k."""
+    a = need_step(state, "draw")
+    if a.hand or a.automatic:
+        raise RuleError("the Temptation of Rupture comes before the draw", rule="R14")
+    if a.temptation:
+        raise RuleError("the Temptation has already been taken for this Appel", rule="R14")
+    leader = state.char(a.leader)
+    quad_s = leader.nymph_for(a.season)
+    quad = state.board.q(quad_s)
+    if "cells" in ev.data:
+        cells = B.parse_cells(ev.data["cells"])
+        if any(q != quad_s for q, _ in cells):
+            raise RuleError(f"the Temptation removes Rupture gems from {leader.name}'s own quadrant ({quad_s})", rule="R14")
+    else:
+        k = get_int(ev.data, "count", 1, 1)
+        ruptures = [c for c in quad.paved() if quad.gem_at(c) == "rupture"]
+        if k > len(ruptures):
+            raise RuleError(f"the {quad_s} quadrant holds {len(ruptures)} Rupture gem(s), not {k}", rule="R14")
+        cells = [(quad_s, c) for c in sorted(ruptures, reverse=True)[:k]]
+    if not cells:
+        raise RuleError("the Temptation removes at least one Rupture gem", rule="R14")
+    board, removed, moves = B.remove_cells(state.board, cells, only=["rupture"])
+    k = len(removed)
+    n = a.n + 2 * k
+    plan = draw_plan(n, state.options)
+    rec = dict(a.record)
+    rec["removals"] = list(rec["removals"]) + [dict(r, why="temptation") for r in removed]
+    rec["moves"] = list(rec["moves"]) + moves
+    rec["N"] = n
+    rec["temptation"] = k
+    a2 = replace(a, n=n, temptation=k, draw_count=plan["count"], chooser=plan["chooser"],
+                 redraw_by=plan["redraw_by"], automatic=plan["automatic"], record=rec)
+    state = replace(state, board=board, pool=pool_add(state.pool, ["rupture"] * k), appel=a2)
+    outs = [out("temptation", f"Tentation de la Rupture : {leader.name} retire {k} Rupture(s) de son quadrant"
+                f" (et agit selon son Anathème) : N {a.n} → {n}. {_draw_text(a2, 'fr')}",
+                f"Temptation of Rupture: {leader.name} removes {k} Rupture gem(s) from their quadrant"
+                f" (and acts by their Anathema): N {a.n} → {n}. {_draw_text(a2, 'en')}",
+                removed=k, n=n, removals=removed, moves=moves)]
+    state, more = gain_rupture(state, leader.id, rng, "Tentation")
+    state, more2 = _maybe_automatic(state, outs + more, rng)
+    return state, more2
+
+
+def cancel(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """Cancel an Appel before its gems are drawn (Resonance points given back)."""
+    a = need_step(state, "draw")
+    if a.temptation:
+        raise RuleError("the Temptation has been taken: undo it instead", rule="R14")
+    for hid, form in a.helpers:
+        if form == "resonance":
+            h = state.char(hid)
+            r = h.resonance_with(a.leader)
+            if r is not None:
+                state = state.with_char(h.with_resonance(replace(r, current=r.current + 1)))
+    return replace(state, appel=None), [out("cancel", "Appel annulé.", "Appel cancelled.")]
+
+
+def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R12 / E9: the drawn gems (tapped or camera-read). Once drawn, a new ``espri.draw``
+    marked as a correction replaces the last draw (the redrawn gem after a redraw)."""
+    a = state.appel
+    correction = ev.source == Source.CORRECTION or ev.data.get("correction") is True
+    if a is not None and a.step == "choose" and correction:
+        return _correct(state, a, get_gems(ev.data))
+    a = need_step(state, "draw")
+    gems = get_gems(ev.data)
+    total = sum(state.pool)
+    if total == 0:
+        raise RuleError("the pool is empty: the Appel cannot be resolved; perform the Communion Ritual"
+                        " (R35) or ask the GM", rule="E9")
+    want = min(a.draw_count, total)
+    if len(gems) != want:
+        extra = f" (the pool holds only {total})" if want < a.draw_count else ""
+        raise RuleError(f"this Appel draws {want} gem(s){extra}, not {len(gems)}", rule="R12")
+    pool = pool_take(state.pool, gems)
+    rec = dict(a.record)
+    rec["drawn"] = list(gems)
+    a2 = replace(a, hand=tuple(gems), step="choose", record=rec)
+    state = replace(state, pool=pool, appel=a2)
+    outs = [out("draw", f"Tirées : {gems_text(gems, 'fr')}.", f"Drawn: {gems_text(gems, 'en')}.", gems=gems)]
+    if a.automatic == "critical_success":
+        return resolve(state, CS, outs, rng)
+    return state, outs + [_choices_outcome(state)]
+
+
+def _correct(state: EspriState, a: Appel, gems: list[str]) -> Handled:
+    if len(gems) != len(a.hand):
+        raise RuleError(f"the correction must name {len(a.hand)} gem(s), as drawn", rule="R12")
+    pool = pool_take(pool_add(state.pool, a.hand), gems)
+    rec = dict(a.record)
+    rec["drawn"] = list(gems)
+    state = replace(state, pool=pool, appel=replace(a, hand=tuple(gems), record=rec))
+    return state, [out("draw_corrected", f"Tirage corrigé : {gems_text(gems, 'fr')}.",
+                       f"Draw corrected: {gems_text(gems, 'en')}.", gems=gems), _choices_outcome(state)]
+
+
+def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R12 / E6: at N = 1 the leader, at N = -1 the GM, may have the gem drawn again once;
+    the first gem goes back to the pool first (option ``redraw_first_gem``: or aside)."""
+    a = need_step(state, "choose")
+    if not a.redraw_by:
+        raise RuleError(f"no redraw at N = {a.n} (only at N = 1, by the leader, or N = -1, by the GM)", rule="R12")
+    if a.redrawn:
+        raise RuleError("only one redraw per Appel; the second gem is accepted", rule="R12")
+    if a.prayer:
+        raise RuleError("the redraw comes before a Prayer gem is added", rule="E7")
+    gems = get_gems(ev.data)
+    if len(gems) != 1:
+        raise RuleError("a redraw is one gem", rule="R12")
+    aside = a.aside
+    pool = state.pool
+    if state.options.get("redraw_first_gem", "pool") == "aside":
+        aside = aside + a.hand
+    else:
+        pool = pool_add(pool, a.hand)
+    pool = pool_take(pool, gems)
+    rec = dict(a.record)
+    rec["redrawn"] = {"first": list(a.hand), "second": gems}
+    a2 = replace(a, hand=tuple(gems), aside=aside, redrawn=True, record=rec)
+    state = replace(state, pool=pool, appel=a2)
+    return state, [out("redraw", f"Nouveau tirage : {gems_text(gems, 'fr')} (accepté).",
+                       f"Redrawn: {gems_text(gems, 'en')} (accepted).", gems=gems), _choices_outcome(state)]
+
+
+def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R13: the leader adds one and only one Prayer gem to the drawn gems."""
+    a = need_step(state, "choose")
+    if a.prayer:
+        raise RuleError("one and only one Prayer gem may be added to an Appel", rule="R13")
+    gem = check_gem(ev.data.get("gem"))
+    leader = state.char(a.leader)
+    if gem not in leader.prayers:
+        raise RuleError(f"{leader.name} holds no {gem} Prayer gem ({gems_text(leader.prayers, 'en')})", rule="R13")
+    i = leader.prayers.index(gem)
+    leader2 = replace(leader, prayers=leader.prayers[:i] + leader.prayers[i + 1:])
+    chooser = a.chooser
+    if a.n == -1 and state.options.get("gm_chooses_minus_one_with_prayer"):
+        chooser = "gm"
+    rec = dict(a.record)
+    rec["prayer"] = gem
+    state = replace(state.with_char(leader2), appel=replace(a, prayer=gem, chooser=chooser, record=rec))
+    return state, [out("prayer", f"{leader.name} ajoute une Prière {gem_name(gem, 'fr')}.",
+                       f"{leader.name} adds a {gem_name(gem, 'en')} Prayer.", gem=gem), _choices_outcome(state)]
+
+
+def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, Any]]:
+    """The legal selections with their results (after the no-Talent penalty) and, with
+    ``places``, where each selected gem would go."""
+    must = a.prayer if (a.prayer and a.chooser == "gm") else None
+    sels = selections(counts_of(candidates(a)), a.season, state.options, must)
+    pen = 0 if a.talent else int(state.options.get("no_talent_penalty", 1))
+    out_ = []
+    for s in sels:
+        lvl = apply_penalty(s["level"], pen)
+        sel = dict(s, level=lvl, result=RESULTS[lvl], gem_result=s["result"])
+        if places:
+            sel["placements"] = _where_sel(state, a, s["gems"])
+        out_.append(sel)
+    return out_
+
+
+def _where_sel(state: EspriState, a: Appel, gems: list[str]) -> list[dict[str, Any]]:
+    """Where each selected gem would go (R20, R3), for the choice screen."""
+    board = state.board
+    recs = []
+    for g in season_first(gems):
+        board, r = B.place(board, g, g if g in SEASONS else a.season)
+        recs.append(r)
+    return recs
+
+
+def _choices_outcome(state: EspriState) -> Outcome:
+    a = state.appel
+    assert a is not None
+    sels = legal(state, a, places=False)
+    who_fr = "le MJ" if a.chooser == "gm" else "le leader"
+    who_en = "the GM" if a.chooser == "gm" else "the leader"
+    lines_fr = [f"{' + '.join(gem_name(g, 'fr') for g in s['gems'])}{_dir(s, 'fr')} → {result_name(s['level'], 'fr')}"
+                for s in sels]
+    lines_en = [f"{' + '.join(gem_name(g, 'en') for g in s['gems'])}{_dir(s, 'en')} → {result_name(s['level'], 'en')}"
+                for s in sels]
+    return out("choices", f"Choix possibles ({who_fr} choisit) : " + " ; ".join(lines_fr) + ".",
+               f"Possible choices ({who_en} chooses): " + "; ".join(lines_en) + ".",
+               chooser=a.chooser, selections=sels)
+
+
+def _dir(s: Mapping[str, Any], lang: str) -> str:
+    d = s["direction"]
+    if d == "up":
+        return " (vers le haut)" if lang == "fr" else " (up)"
+    if d == "down":
+        return " (vers le bas)" if lang == "fr" else " (down)"
+    if s.get("rupture_point"):
+        return " (+1 point de Rupture)" if lang == "fr" else " (+1 Rupture point)"
+    return ""
+
+
+def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R17-R20: the chooser's selection, placed on the board, then R22's effects."""
+    a = need_step(state, "choose")
+    d = ev.data
+    sels = legal(state, a, places=False)
+    if "selection" in d:
+        key = d["selection"]
+        if isinstance(key, int) and not isinstance(key, bool):
+            if not 0 <= key < len(sels):
+                raise RuleError(f"selection {key} does not exist (0-{len(sels) - 1})", rule="R17")
+            sel = sels[key]
+        else:
+            found = [s for s in sels if s["key"] == key]
+            if not found:
+                allowed = legal(state, replace(a, chooser="leader"), places=False)
+                if a.prayer and a.chooser == "gm" and any(s["key"] == key for s in allowed):
+                    raise RuleError("when the GM chooses, the added Prayer gem must be among the placed gems", rule="R13")
+                raise RuleError(f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})", rule="R17")
+            sel = found[0]
+    else:
+        gems = d.get("gems")
+        if a.prayer and a.chooser == "gm" and isinstance(gems, list) and a.prayer not in gems:
+            raise RuleError("when the GM chooses, the added Prayer gem must be among the placed gems", rule="R13")
+        direction = d.get("direction")
+        if d.get("rupture_success") is True:
+            direction = "success"
+        sel = match_selection(sels, gems, direction, candidates(a))
+    order = d.get("order")
+    gems = list(sel["gems"])
+    if order is not None:
+        if not isinstance(order, list) or sorted(order) != sorted(gems):
+            raise EventError("'order' must list the selected gems in the order they are placed")
+        gems = list(order)
+    else:
+        gems = season_first(gems)
+    # take the placed gems out of the hand (the Prayer first if it is of that type)
+    hand = list(a.hand)
+    prayer_left = a.prayer
+    for g in gems:
+        if prayer_left == g:
+            prayer_left = None
+        else:
+            hand.remove(g)
+    board, recs = B.place_many(state.board, [(g, g if g in SEASONS else a.season) for g in gems])
+    back = [r["gem"] for r in recs if r["cell"] is None]
+    rec = dict(a.record)
+    rec["selection"] = {k: sel[k] for k in ("key", "gems", "direction", "gem_result", "result")}
+    rec["chosen_by"] = a.chooser
+    rec["placements"] = list(rec["placements"]) + [dict(r, why="result") for r in recs]
+    a2 = replace(a, hand=tuple(hand), prayer=prayer_left, selection=sel, record=rec)
+    state = replace(state, board=board, pool=pool_add(state.pool, back), appel=a2)
+    level = sel["level"]
+    outs = [out("result", f"{result_name(level, 'fr')} ! " + "; ".join(where_text(r, "fr") for r in recs) + ".",
+                f"{result_name(level, 'en')}! " + "; ".join(where_text(r, "en") for r in recs) + ".",
+                result=RESULTS[level], selection=sel["key"], placements=recs,
+                no_talent=not a.talent)]
+    if sel.get("rupture_point"):
+        state, more = gain_rupture(state, a.leader, rng, "Rupture seule")
+        outs += more
+    return resolve(state, level, outs, rng)

@@ -1,0 +1,109 @@
+"""``companion odds espri``: exact odds of an Appel from a given pool.
+
+    companion odds espri --season hiver --score 3 --difficulty 1 \\
+        --pool printemps=12,ete=12,automne=12,hiver=12,temps=12,rupture=12 [--json]
+
+N = score - difficulty (add helpers and Temptation to the score). Prints ``N``, the
+number of gems drawn ``n`` (also ``draw``), who chooses, and the probability of each of the five results
+(``results``, summing to 1; ``exact`` as fractions). ``--table`` gives every N from
+-12 to 12. Imports only the standard library and the ESPRI rules (no OpenCV, no Flask).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+__all__ = ["register_odds", "parse_pool"]
+
+_GEMS = ("printemps", "ete", "automne", "hiver", "temps", "rupture")
+
+
+def parse_pool(text: str) -> list[int]:
+    """``"printemps=12,ete=3"`` -> counts in gem order (missing gems: 0)."""
+    from ...errors import CompanionError
+
+    counts = dict.fromkeys(_GEMS, 0)
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise CompanionError(f"pool entry {part!r}: expected GEM=COUNT")
+        gem, _, raw = part.partition("=")
+        gem = gem.strip().lower()
+        if gem not in counts:
+            raise CompanionError(f"unknown gem {gem!r} in --pool; gems are {', '.join(_GEMS)}")
+        try:
+            n = int(raw)
+        except ValueError:
+            raise CompanionError(f"pool entry {part!r}: the count must be an integer") from None
+        if n < 0:
+            raise CompanionError(f"pool entry {part!r}: the count must be >= 0")
+        counts[gem] = n
+    return [counts[g] for g in _GEMS]
+
+
+def register_odds(subparsers: Any) -> None:
+    p = subparsers.add_parser("espri", help="ESPRI: odds of the five results of an Appel (exact)",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--season", required=True, choices=["hiver", "printemps", "ete", "automne"], help="the Called Season")
+    p.add_argument("--score", type=int, required=True, help="the leader's Called Season score (+ helpers, + 2 per Temptation gem)")
+    p.add_argument("--difficulty", type=int, default=0, help="the Difficulty (the Weather: Rupture gems in the Called quadrant)")
+    p.add_argument("--pool", default="printemps=12,ete=12,automne=12,hiver=12,temps=12,rupture=12",
+                   help="the pool's contents, GEM=COUNT separated by commas (default: full pool)")
+    p.add_argument("--prayer", default=None, choices=list(_GEMS), help="a Prayer gem the leader may add (R13)")
+    p.add_argument("--no-talent", action="store_true", help="Appel without a Talent: one level lower (R24)")
+    p.add_argument("--no-redraw", action="store_true", help="at N = 1 / -1, ignore the redraw")
+    p.add_argument("--adjacent-modifier", default="one_degree", choices=["one_degree", "two_up_one_down"], help="option E5")
+    p.add_argument("--fixed-criticals", action="store_true", help="option E5: Called+T/R always Critical Success, opposite+T/R always Critical Failure")
+    p.add_argument("--redraw-first-gem", default="pool", choices=["pool", "aside"], help="option E6")
+    p.add_argument("--table", action="store_true", help="every N from -12 to 12")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_odds)
+
+
+_LABELS = {
+    "critical_failure": "Échec Critique / Critical Failure",
+    "failure": "Échec / Failure",
+    "bitter_success": "Réussite Amère / Bitter Success",
+    "success": "Réussite / Success",
+    "critical_success": "Réussite Critique / Critical Success",
+}
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    from .odds import appel_odds
+
+    pool = parse_pool(args.pool)
+    options = {"adjacent_modifier": args.adjacent_modifier, "fixed_criticals": args.fixed_criticals,
+               "redraw_first_gem": args.redraw_first_gem}
+    talent = not args.no_talent
+    redraw = not args.no_redraw
+    n = args.score - args.difficulty
+    if args.table:
+        rows = [appel_odds(pool, args.season, k, options, talent, args.prayer, redraw) for k in range(-12, 13)]
+        if args.json:
+            json.dump({"season": args.season, "pool": dict(zip(_GEMS, pool)), "table": rows}, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+            return 0
+        print("   N draw chooser    CF      F     BS      S     CS")
+        for r in rows:
+            res = r["results"]
+            print(f"{r['N']:>4} {r['draw']:>4} {r['chooser']:<7} " + " ".join(f"{res[k]:6.3f}" for k in _LABELS))
+        return 0
+    r = appel_odds(pool, args.season, n, options, talent, args.prayer, redraw)
+    if args.json:
+        json.dump({"season": args.season, "score": args.score, "difficulty": args.difficulty,
+                   "pool": dict(zip(_GEMS, pool)), **r}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    auto = f", automatic {r['automatic']}" if r["automatic"] else ""
+    print(f"N = {n}: draw n = {r['n']} gem(s), {r['chooser']} chooses{auto}")
+    for key, label in _LABELS.items():
+        print(f"  {label:<40} {r['results'][key]:7.4f}  ({r['exact'][key]})")
+    if r["p_called"] is not None:
+        print(f"  P(at least one {args.season} gem drawn) = {r['p_called']:.4f}")
+    return 0

@@ -1,0 +1,177 @@
+"""Shared helpers of the ESPRI handlers: reading event data, bilingual texts, the Rupture
+point (R33) and the Fall check (R34)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from ...errors import EventError, RuleError
+from ..base import Outcome, text
+from .model import (
+    GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, SEASONS, Appel, Character, EspriState, check_gem, pool_add, pool_take,
+    replace,
+)
+
+Handled = tuple[EspriState, list[Outcome]]
+
+
+def get_int(data: Mapping[str, Any], key: str, default: int | None = None, lo: int | None = None,
+            hi: int | None = None) -> int:
+    value = data.get(key, default)
+    if value is None:
+        raise EventError(f"'{key}' is required (an integer)")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise EventError(f"'{key}' must be an integer, not {value!r}")
+    if lo is not None and value < lo:
+        raise EventError(f"'{key}' must be at least {lo}")
+    if hi is not None and value > hi:
+        raise EventError(f"'{key}' must be at most {hi}")
+    return value
+
+
+def get_bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise EventError(f"'{key}' must be true or false")
+    return value
+
+
+def get_str(data: Mapping[str, Any], key: str, default: str | None = None) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or not value:
+        raise EventError(f"'{key}' is required (a string)")
+    return value
+
+
+def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
+    """A list of gem keys; also accepts ``{"hiver": 2, "temps": 1}``, and for ``gems`` a
+    camera event's ``read`` (``vision.read.Read.to_json()``: its ``gem`` objects; a pending
+    or unknown gem is refused so the players confirm it, never guessed)."""
+    raw = data.get(key)
+    if raw is None and key == "gems" and isinstance(data.get("read"), Mapping):
+        objs = data["read"].get("objects", [])
+        if not isinstance(objs, list):
+            raise EventError("'read.objects' must be a list")
+        raw = []
+        for o in objs:
+            if not isinstance(o, Mapping) or o.get("kind") != "gem":
+                continue
+            if o.get("status") == "pending" or o.get("value") not in GEMS:
+                raise RuleError("a gem of the camera read is uncertain: confirm the colours on the tablet", rule="R1")
+            raw.append(o["value"])
+    if isinstance(raw, Mapping):
+        out: list[str] = []
+        for g in GEMS:
+            n = raw.get(g, 0)
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                raise EventError(f"'{key}.{g}' must be a count >= 0")
+            out += [g] * n
+        unknown = set(raw) - set(GEMS)
+        if unknown:
+            raise RuleError(f"unknown gem(s) {', '.join(sorted(unknown))}; gems are {', '.join(GEMS)}", rule="R1")
+        return out
+    if not isinstance(raw, list):
+        raise EventError(f"'{key}' must be a list of gems ({', '.join(GEMS)})")
+    return [check_gem(g) for g in raw]
+
+
+def gem_name(gem: str, lang: str) -> str:
+    return GEM_NAMES[gem][lang]
+
+
+def gems_text(gems: list[str] | tuple[str, ...], lang: str) -> str:
+    if not gems:
+        return "aucune" if lang == "fr" else "none"
+    return ", ".join(gem_name(g, lang) for g in gems)
+
+
+def result_name(level: int, lang: str) -> str:
+    return RESULT_NAMES[RESULTS[level]][lang]
+
+
+def out(kind: str, fr: str, en: str, **data: Any) -> Outcome:
+    return Outcome(f"espri.{kind}", text(fr, en), data)
+
+
+def check_fall(before: Character, after: Character) -> tuple[Character, list[Outcome]]:
+    """R34: Rupture strictly above Harmony: the character falls (sticky, see docs)."""
+    if after.fallen or after.rupture <= after.harmony:
+        return after, []
+    fallen = replace(after, fallen=True)
+    return fallen, [out(
+        "fall",
+        f"{after.name} chute : Rupture {after.rupture} > Harmonie {after.harmony}. Plus de pouvoirs de"
+        " Gardien, le Médium est brisé, plus de lien avec les Nymphes. Voir le MJ.",
+        f"{after.name} falls: Rupture {after.rupture} > Harmony {after.harmony}. Guardian powers lost,"
+        " Medium broken, no more link with the Nymphs. See the GM.",
+        character=after.id, rupture=after.rupture, harmony=after.harmony,
+    )]
+
+
+def gain_rupture(state: EspriState, cid: str, rng: random.Random, why: str) -> Handled:
+    """R33: +1 Rupture point and a Rupture gem from the pool into the Prayers; if the
+    Prayers are full one Prayer chosen at random is replaced (it goes to the pool, E20).
+    No Rupture gem left in the pool: the point only (E9)."""
+    ch = state.char(cid)
+    pool = state.pool
+    prayers = ch.prayers
+    note_fr = note_en = ""
+    replaced = None
+    if pool[GEMS.index("rupture")] == 0:
+        note_fr, note_en = " (plus de gemme de Rupture dans la pioche)", " (no Rupture gem left in the pool)"
+    elif len(prayers) < ch.devotion:
+        pool = pool_take(pool, ["rupture"])
+        prayers = prayers + ("rupture",)
+    elif prayers:
+        i = rng.randrange(len(prayers))
+        replaced = prayers[i]
+        pool = pool_add(pool_take(pool, ["rupture"]), [replaced])
+        prayers = prayers[:i] + ("rupture",) + prayers[i + 1:]
+        note_fr = f" (remplace une Prière {gem_name(replaced, 'fr')}, tirée au hasard)"
+        note_en = f" (replaces a {gem_name(replaced, 'en')} Prayer, chosen at random)"
+    new = replace(ch, rupture=ch.rupture + 1, prayers=prayers)
+    new, falls = check_fall(ch, new)
+    state = replace(state.with_char(new), pool=pool)
+    o = out("rupture_point",
+            f"{ch.name} prend 1 point de Rupture ({why}) et une Prière de Rupture{note_fr}.",
+            f"{ch.name} takes 1 Rupture point ({why}) and a Rupture Prayer{note_en}.",
+            character=cid, rupture=new.rupture, replaced=replaced)
+    return state, [o] + falls
+
+
+# -- shared by the Appel modules ---------------------------------------------------
+def need_step(state: EspriState, step: str | tuple[str, ...]) -> Appel:
+    a = state.appel
+    steps = (step,) if isinstance(step, str) else step
+    if a is None:
+        raise RuleError("no Appel in progress: the GM announces one first (espri.appel)", rule="R9")
+    if a.step not in steps:
+        raise RuleError(f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'", rule="R9")
+    return a
+
+
+def candidates(a: Appel) -> list[str]:
+    return list(a.hand) + ([a.prayer] if a.prayer else [])
+
+
+def season_first(gems: list[str]) -> list[str]:
+    """E25 default: the Season gem first, then Time/Rupture."""
+    return [g for g in gems if g in SEASONS] + [g for g in gems if g not in SEASONS]
+
+
+def where_text(r: Mapping[str, Any], lang: str) -> str:
+    g, q = gem_name(r["gem"], lang), gem_name(r["quadrant"], lang)
+    if r["cell"] is None:
+        return f"{g} → pioche (chemin {q} plein)" if lang == "fr" else f"{g} → pool ({q} path full)"
+    return f"{g} → chemin {q}, case {r['cell']}" if lang == "fr" else f"{g} → {q} path, cell {r['cell']}"
+
+
+def moves_text(moves: Sequence[Mapping[str, Any]], lang: str) -> str:
+    parts = []
+    for m in moves:
+        if "nymph" not in m:
+            continue
+        parts.append(f" {m['nymph']} : case {m['from']} → {m['to']}." if lang == "fr"
+                     else f" {m['nymph']}: cell {m['from']} → {m['to']}.")
+    return "".join(parts)

@@ -1,0 +1,213 @@
+"""Characters between Appels: bonuses/maluses (R15), Harmony (R32), Rupture (R33), the
+Fall (R34), Prayers (R31), Resonance recharge (R30), the Communion Ritual (R35).
+
+Events: ``espri.effect``, ``espri.effect_clear``, ``espri.harmony``, ``espri.rupture``,
+``espri.harmony_gift``, ``espri.save``, ``espri.recharge``, ``espri.communion``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...errors import EventError, RuleError
+from ...events import Event
+from . import board as B
+from .common import Handled, check_fall, gain_rupture, gem_name, gems_text, get_int, get_str, out
+from .model import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
+
+
+def _no_appel(state: EspriState, what: str) -> None:
+    if state.appel is not None and state.appel.step != "draw":
+        raise RuleError(f"{what}: wait for the end of the Appel", rule="R9")
+
+
+def effect(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R15: a temporary bonus/malus on a character (kept until ``espri.effect_clear``)."""
+    d = ev.data
+    ch = state.char(d.get("character"))
+    season = d.get("season")
+    if season is not None:
+        check_season(season)
+    mn, mx = d.get("minimum"), d.get("maximum")
+    for v in (mn, mx):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise EventError("'minimum' and 'maximum' are integers")
+    e = Effect(get_int(d, "value"), season, mn, mx, str(d.get("label", "")))
+    state = state.with_char(replace(ch, effects=ch.effects + (e,)))
+    sign = f"{e.value:+d}"
+    return state, [out("effect", f"{ch.name} : {sign} {e.label}".strip() + ".", f"{ch.name}: {sign} {e.label}".strip() + ".",
+                       character=ch.id, effect=e.to_json())]
+
+
+def effect_clear(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    ch = state.char(ev.data.get("character"))
+    idx = ev.data.get("index")
+    if idx is None:
+        effects: tuple[Effect, ...] = ()
+    else:
+        if not isinstance(idx, int) or not 0 <= idx < len(ch.effects):
+            raise EventError(f"no effect {idx!r} on {ch.name}")
+        effects = ch.effects[:idx] + ch.effects[idx + 1:]
+    return state.with_char(replace(ch, effects=effects)), [out(
+        "effect_clear", f"Effets de {ch.name} retirés.", f"{ch.name}'s effects cleared.", character=ch.id)]
+
+
+def harmony(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R32: the GM grants (or removes) Harmony. Fall check (R34)."""
+    ch = state.char(ev.data.get("character"))
+    delta = get_int(ev.data, "delta", 1)
+    if ch.harmony + delta < 0:
+        raise RuleError(f"{ch.name} has {ch.harmony} Harmony", rule="R32")
+    new, falls = check_fall(ch, replace(ch, harmony=ch.harmony + delta))
+    return state.with_char(new), [out("harmony", f"{ch.name} : Harmonie {ch.harmony} → {new.harmony}.",
+                                      f"{ch.name}: Harmony {ch.harmony} → {new.harmony}.",
+                                      character=ch.id, harmony=new.harmony)] + falls
+
+
+def rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R33: Rupture points (Anathema, exposure), each with a Rupture Prayer gem."""
+    cid = ev.data.get("character")
+    state.char(cid)
+    points = get_int(ev.data, "points", 1, 1, 12)
+    why = str(ev.data.get("why", "Anathème"))
+    outs = []
+    for _ in range(points):
+        state, more = gain_rupture(state, cid, rng, why)  # type: ignore[arg-type]
+        outs += more
+    return state, outs
+
+
+def harmony_gift(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R32.1 / E19: spend Harmony (1 per gem by default) to take gems of one's own Season
+    (Time for a Priestess) from the pool into a Quartet member's Prayers (cap: Dévotion)."""
+    _no_appel(state, "Harmony gift")
+    ch = state.char(ev.data.get("character"))
+    to = state.char(ev.data.get("to", ch.id))
+    count = get_int(ev.data, "count", 1, 1, 12)
+    cost = count * int(state.options.get("harmony_cost_per_gem", 1))
+    if ch.harmony < cost:
+        raise RuleError(f"{ch.name} has {ch.harmony} Harmony, {cost} needed", rule="R32")
+    if len(to.prayers) + count > to.devotion:
+        raise RuleError(f"{to.name} holds {len(to.prayers)} Prayer(s) of at most {to.devotion} (Dévotion)", rule="R31")
+    gems = [ch.own_gem] * count
+    pool = pool_take(state.pool, gems)
+    state = state.with_char(replace(ch, harmony=ch.harmony - cost))
+    to = state.char(to.id)
+    state = replace(state.with_char(replace(to, prayers=to.prayers + tuple(gems))), pool=pool)
+    return state, [out("harmony_gift", f"{ch.name} dépense {cost} Harmonie : {gems_text(gems, 'fr')} en Prière pour {to.name}.",
+                       f"{ch.name} spends {cost} Harmony: {gems_text(gems, 'en')} into {to.name}'s Prayers.",
+                       character=ch.id, to=to.id, gems=gems)]
+
+
+def save(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R31.2: spend a Prayer of the saved character's own Season (Time for a Priestess) to
+    save another character from death; the gem goes straight to the pool."""
+    _no_appel(state, "save")
+    ch = state.char(ev.data.get("character"))
+    target = state.char(ev.data.get("target"))
+    if target.id == ch.id:
+        raise RuleError("a Prayer saves a character other than one's own", rule="R31")
+    gem = target.own_gem
+    if gem not in ch.prayers:
+        raise RuleError(f"{ch.name} holds no {gem} Prayer (the Season of {target.name})", rule="R31")
+    i = ch.prayers.index(gem)
+    state = replace(state.with_char(replace(ch, prayers=ch.prayers[:i] + ch.prayers[i + 1:])),
+                    pool=pool_add(state.pool, [gem]))
+    return state, [out("save", f"{ch.name} dépense une Prière {gem_name(gem, 'fr')} : {target.name} est sauvé·e de la mort.",
+                       f"{ch.name} spends a {gem_name(gem, 'en')} Prayer: {target.name} is saved from death.",
+                       character=ch.id, target=target.id, gem=gem)]
+
+
+def recharge(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R30: manifesting the Relationship recharges Resonance to its maximum; only at 0,
+    once per day per person."""
+    ch = state.char(ev.data.get("character"))
+    other = get_str(ev.data, "with")
+    r = ch.resonance_with(other)
+    if r is None:
+        raise RuleError(f"{ch.name} has no Relationship with {other}", rule="R30")
+    if r.current != 0:
+        raise RuleError(f"Resonance {r.current}/{r.maximum} is not at 0: no recharge", rule="R30")
+    if r.recharged_day == state.day:
+        raise RuleError(f"{ch.name} has already recharged their Resonance with {other} today", rule="R30")
+    state = state.with_char(ch.with_resonance(replace(r, current=r.maximum, recharged_day=state.day)))
+    return state, [out("recharge", f"{ch.name} manifeste sa relation ({r.nature or '—'}) : Résonance avec {other} {r.maximum}/{r.maximum}.",
+                       f"{ch.name} manifests the Relationship ({r.nature or '—'}): Resonance with {other} {r.maximum}/{r.maximum}.",
+                       character=ch.id, other=other)]
+
+
+def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R35 / E21: the Communion Ritual, in one event::
+
+        {"members": {"ID": {"pay": "harmony" | "prayer", "gem": G?,
+                            "remove": [{"quadrant", "cell"}, ...]}, ...},
+         "ruptures": [{"quadrant", "cell"}, ...]}
+
+    Allowed with 12 or fewer gems in the pool. A member who pays (1 Harmony or 1 Prayer
+    gem, to the pool) may remove up to their tutelary score (Dévotion for a Priestess)
+    gems of their own Season (Time). Then one Rupture per complete set of the five gem
+    types removed. Everything is checked before anything changes.
+    """
+    _no_appel(state, "Communion")
+    if state.appel is not None:
+        raise RuleError("Communion: wait for the end of the Appel", rule="R35")
+    limit = int(state.options.get("communion_pool_max", 12))
+    if sum(state.pool) > limit:
+        raise RuleError(f"the Communion Ritual needs {limit} or fewer gems in the pool ({sum(state.pool)} now)", rule="R35")
+    members = ev.data.get("members", {})
+    if not isinstance(members, Mapping):
+        raise EventError("'members' maps each character id to {pay, gem?, remove}")
+    pool = state.pool
+    cells: list[tuple[str, int]] = []
+    per_member: list[tuple[str, list[tuple[str, int]]]] = []
+    outs = []
+    for cid, m in members.items():
+        ch = state.char(cid)
+        if not isinstance(m, Mapping):
+            raise EventError(f"member {cid}: {{pay, gem?, remove}}")
+        pay = m.get("pay")
+        if pay == "harmony":
+            if ch.harmony < 1:
+                raise RuleError(f"{ch.name} has no Harmony to pay", rule="R35")
+            ch = replace(ch, harmony=ch.harmony - 1)
+        elif pay == "prayer":
+            g = check_gem(m.get("gem"))
+            if g not in ch.prayers:
+                raise RuleError(f"{ch.name} holds no {g} Prayer", rule="R35")
+            i = ch.prayers.index(g)
+            ch = replace(ch, prayers=ch.prayers[:i] + ch.prayers[i + 1:])
+            pool = pool_add(pool, [g])
+        else:
+            raise RuleError(f"{ch.name} pays 1 Harmony ('harmony') or 1 Prayer gem ('prayer')", rule="R35")
+        mine = B.parse_cells(m.get("remove", []), "remove")
+        cap = ch.devotion if ch.season is None else ch.score(ch.season)
+        if len(mine) > cap:
+            raise RuleError(f"{ch.name} removes at most {cap} gem(s)", rule="R35")
+        new, falls = check_fall(state.char(cid), ch)
+        state = state.with_char(new)
+        outs += falls
+        cells += mine
+        per_member.append((cid, mine))
+    board = state.board
+    removed_all = []
+    moves: list[Mapping[str, Any]] = []
+    for cid, mine in per_member:
+        ch = state.char(cid)
+        board, removed, mv = B.remove_cells(board, mine, only=[ch.own_gem])
+        removed_all += removed
+        moves += mv
+    counts = {g: sum(1 for r in removed_all if r["gem"] == g) for g in GEMS}
+    sets = min(counts[g] for g in SEASONS + ("temps",))
+    rupt = B.parse_cells(ev.data.get("ruptures", []), "ruptures")
+    if len(rupt) > sets:
+        raise RuleError(f"{sets} complete set(s) of the five gems removed: at most {sets} Rupture gem(s)", rule="R35")
+    board, rremoved, mv = B.remove_cells(board, rupt, only=["rupture"])
+    moves += mv
+    pool = pool_add(pool, [r["gem"] for r in removed_all + rremoved])
+    state = replace(state, board=board, pool=pool)
+    return state, [out("communion", f"Rituel de Communion (1 heure) : {len(removed_all)} gemme(s) et {len(rremoved)} Rupture(s) retirées.",
+                       f"Communion Ritual (1 hour): {len(removed_all)} gem(s) and {len(rremoved)} Rupture gem(s) removed.",
+                       removals=removed_all + rremoved, moves=moves, sets=sets)] + outs
+
+

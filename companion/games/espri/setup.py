@@ -1,0 +1,319 @@
+"""Characters, the scenario set-up (R7), and the GM's board events (R5, R38, R39).
+
+Events: ``espri.character``, ``espri.relationship``, ``espri.setup_draw``,
+``espri.setup_keep``, ``espri.setup_gm``, ``espri.set_quadrant``, ``espri.nymph``,
+``espri.remove``, ``espri.new_day``, ``espri.new_session``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...errors import EventError, RuleError
+from ...events import Event, Source
+from . import board as B
+from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out
+from .model import (
+    replace,
+    BOARD_ORDER, GEMS, NYMPHS, SEASONS, Character, EspriState, Quadrant, Resonance, check_gem,
+    check_season, pool_add, pool_take, relation,
+)
+
+
+def _idle(state: EspriState, what: str) -> None:
+    if state.appel is not None:
+        raise RuleError(f"{what}: an Appel is in progress (finish it or undo)", rule="R9")
+    if state.setup_hand is not None:
+        raise RuleError(f"{what}: {state.setup_hand[0]}'s set-up draw waits for the keep choice", rule="R7")
+
+
+def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """Add (or replace, before any Prayer) a Guardian or a Priestess; caps of table 1.4."""
+    d = ev.data
+    cid = get_str(d, "id")
+    role = d.get("role", "guardian")
+    if role not in ("guardian", "priestess"):
+        raise EventError("'role' must be 'guardian' or 'priestess'")
+    season = None if role == "priestess" else check_season(d.get("season"), "tutelary Season")
+    raw = d.get("scores")
+    if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
+        raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
+    scores = tuple(get_int(raw, s, 0, 0, 10) for s in SEASONS)
+    devotion = get_int(d, "devotion", None, 0, 10)
+    if state.options.get("enforce_score_caps", True):
+        for s, v in zip(SEASONS, scores):
+            cap = 5
+            if season is not None and s == season:
+                cap = 6
+            elif season is not None and relation(s, season) == "opposite":
+                cap = 4
+            if v > cap:
+                raise RuleError(f"{s} {v} is above its cap {cap} for this character", rule="1.4")
+        dev_cap = 6 if role == "priestess" else 5
+        if devotion > dev_cap:
+            raise RuleError(f"Dévotion {devotion} is above its cap {dev_cap}", rule="1.4")
+    talents = d.get("talents", [])
+    if not isinstance(talents, list) or not all(isinstance(t, str) for t in talents):
+        raise EventError("'talents' must be a list of strings")
+    prayers = tuple(get_gems(d, "prayers")) if "prayers" in d else ()
+    if len(prayers) > devotion:
+        raise RuleError(f"{len(prayers)} Prayer gems is more than Dévotion {devotion}", rule="R31")
+    pool = state.pool
+    old = next((c for c in state.characters if c.id == cid), None)
+    if old is not None:
+        pool = pool_add(pool, old.prayers)
+    pool = pool_take(pool, prayers)
+    res = []
+    for r in d.get("relationships", []) or []:
+        if not isinstance(r, Mapping):
+            raise EventError("each relationship is {with, resonance, nature}")
+        m = get_int(r, "resonance", 1, 0, 10)
+        res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
+    ch = Character(
+        id=cid, name=str(d.get("name", cid)), role=role, season=season, scores=scores,  # type: ignore[arg-type]
+        devotion=devotion, harmony=get_int(d, "harmony", 0, 0), rupture=get_int(d, "rupture", 0, 0),
+        prayers=prayers, talents=tuple(talents), resonance=tuple(res),
+        set_up=get_bool(d, "set_up", "prayers" in d),
+    )
+    chars = tuple(ch if c.id == cid else c for c in state.characters)
+    if old is None:
+        chars = chars + (ch,)
+    who = f"Gardien de {gem_name(season, 'fr')}" if season else "Prêtresse"
+    who_en = f"Guardian of {gem_name(season, 'en')}" if season else "Priestess"
+    return replace(state, characters=chars, pool=pool), [out(
+        "character", f"{ch.name} ({who}) rejoint le Quatuor.", f"{ch.name} ({who_en}) joins the Quartet.",
+        character=cid)]
+
+
+def relationship(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """A Relationship and its Resonance maximum (E24), set by the GM."""
+    d = ev.data
+    ch = state.char(d.get("character"))
+    other = get_str(d, "with")
+    m = get_int(d, "resonance", 1, 0, 10)
+    old = ch.resonance_with(other)
+    cur = m if old is None else min(old.current, m)
+    ch = ch.with_resonance(Resonance(other, cur, m, str(d.get("nature", old.nature if old else "")),
+                                     old.recharged_day if old else None))
+    return state.with_char(ch), [out("relationship", f"Relation de {ch.name} avec {other} : Résonance {cur}/{m}.",
+                                     f"{ch.name}'s Relationship with {other}: Resonance {cur}/{m}.",
+                                     character=ch.id, other=other)]
+
+
+def setup_count(ch: Character) -> int:
+    """R7.2: Dévotion + tutelary Season score (a Priestess: her best Season)."""
+    return ch.devotion + (ch.score(ch.season) if ch.season else max(ch.scores))
+
+
+def setup_draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R7.2. Sent again as a correction (source ``correction`` or ``"correction": true``)
+    while the keep choice waits, it replaces the drawn gems."""
+    if state.setup_hand is not None and (ev.source == Source.CORRECTION or ev.data.get("correction") is True):
+        cid, hand = state.setup_hand
+        gems = get_gems(ev.data)
+        if len(gems) != len(hand):
+            raise RuleError(f"the correction must name {len(hand)} gem(s), as drawn", rule="R7")
+        pool = pool_take(pool_add(state.pool, hand), gems)
+        return replace(state, pool=pool, setup_hand=(cid, tuple(gems))), [out(
+            "setup_draw_corrected", f"Tirage corrigé : {gems_text(gems, 'fr')}.",
+            f"Draw corrected: {gems_text(gems, 'en')}.", character=cid, gems=gems)]
+    _idle(state, "set-up draw")
+    ch = state.char(ev.data.get("character"))
+    if ch.set_up:
+        raise RuleError(f"{ch.name} has already made the set-up draw", rule="R7")
+    gems = get_gems(ev.data)
+    want = min(setup_count(ch), sum(state.pool))
+    if len(gems) != want:
+        raise RuleError(f"{ch.name} draws {want} gems at set-up (Dévotion + Season), not {len(gems)}", rule="R7")
+    pool = pool_take(state.pool, gems)
+    keep = min(ch.devotion, sum(1 for g in gems if g != "rupture"))
+    return replace(state, pool=pool, setup_hand=(ch.id, tuple(gems))), [out(
+        "setup_draw",
+        f"{ch.name} pioche {gems_text(gems, 'fr')} : garder {keep} Prière(s), poser le reste (Rupture toujours posée).",
+        f"{ch.name} draws {gems_text(gems, 'en')}: keep {keep} Prayer(s), place the rest (Rupture is always placed).",
+        character=ch.id, gems=gems, keep=keep)]
+
+
+def setup_keep(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R7.3-4: keep Dévotion gems as Prayers (never Rupture), place the rest (R2, R3)."""
+    if state.setup_hand is None:
+        raise RuleError("no set-up draw waits for a keep choice", rule="R7")
+    cid, hand = state.setup_hand
+    d = ev.data
+    if d.get("character", cid) != cid:
+        raise RuleError(f"the set-up draw waiting is {cid}'s", rule="R7")
+    ch = state.char(cid)
+    keep = get_gems(d, "keep")
+    if "rupture" in keep:
+        raise RuleError("Rupture gems drawn at set-up must be placed on the board, never kept", rule="R7")
+    want = min(ch.devotion, sum(1 for g in hand if g != "rupture"))
+    if len(keep) != want:
+        raise RuleError(f"{ch.name} keeps exactly {want} Prayer gem(s) (Dévotion {ch.devotion}), not {len(keep)}", rule="R7")
+    rest = list(hand)
+    for g in keep:
+        if g not in rest:
+            raise RuleError(f"no {g} gem in the set-up draw ({gems_text(hand, 'en')})", rule="R7")
+        rest.remove(g)
+    items = _setup_order(ch, rest, d.get("place"))
+    board, records = B.place_many(state.board, items)
+    back = [r["gem"] for r in records if r["cell"] is None]
+    ch2 = replace(ch, prayers=ch.prayers + tuple(keep), set_up=True)
+    state = replace(state.with_char(ch2), board=board, pool=pool_add(state.pool, back), setup_hand=None)
+    fr = "; ".join(_where(r, "fr") for r in records) or "rien à poser"
+    en = "; ".join(_where(r, "en") for r in records) or "nothing to place"
+    return state, [out("setup_keep", f"{ch.name} garde {gems_text(keep, 'fr')}. Pose : {fr}.",
+                       f"{ch.name} keeps {gems_text(keep, 'en')}. Placed: {en}.",
+                       character=cid, keep=keep, placements=records)]
+
+
+def _setup_order(ch: Character, rest: list[str], raw: Any) -> list[tuple[str, str]]:
+    """R2 at set-up: Time/Rupture on the Guardian's own quadrant; a Priestess names one.
+    Default order (E25): Season gems first, then Time/Rupture."""
+    if raw is None:
+        if ch.season is None and any(g in ("temps", "rupture") for g in rest):
+            raise RuleError("a Priestess names the quadrant of each Time/Rupture gem ('place')", rule="R2")
+        ordered = [g for g in rest if g in SEASONS] + [g for g in rest if g not in SEASONS]
+        return [(g, g if g in SEASONS else ch.season) for g in ordered]  # type: ignore[misc]
+    if not isinstance(raw, list):
+        raise EventError("'place' must be a list of {gem, quadrant}")
+    items: list[tuple[str, str]] = []
+    left = list(rest)
+    for item in raw:
+        if isinstance(item, str):
+            item = {"gem": item}
+        if not isinstance(item, Mapping):
+            raise EventError("each of 'place' is a gem or {gem, quadrant}")
+        g = check_gem(item.get("gem"))
+        if g not in left:
+            raise RuleError(f"no {g} gem left to place", rule="R7")
+        left.remove(g)
+        if g in SEASONS:
+            q = item.get("quadrant", g)
+            if q != g:
+                raise RuleError(f"a {g} gem goes on its own Season's path, not {q}", rule="R2")
+        elif ch.season is not None:
+            q = item.get("quadrant", ch.season)
+            if q != ch.season:
+                raise RuleError(f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})", rule="R2")
+        else:
+            q = check_season(item.get("quadrant"), "quadrant")
+        items.append((g, q))
+    if left:
+        raise RuleError(f"every gem not kept is placed: {gems_text(left, 'en')} missing from 'place'", rule="R7")
+    return items
+
+
+def _where(r: Mapping[str, Any], lang: str) -> str:
+    g = gem_name(r["gem"], lang)
+    q = gem_name(r["quadrant"], lang)
+    if r["cell"] is None:
+        return f"{g} → pioche (chemin {q} plein)" if lang == "fr" else f"{g} → pool ({q} path full)"
+    return f"{g} → {q} case {r['cell']}" if lang == "fr" else f"{g} → {q} cell {r['cell']}"
+
+
+def setup_gm(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R7.5: the GM places one Rupture gem in each quadrant, after the gems there (E9:
+    those available; ``quadrants`` says which when fewer than four)."""
+    _idle(state, "GM set-up")
+    if state.gm_setup_done:
+        raise RuleError("the GM has already placed the set-up Rupture gems", rule="R7")
+    avail = state.pool[GEMS.index("rupture")]
+    n = min(int(state.options.get("setup_gm_ruptures", 4)), avail, 4)
+    raw = ev.data.get("quadrants")
+    if raw is None:
+        quads = list(BOARD_ORDER)[:n]
+    else:
+        if not isinstance(raw, list) or len(set(raw)) != len(raw):
+            raise EventError("'quadrants' must be a list of distinct Seasons")
+        quads = [check_season(q, "quadrant") for q in raw]
+        if len(quads) != n:
+            raise RuleError(f"the GM places {n} Rupture gem(s), one per quadrant", rule="R7")
+    board, records = B.place_many(state.board, [("rupture", q) for q in quads])
+    placed = [r for r in records if r["cell"] is not None]
+    state = replace(state, board=board, pool=pool_take(state.pool, ["rupture"] * len(placed)), gm_setup_done=True)
+    return state, [out("setup_gm", "Le MJ pose les Ruptures : " + "; ".join(_where(r, "fr") for r in records) + ".",
+                       "The GM places the Ruptures: " + "; ".join(_where(r, "en") for r in records) + ".",
+                       placements=records)]
+
+
+def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """GM: lay out one path (between sessions, a known situation): its gems come from the
+    pool, the old ones go back to it; cells must fit (R2), the Nymph stands on a paved cell."""
+    _idle(state, "set a path")
+    d = ev.data
+    season = check_season(d.get("season"), "quadrant")
+    quad = state.board.q(season)
+    raw = d.get("cells", {})
+    cells: list[str | None] = [None] * quad.length
+    if isinstance(raw, list):
+        if len(raw) > quad.length:
+            raise RuleError(f"the path has {quad.length} cells", rule="E3")
+        for i, g in enumerate(raw):
+            cells[i] = None if g is None else check_gem(g)
+    elif isinstance(raw, Mapping):
+        for k, g in raw.items():
+            try:
+                c = int(k)
+            except ValueError:
+                raise EventError(f"cell {k!r} is not a number") from None
+            if not 1 <= c <= quad.length:
+                raise RuleError(f"cell {c} is not on the path (1-{quad.length})", rule="E3")
+            cells[c - 1] = None if g is None else check_gem(g)
+    else:
+        raise EventError("'cells' is a list of gems (cell 1 first) or {cell: gem}")
+    for g in cells:
+        if g is not None:
+            B.check_gem_fits(g, season)
+    pool = pool_add(state.pool, quad.gems())
+    pool = pool_take(pool, [g for g in cells if g is not None])
+    new = Quadrant(season, tuple(cells), 0)
+    board = state.board.with_q(new)
+    board, _ = B.set_nymph(board, season, get_int(d, "nymph", quad.nymph if quad.nymph <= quad.length else 0))
+    # a board laid out by the GM replaces the set-up Ruptures (R7.5)
+    state = replace(state, board=board, pool=pool, gm_setup_done=True)
+    return state, [out("set_quadrant", f"Chemin {gem_name(season, 'fr')} posé par le MJ.",
+                       f"{gem_name(season, 'en')} path laid out by the GM.", season=season)]
+
+
+def nymph(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """GM correction of a Nymph's cell (never off the path, only on a paved cell)."""
+    _idle(state, "move a Nymph")
+    season = check_season(ev.data.get("season"), "Nymph")
+    board, moves = B.set_nymph(state.board, season, ev.data.get("to"))
+    to = board.q(season).nymph
+    return replace(state, board=board), [out("nymph", f"{NYMPHS[season]} placée case {to}.",
+                                             f"{NYMPHS[season]} set on cell {to}.", moves=moves)]
+
+
+def remove(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R5 / R39: gems removed by choice (spells, adversity): to the pool; Nymphs move back."""
+    _idle(state, "remove gems")
+    cells = B.parse_cells(ev.data.get("cells"))
+    board, removed, moves = B.remove_cells(state.board, cells)
+    pool = pool_add(state.pool, [r["gem"] for r in removed])
+    return replace(state, board=board, pool=pool), [out(
+        "remove", f"Retirées : {gems_text([r['gem'] for r in removed], 'fr')}.",
+        f"Removed: {gems_text([r['gem'] for r in removed], 'en')}.", removals=removed, moves=moves)]
+
+
+def new_day(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """A new game day: Resonance may be recharged again (R30)."""
+    return replace(state, day=state.day + 1), [out("new_day", f"Jour {state.day + 1}.", f"Day {state.day + 1}.",
+                                                   day=state.day + 1)]
+
+
+def new_session(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """R38 / E26: the Nymphs stay; with ``between_sessions = nymphs_only`` the board's gems
+    go back to the pool."""
+    _idle(state, "new session")
+    if state.options.get("between_sessions") != "nymphs_only":
+        return replace(state, day=state.day + 1), [out("new_session", "Nouvelle séance : le plateau est conservé.",
+                                                       "New session: the board is kept.")]
+    pool = pool_add(state.pool, state.board.gems())
+    quads = tuple(Quadrant(q.season, (None,) * q.length, q.nymph) for q in state.board.quadrants)
+    return replace(state, board=replace(state.board, quadrants=quads), pool=pool, day=state.day + 1), [out(
+        "new_session", "Nouvelle séance : les Nymphes restent, les gemmes du plateau retournent à la pioche.",
+        "New session: the Nymphs stay, the board's gems go back to the pool.")]
+
+

@@ -1,0 +1,209 @@
+"""ESPRI state as JSON (``GET /api/state``, ``companion replay --json``) and as text.
+
+``expects`` says what the table waits for:
+
+- ``{"step": "setup_draw", "character", "gems"}``, ``{"step": "setup_keep", "character",
+  "keep", "hand"}``, ``{"step": "setup_gm", "ruptures"}`` during the set-up (advisory:
+  the GM may announce an Appel at any time);
+- ``{"step": "appel", "who": "gm"}`` when idle;
+- ``{"step": "draw", "gems": count to draw, "N": the signed gem count, "temptation": bool}``;
+- ``{"step": "choose", "chooser": "leader"|"gm", "selections": [...], "redraw": who|None,
+  "prayers": [...]}``;
+- ``{"step": "extras", "count", "gems"}``, ``{"step": "keep_prayer", "gems"}``,
+  ``{"step": "rupture_removal", "cells"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .appel import legal
+from .common import candidates
+from .model import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, EspriState, gem_census
+from .odds import OddsError, appel_odds
+from .rules import effective_score
+from .seasons import SEASON_INFO, TIME_INFO
+from .setup import setup_count
+
+__all__ = ["state_json", "describe", "expects", "leader_order"]
+
+
+def expects(state: EspriState) -> dict[str, Any]:
+    a = state.appel
+    if a is None:
+        if state.setup_hand is not None:
+            cid, hand = state.setup_hand
+            ch = state.char(cid)
+            return {"step": "setup_keep", "who": cid, "character": cid, "hand": list(hand),
+                    "keep": min(ch.devotion, sum(1 for g in hand if g != "rupture"))}
+        for ch in state.characters:
+            if not ch.set_up:
+                return {"step": "setup_draw", "who": ch.id, "character": ch.id,
+                        "gems": min(setup_count(ch), sum(state.pool))}
+        if state.characters and not state.gm_setup_done:
+            return {"step": "setup_gm", "who": "gm",
+                    "ruptures": min(4, state.pool[GEMS.index("rupture")])}
+        return {"step": "appel", "who": "gm"}
+    if a.step == "draw":
+        return {"step": "draw", "who": "leader", "gems": min(a.draw_count, sum(state.pool)), "N": a.n,
+                "automatic": a.automatic, "temptation": not a.temptation and not a.automatic}
+    if a.step == "choose":
+        leader = state.char(a.leader)
+        return {"step": "choose", "chooser": a.chooser, "who": a.chooser, "selections": legal(state, a),
+                "candidates": candidates(a),
+                "redraw": a.redraw_by if (a.redraw_by and not a.redrawn and not a.prayer) else None,
+                "prayers": [] if a.prayer else sorted(set(leader.prayers))}
+    if a.step == "extras":
+        return {"step": "extras", "who": "leader", "count": a.extras_count, "gems": candidates(a)}
+    if a.step == "keep_prayer":
+        return {"step": "keep_prayer", "who": "leader", "gems": sorted(set(a.removed))}
+    if a.step == "rupture_removal":
+        cells = [{"quadrant": q.season, "cell": c} for q in state.board.quadrants
+                 for c in q.paved() if q.gem_at(c) == "rupture"]
+        return {"step": "rupture_removal", "who": "leader", "cells": cells}
+    return {"step": a.step}  # pragma: no cover
+
+
+def _char_json(state: EspriState, ch: Any) -> dict[str, Any]:
+    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    info = SEASON_INFO[ch.season] if ch.season else TIME_INFO
+    return {
+        "id": ch.id, "name": ch.name, "role": ch.role, "season": ch.season,
+        "scores": {s: ch.score(s) for s in SEASONS},
+        "effective": {s: effective_score(ch.score(s), ch.effects, s, order) for s in SEASONS},
+        "devotion": ch.devotion, "harmony": ch.harmony, "rupture": ch.rupture,
+        "prayers": list(ch.prayers), "talents": list(ch.talents),
+        "effects": [e.to_json() for e in ch.effects],
+        "resonance": [{"with": r.other, "current": r.current, "max": r.maximum, "nature": r.nature}
+                      for r in ch.resonance],
+        "fallen": ch.fallen, "set_up": ch.set_up,
+        "essence": info["essence"], "anathema": info["anathema"],
+    }
+
+
+def _odds_for(state: EspriState, cid: str, helpers: int = 0, temptation: int = 0,
+              talent: bool = True, fixed_n: dict[str, int] | None = None) -> dict[str, Any] | None:
+    if sum(state.pool) == 0:
+        return None
+    ch = state.char(cid)
+    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    out = {}
+    for s in SEASONS:
+        score = effective_score(ch.score(s), ch.effects, s, order)
+        diff = state.board.q(s).weather
+        n = fixed_n[s] if fixed_n and s in fixed_n else score + helpers + 2 * temptation - diff
+        try:
+            o = appel_odds(state.pool, s, n, state.options, talent=talent)
+        except OddsError:
+            return None
+        out[s] = {"score": score, "difficulty": diff, "N": n, "n": o["n"], "draw": o["draw"], "chooser": o["chooser"],
+                  "results": o["results"], "p_called": o["p_called"], "can_lead": score > 0}
+    return out
+
+
+def _odds(state: EspriState) -> dict[str, Any]:
+    a = state.appel
+    if a is not None:
+        if a.step != "draw":
+            return {}
+        fixed = {a.season: a.n}
+        return {"leader": a.leader,
+                "seasons": _odds_for(state, a.leader, len(a.helpers), a.temptation, a.talent, fixed)}
+    return {"by_character": {c.id: _odds_for(state, c.id) for c in state.characters if not c.fallen}}
+
+
+def leader_order(state: EspriState, season: str) -> list[str]:
+    """R28 / E23: who would lead in ``season`` by default: the highest Called Season score
+    (with bonuses/maluses), then the highest Dévotion; ties keep table order (the group
+    chooses). Characters who cannot lead (score 0 or less, R16; fallen, R34) are left out.
+    Whether each has a relevant Talent is the GM's call."""
+    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    ranked = []
+    for i, c in enumerate(state.characters):
+        score = effective_score(c.score(season), c.effects, season, order)
+        if score > 0 and not c.fallen:
+            ranked.append((-score, -c.devotion, i, c.id))
+    return [cid for *_k, cid in sorted(ranked)]
+
+
+def state_json(state: EspriState) -> dict[str, Any]:
+    halo = list(state.options.get("halo_cells", []))
+    board = []
+    for q in state.board.quadrants:
+        board.append({
+            "season": q.season, "nymph_name": NYMPHS[q.season], "nymph": q.nymph,
+            "weather": q.weather, "cells": list(q.cells), "length": q.length, "world": q.length,
+            "halo": halo + [q.length], "climate": SEASON_INFO[q.season]["climate"],
+        })
+    a = state.appel
+    appel = None
+    if a is not None:
+        appel = {"season": a.season, "leader": a.leader, "helpers": [list(h) for h in a.helpers],
+                 "talent": a.talent, "difficulty": a.difficulty, "difficulty_source": a.difficulty_source,
+                 "score": a.score, "N": a.n, "temptation": a.temptation, "step": a.step,
+                 "draw": a.draw_count, "chooser": a.chooser, "automatic": a.automatic,
+                 "hand": list(a.hand), "aside": list(a.aside), "prayer": a.prayer,
+                 "result": RESULTS[a.result] if a.result is not None else None,
+                 "record": dict(a.record)}
+    return {
+        "pool": dict(zip(GEMS, state.pool)),
+        "pool_total": sum(state.pool),
+        "board": board,
+        "board_order": list(BOARD_ORDER),
+        "characters": [_char_json(state, c) for c in state.characters],
+        "appel": appel,
+        "last_appel": dict(state.last_appel) if state.last_appel else None,
+        "expects": expects(state),
+        "leader_order": {s: leader_order(state, s) for s in SEASONS},
+        "census": gem_census(state),
+        "odds": _odds(state),
+        "seasons": SEASON_INFO,
+        "time": TIME_INFO,
+        "day": state.day,
+        "world_events": list(state.world_events),
+        "communion_allowed": sum(state.pool) <= int(state.options.get("communion_pool_max", 12)),
+    }
+
+
+_SYM = {"printemps": "P", "ete": "E", "automne": "A", "hiver": "H", "temps": "T", "rupture": "R", None: "."}
+
+
+def describe(state: EspriState, lang: str = "fr") -> str:
+    fr = lang == "fr"
+    names = {"printemps": ("Printemps", "Spring"), "ete": ("Été", "Summer"), "automne": ("Automne", "Autumn"),
+             "hiver": ("Hiver", "Winter"), "temps": ("Temps", "Time"), "rupture": ("Rupture", "Rupture")}
+    nm = {g: v[0 if fr else 1] for g, v in names.items()}
+    lines = [("Pioche" if fr else "Pool") + f" ({sum(state.pool)}): "
+             + ", ".join(f"{nm[g]} {c}" for g, c in zip(GEMS, state.pool))]
+    for q in state.board.quadrants:
+        path = "".join(("[" + _SYM[g] + "]") if i + 1 == q.nymph else _SYM[g] for i, g in enumerate(q.cells))
+        start = "[*]" if q.nymph == 0 else "*"
+        lines.append(f"{nm[q.season]:<9} {NYMPHS[q.season]:<8} {start}{path}  "
+                     + (f"Météo {q.weather}, Nymphe case {q.nymph}" if fr else f"Weather {q.weather}, Nymph on cell {q.nymph}"))
+    for c in state.characters:
+        role = ((f"Gardien·ne — {nm[c.season]}" if fr else f"Guardian of {nm[c.season]}") if c.season
+                else ("Prêtresse" if fr else "Priestess"))
+        scores = ", ".join(f"{nm[s]} {c.score(s)}" for s in SEASONS)
+        prayers = ", ".join(nm[g] for g in c.prayers) or "-"
+        lines.append(f"{c.name} ({role}): {scores}; " + (
+            f"Dévotion {c.devotion}, Harmonie {c.harmony}, Rupture {c.rupture}; Prières: {prayers}" if fr
+            else f"Devotion {c.devotion}, Harmony {c.harmony}, Rupture {c.rupture}; Prayers: {prayers}")
+            + (" — CHUTE" if fr and c.fallen else " — FALLEN" if c.fallen else ""))
+    if state.last_appel:
+        la = state.last_appel
+        lines.append(("Dernier Appel" if fr else "Last Appel") + f": {nm[la['season']]}, {la['leader']}, N {la['N']} → "
+                     + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
+    if state.appel is not None:
+        a = state.appel
+        lines.append(("Appel en cours" if fr else "Appel in progress")
+                     + f": {nm[a.season]}, {a.leader}, N {a.n}"
+                     + (f"; {'main' if fr else 'hand'}: " + ", ".join(nm[g] for g in a.hand) if a.hand else ""))
+    ex = expects(state)
+    detail = ""
+    if "gems" in ex and isinstance(ex["gems"], int):
+        detail = f" ({ex['gems']} {'gemme(s)' if fr else 'gem(s)'})"
+    elif ex["step"] == "choose":
+        detail = " (" + ("le MJ" if fr else "the GM") if ex["chooser"] == "gm" else " (" + ("le leader" if fr else "the leader")
+        detail += ": " + ", ".join(f"{s['key']} → {RESULT_NAMES[s['result']][lang]}" for s in ex["selections"]) + ")"
+    lines.append(("Attendu" if fr else "Expects") + ": " + ex["step"] + detail)
+    return "\n".join(lines)
