@@ -59,22 +59,18 @@ window.renderTable = (table) => {
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM}")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        pg = browser.new_page(viewport={"width": 1280, "height": 900})
-        pg.set_default_timeout(5000)
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.set_content(HARNESS)
-        pg.add_script_tag(content=JS.read_text(encoding="utf-8"))
-        pg.js_errors = errors
-        yield pg
-        browser.close()
+def page(browser: Any) -> Iterator[Any]:
+    """A harness page on the shared chromium (tests/conftest.py)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(5000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.set_content(HARNESS)
+    pg.add_script_tag(content=JS.read_text(encoding="utf-8"))
+    pg.js_errors = errors
+    yield pg
+    context.close()
 
 
 class Session:
