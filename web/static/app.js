@@ -87,7 +87,8 @@ const Companion = (() => {
     });
     document.documentElement.lang = lang;
     document.getElementById("lang-btn").textContent = lang === "en" ? "FR" : "EN";
-    document.getElementById("pin-btn").textContent = canEdit ? "🔓" : "🔒";
+    document.getElementById("pin-btn").textContent = canEdit ? t("✓ Code saisi", "✓ PIN") : t("Code", "PIN");
+    document.getElementById("pin-btn").dataset.state = canEdit ? "unlocked" : "locked";
     document.getElementById("pin-btn").title = canEdit ? t("Code saisi", "PIN entered") : t("Entrer le code", "Enter the PIN");
   }
 
