@@ -1,0 +1,66 @@
+"""Small helpers shared by the rule modules: outcomes, character updates, arguments."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ...errors import EventError, RuleError
+from ..base import Outcome
+from .model import Character, State
+
+__all__ = ["Out", "put", "need_character", "int_field", "name_of", "RECENT"]
+
+#: How many recent outcomes the state keeps for describe() and the tablet.
+RECENT = 8
+
+
+class Out(list):  # type: ignore[type-arg]
+    """The outcomes of one event, in order."""
+
+    def add(self, kind: str, fr: str, en: str, **data: Any) -> None:
+        self.append(Outcome(kind, {"fr": fr, "en": en}, data))
+
+
+def name_of(ch: Character) -> str:
+    return ch.card.name
+
+
+def put(state: State, ch: Character) -> State:
+    """The state with ``ch`` replacing the character of the same id."""
+    chars = tuple(ch if c.id == ch.id else c for c in state.characters)
+    return replace(state, characters=chars)
+
+
+def need_character(state: State, data: Mapping[str, Any], key: str = "character") -> Character:
+    cid = data.get(key)
+    if not isinstance(cid, str) or not cid:
+        raise EventError(f"'{key}' must be the id of a character")
+    ch = state.character(cid)
+    if ch is None:
+        for d in state.dead:
+            if d.id == cid:
+                raise RuleError(f"{d.card.name} is dead and takes no further part", rule="R23")
+        known = ", ".join(c.id for c in state.characters) or "none"
+        raise EventError(f"no character {cid!r} at the table (characters: {known})")
+    return ch
+
+
+def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
+    v = data.get(key, default)
+    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        v = int(v.strip())
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise EventError(f"'{key}' must be an integer {lo}-{hi}, not {v!r}")
+    return v
+
+
+def with_recent(state: State, out: Out) -> State:
+    if not out:
+        return state
+    items = tuple((o.kind, o.text["fr"], o.text["en"]) for o in out)
+    return replace(state, recent=(state.recent + items)[-RECENT:])
+
+
+def character_replace(ch: Character, **changes: Any) -> Character:
+    return replace(ch, **changes)
