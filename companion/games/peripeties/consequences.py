@@ -272,16 +272,11 @@ def choose_card(state: State, card_id: Any, rng: random.Random, out: Out) -> Sta
         return _finish(state, out)
     if not isinstance(card_id, str) or card_id not in state.deck:
         raise EventError(f"no card {card_id!r} in the deck")
-    in_use = {c.card.id for c in state.characters} | {b.id for c in state.characters for b in c.brothers}
-    if card_id in in_use:
-        raise RuleError(f"the card {card_id} is already in play", rule="R16")
+    if card_id not in state.pile:
+        where = "in play" if all(card_id != x for x in state.discard) else "in the discard pile"
+        raise RuleError(f"the card {card_id} is {where}, not in the draw pile", rule="R16")
     card = state.deck[card_id]
-    state = replace(
-        state,
-        pile=tuple(x for x in state.pile if x != card_id),
-        discard=tuple(x for x in state.discard if x != card_id),
-        hands=tuple((p, tuple(x for x in h if x != card_id)) for p, h in state.hands),
-    )
+    state = replace(state, pile=tuple(x for x in state.pile if x != card_id))
     if is_junior(state, card, _cur(state).card):
         return _finish(_take_brother(state, card, out), out)
     return _reject(state, card, out)

@@ -33,7 +33,7 @@ __all__ = [
     "validate_tokens",
 ]
 
-TOKEN_FIELDS = ("xp", "wounds", "banquets", "gourds", "taels", "immobilised", "prison")
+TOKEN_FIELDS = ("xp", "wounds", "banquets", "gourds", "taels", "immobilised", "prison", "brothers")
 _CARD_EDIT_FIELDS = ("name", "nickname", "rank", "star", "combat", "esprit", "magie", "lieu")
 
 
@@ -153,6 +153,29 @@ def _apply_tokens(ch: Character, data: Mapping[str, Any]) -> Character:
     return replace(ch, **changes) if changes else ch
 
 
+def _set_brothers(state: State, ch: Character, data: Mapping[str, Any]) -> tuple[State, Character]:
+    """``brothers``: deck card ids placed under the character (a table joined mid-game,
+    or a fix). Cards leave the pile/discard/hands; brothers no longer listed are discarded."""
+    if "brothers" not in data:
+        return state, ch
+    ids = data["brothers"]
+    if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids) or len(set(ids)) != len(ids):
+        raise EventError("'brothers' must be a list of distinct card ids")
+    if len(ids) > MAX_BROTHERS:
+        raise RuleError(f"at most {MAX_BROTHERS} sworn brothers", rule="R16")
+    in_use = _cards_in_use(state) - {b.id for b in ch.brothers}
+    for x in ids:
+        if x not in state.deck:
+            raise EventError(f"no card {x!r} in the deck")
+        if x in in_use or x == ch.card.id:
+            raise RuleError(f"the card {x} is already in play", rule="R16")
+    dropped = tuple(b.id for b in ch.brothers if b.id not in ids)
+    for x in ids:
+        state = _take_card(state, x)
+    state = replace(state, discard=state.discard + dropped)
+    return state, replace(ch, brothers=tuple(state.deck[x] for x in ids))
+
+
 def _card_changes(card: Card, data: Mapping[str, Any], where: str) -> Card:
     merged = card.to_json()
     merged.pop("die", None)
@@ -205,6 +228,7 @@ def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
         card = replace(card, id=card_id, custom=True)
         state = replace(state, deck={**state.deck, card.id: card})
     ch = _apply_tokens(Character(cid, player, card), data)
+    state, ch = _set_brothers(state, ch, data)
     validate_tokens(state, ch)
     out.add(
         "character.added",
@@ -231,6 +255,7 @@ def edit_character(state: State, data: Mapping[str, Any], out: Out) -> State:
             raise EventError(f"no player called {player}")
         new = replace(new, player=player)
     new = _apply_tokens(new, data)
+    state, new = _set_brothers(state, new, data)
     validate_tokens(state, new)
     out.add("character.edited", f"{new.card.name} : fiche modifiée.", f"{new.card.name}: card edited.", character=ch.id)
     return put(state, new)
