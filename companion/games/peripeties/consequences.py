@@ -18,7 +18,7 @@ from .model import MAX_BROTHERS, TRIALS, Card, Character, State
 from .odds import is_success
 from .trial import modifiers
 
-__all__ = ["resolve", "consequence_die", "choose_card", "on_bribe", "on_heal", "on_cell", "is_junior", "kill"]
+__all__ = ["resolve", "consequence_die", "choose_card", "on_bribe", "on_heal", "on_cell", "is_junior", "kill", "bribe_max"]
 
 _WORDS = {"combat": ("combat", "combat"), "esprit": ("esprit", "mind"), "magie": ("magie", "magic")}
 
@@ -434,7 +434,7 @@ def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> 
                   f"{ch.card.name} est au bagne pour {d4} tour(s) (D4 posé sur la carte) (R21).",
                   f"{ch.card.name} is in prison for {d4} turn(s) (d4 placed on the card) (R21).",
                   character=ch.id, prison=d4)
-    if state.options.bribe_timing == "sentence" and d4 > 1 and _max_bribe(state, ch, ch) > 0:
+    if state.options.bribe_timing == "sentence" and d4 > 1 and bribe_max(state, ch) > 0:
         return _sub(state, "bribe")
     return _finish(state, out)
 
@@ -446,9 +446,11 @@ def _payers(state: State, convict: Character) -> list[Character]:
     return [convict]
 
 
-def _max_bribe(state: State, convict: Character, payer: Character) -> int:
+def bribe_max(state: State, convict: Character) -> int:
+    """The most prison turns one payer can buy off now (R21.5, D8)."""
     rate = state.options.bribe_rate
-    return max(0, min(convict.prison - 1, payer.taels // rate))
+    best = max((p.taels for p in _payers(state, convict)), default=0)
+    return max(0, min(convict.prison - 1, best // rate))
 
 
 def on_bribe(state: State, data: Mapping[str, Any], out: Out) -> State:

@@ -210,11 +210,14 @@ def expects(state: State) -> dict[str, Any]:
             choices.append({"name": "cell", "event": "peripeties.cell", "field": "cell", "optional": True, "by": nxt, "rule": "D9"})
         return {**head, "step": "prison", "event": "peripeties.dice", "dice": [_die("d4", "prison", owner)], "choices": choices}
     if sub == "bribe":
+        from .consequences import bribe_max
+
         rate = o.bribe_rate
-        top = max(0, min(ch.prison - 1, ch.taels // rate))
+        top = bribe_max(state, ch)
         return {**head, "step": "bribe", "event": "peripeties.bribe", "dice": [],
                 "choices": [{"name": "bribe", "event": "peripeties.bribe", "field": "turns",
-                             "values": list(range(0, top + 1)), "cost_per_turn": rate, "by": owner, "rule": "R21"}]}
+                             "values": list(range(0, top + 1)), "cost_per_turn": rate, "by": owner, "rule": "R21",
+                             "payers": [c.id for c in state.characters if c.player == owner] if o.bribe_payer == "player" else [ch.id]}]}
     return {**head, "step": sub, "dice": [], "choices": []}  # pragma: no cover
 
 
