@@ -112,6 +112,17 @@ def _split(state: State, ep: Episode, items: list[DieIn]) -> tuple[list[DieIn], 
     return episode, trial, later
 
 
+_MISSING_WORDS = {
+    "lieu": ("lieu", "location"),
+    "adversaire": ("adversaire", "adversary"),
+    "epreuve": ("épreuve", "trial"),
+    "recompense": ("récompense", "reward"),
+    "recompense_reroll": ("relance de la récompense", "reward re-roll"),
+    "sentence": ("sentence", "sentence"),
+    "difficulty": ("difficulté", "difficulty"),
+}
+
+
 def _conflict(word: tuple[str, str], old: Any, new: Any) -> RuleError:
     return RuleError(
         f"{word[1]} is already entered ({old}); to change it to {new}, send a correction (source 'correction')",
@@ -268,10 +279,12 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
             corrected=correction,
         )
     else:
+        miss_fr = ", ".join(_MISSING_WORDS[m][0] for m in missing)
+        miss_en = ", ".join(_MISSING_WORDS[m][1] for m in missing)
         out.add(
             "episode.dice",
-            "Dés saisis" + (" (correction)" if correction else "") + f" ; il manque : {', '.join(missing)}.",
-            "Dice entered" + (" (correction)" if correction else "") + f"; missing: {', '.join(missing)}.",
+            "Dés saisis" + (" (correction)" if correction else "") + f" ; il manque : {miss_fr}.",
+            "Dice entered" + (" (correction)" if correction else "") + f"; missing: {miss_en}.",
             character=ch.id,
             missing=missing,
         )

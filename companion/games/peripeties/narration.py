@@ -13,6 +13,7 @@ show the same sentence, and a correction of a die may change it.
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from functools import lru_cache
 from pathlib import Path
@@ -108,6 +109,16 @@ def _pick(options: Sequence[str], seed: str, salt: str) -> str:
     return options[zlib.crc32(f"{salt}|{seed}".encode()) % len(options)]
 
 
+_ELISIONS = ((re.compile(r"\bde un\b"), "d'un"), (re.compile(r"\bde une\b"), "d'une"), (re.compile(r"\bde des\b"), "de"))
+
+
+def _french(s: str) -> str:
+    """Elisions the templates cannot know in advance: "de un tigre" -> "d'un tigre"."""
+    for rx, rep in _ELISIONS:
+        s = rx.sub(rep, s)
+    return s
+
+
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
@@ -147,7 +158,7 @@ def narrate(
             r = _pick(_REWARD[lang][reward], seed, "reward")
             s = _pick(_SENTENCE[lang][sentence], seed, "sentence")
             parts.append(_pick(_STAKES[lang], seed, "stakes").format(r=r, s=s))
-        out[lang] = " ".join(parts)
+        out[lang] = _french(" ".join(parts)) if lang == "fr" else " ".join(parts)
     if d_lieu is not None:
         out["lieu_detail"] = {"fr": loc["fr"], "en": loc["en"]}
     if d_adv is not None:

@@ -345,7 +345,11 @@ def describe(state: State, lang: str = "fr") -> str:
             for row in exp.get("odds", []):
                 lines.append(f"  {row['label'][lang if lang in ('fr', 'en') else 'fr']}: "
                              f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {row['probability']:.0%}")
-        want = [f"{d['count']}×{d['kind']} ({d['role']})" for d in exp.get("dice", []) if not d.get("optional")]
+        want = [
+            f"{d['count']}×{d['kind']} ({d['role']}" + (", " + "/".join(d["if"]["epreuve"]) if "if" in d else "") + ")"
+            for d in exp.get("dice", [])
+            if not d.get("optional")
+        ]
         if want:
             lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))
     if state.recent:
