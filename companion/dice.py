@@ -30,7 +30,7 @@ import json
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -150,15 +150,27 @@ class DieKind:
             if not 1 <= value <= self.sides:
                 raise DiceError(f"a {self.name} shows 1-{self.sides}, not {value}")
             return value
+        if isinstance(value, str) and value in self._lookup:
+            return self._lookup[value]
         if not isinstance(value, str):
             raise DiceError(f"the {self.name} die shows a symbol ({', '.join(map(str, self.keys()))}), not {value!r}")
         folded = fold_text(value)
-        for f in self.faces:
-            if folded in (fold_text(str(f.key)), fold_text(f.fr), fold_text(f.en)):
-                return f.key
+        if folded in self._lookup:
+            return self._lookup[folded]
         raise DiceError(
             f"{value!r} is not a face of the {self.name} die; faces: {', '.join(map(str, self.keys()))}"
         )
+
+    @cached_property
+    def _lookup(self) -> dict[str, str | int]:
+        """Folded key, French and English labels -> face key (built once per kind)."""
+        table: dict[str, str | int] = {}
+        for f in reversed(self.faces):
+            for text_ in (f.en, f.fr, str(f.key)):
+                table[fold_text(text_)] = f.key
+        for f in self.faces:
+            table[str(f.key)] = f.key
+        return table
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...errors import EventError, RuleError
 from ..base import Outcome
-from .model import Character, State
+from .model import Character, State, evolve
 
 __all__ = ["Out", "put", "need_character", "int_field", "name_of", "RECENT"]
 
@@ -29,7 +29,7 @@ def name_of(ch: Character) -> str:
 def put(state: State, ch: Character) -> State:
     """The state with ``ch`` replacing the character of the same id."""
     chars = tuple(ch if c.id == ch.id else c for c in state.characters)
-    return replace(state, characters=chars)
+    return evolve(state, characters=chars)
 
 
 def need_character(state: State, data: Mapping[str, Any], key: str = "character") -> Character:
@@ -59,8 +59,5 @@ def with_recent(state: State, out: Out) -> State:
     if not out:
         return state
     items = tuple((o.kind, o.text["fr"], o.text["en"]) for o in out)
-    return replace(state, recent=(state.recent + items)[-RECENT:])
+    return evolve(state, recent=(state.recent + items)[-RECENT:])
 
-
-def character_replace(ch: Character, **changes: Any) -> Character:
-    return replace(ch, **changes)

@@ -6,15 +6,15 @@ healing (R22.4, D18), the convict's cell (D9).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...dice import DiceError
 from ...errors import EventError, RuleError
 from .common import Out, int_field, need_character, put
 from .dice_input import DieIn
 from .flow import finish_episode
-from .model import MAX_BROTHERS, TRIALS, Card, Character, State
+from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
 from .odds import is_success
 from .trial import modifiers
 
@@ -28,7 +28,7 @@ def _note(state: State, out: Out, kind: str, fr: str, en: str, **data: Any) -> S
     ep = state.episode
     if ep is None:
         return state
-    return replace(state, episode=replace(ep, notes=ep.notes + ((kind, fr, en),)))
+    return evolve(state, episode=evolve(ep, notes=ep.notes + ((kind, fr, en),)))
 
 
 def _cur(state: State) -> Character:
@@ -40,7 +40,7 @@ def _cur(state: State) -> Character:
 def _sub(state: State, sub: str) -> State:
     ep = state.episode
     assert ep is not None
-    return replace(state, episode=replace(ep, sub=sub))
+    return evolve(state, episode=evolve(ep, sub=sub))
 
 
 def _finish(state: State, out: Out) -> State:
@@ -90,9 +90,9 @@ def resolve(state: State, rng: random.Random, out: Out) -> State:
     ok, natural = is_success(ep.roll, ch.card.die, m, diff, o.naturals == "override")
     total = ep.roll + m
     if ep.gourds:  # R14: the gourd is drunk whatever the result (P1d)
-        ch = replace(ch, gourds=ch.gourds - ep.gourds)
+        ch = evolve(ch, gourds=ch.gourds - ep.gourds)
         state = put(state, ch)
-    state = replace(state, episode=replace(ep, total=total, success=ok, natural=natural))
+    state = evolve(state, episode=evolve(ep, total=total, success=ok, natural=natural))
     why_fr = {"max": f" (maximum naturel : {ep.roll} au D{ch.card.die})", "one": " (1 naturel)"}.get(natural or "", "")
     why_en = {"max": f" (natural maximum: {ep.roll} on the d{ch.card.die})", "one": " (natural 1)"}.get(natural or "", "")
     detail = " + ".join(f"{x.value}" for x in mods)
@@ -168,7 +168,7 @@ def _experience(state: State, out: Out) -> State:
 def apply_reward(state: State, key: str, rng: random.Random, out: Out) -> State:
     ch = _cur(state)
     if key == "banquet":  # R13
-        ch = replace(ch, banquets=ch.banquets + 1, banquet_turn=state.turn)
+        ch = evolve(ch, banquets=ch.banquets + 1, banquet_turn=state.turn)
         state = _note(
             put(state, ch), out, "reward.banquet",
             f"Banquet ! {ch.card.name} avancera de deux cases au voyage de ce tour (R13).",
@@ -177,7 +177,7 @@ def apply_reward(state: State, key: str, rng: random.Random, out: Out) -> State:
         )
         return _finish(state, out)
     if key == "gourde":  # R14
-        ch = replace(ch, gourds=ch.gourds + 1)
+        ch = evolve(ch, gourds=ch.gourds + 1)
         state = _note(
             put(state, ch), out, "reward.gourd",
             f"Une gourde d'arak pour {ch.card.name} (R14).", f"A gourd of arak for {ch.card.name} (R14).",
@@ -217,7 +217,7 @@ def is_junior(state: State, card: Card, main: Card) -> bool:
 
 def _take_brother(state: State, card: Card, out: Out) -> State:
     ch = _cur(state)
-    ch = replace(ch, brothers=ch.brothers + (card,))
+    ch = evolve(ch, brothers=ch.brothers + (card,))
     state = put(state, ch)
     return _note(
         state, out, "reward.brother",
@@ -228,7 +228,7 @@ def _take_brother(state: State, card: Card, out: Out) -> State:
 
 
 def _reject(state: State, card: Card, out: Out) -> State:
-    state = replace(state, discard=state.discard + (card.id,))
+    state = evolve(state, discard=state.discard + (card.id,))
     return _note(
         state, out, "reward.card_rejected",
         f"{card.name} (rang {card.rank}) n'est pas de rang inférieur : défaussé (R16, D5).",
@@ -246,7 +246,7 @@ def _draw_brother(state: State, rng: random.Random, out: Out) -> State:
             if state.options.empty_pile == "reshuffle" and state.discard and not reshuffled:
                 pile = list(state.discard)
                 rng.shuffle(pile)
-                state = replace(state, pile=tuple(pile), discard=())
+                state = evolve(state, pile=tuple(pile), discard=())
                 state = _note(state, out, "deck.reshuffled", "Pioche épuisée : la défausse est remélangée (D5).",
                               "Draw pile exhausted: the discard pile is reshuffled (D5).")
                 reshuffled = True
@@ -255,7 +255,7 @@ def _draw_brother(state: State, rng: random.Random, out: Out) -> State:
                           "The draw pile is exhausted: no sworn brother (D5).")
             return _finish(state, out)
         card = state.deck[state.pile[0]]
-        state = replace(state, pile=state.pile[1:])
+        state = evolve(state, pile=state.pile[1:])
         if is_junior(state, card, main):
             return _finish(_take_brother(state, card, out), out)
         state = _reject(state, card, out)
@@ -276,7 +276,7 @@ def choose_card(state: State, card_id: Any, rng: random.Random, out: Out) -> Sta
         where = "in play" if all(card_id != x for x in state.discard) else "in the discard pile"
         raise RuleError(f"the card {card_id} is {where}, not in the draw pile", rule="R16")
     card = state.deck[card_id]
-    state = replace(state, pile=tuple(x for x in state.pile if x != card_id))
+    state = evolve(state, pile=tuple(x for x in state.pile if x != card_id))
     if is_junior(state, card, _cur(state).card):
         return _finish(_take_brother(state, card, out), out)
     return _reject(state, card, out)
@@ -287,7 +287,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
     ch = _cur(state)
     o = state.options
     if key == "voyage":  # R20
-        ch = replace(ch, immobilised=ch.immobilised + 1, stay_turn=state.turn)
+        ch = evolve(ch, immobilised=ch.immobilised + 1, stay_turn=state.turn)
         state = _note(
             put(state, ch), out, "sentence.immobilised",
             f"{ch.card.name} reçoit un jeton Immobilisé : pas de voyage ce tour (R20).",
@@ -296,7 +296,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
         )
         return _finish(state, out)
     if key == "blessure":  # R22
-        ch = replace(ch, wounds=ch.wounds + 1)
+        ch = evolve(ch, wounds=ch.wounds + 1)
         if ch.effective_combat <= o.death_at:
             state = _note(
                 state, out, "sentence.wound",
@@ -328,7 +328,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
         return _sub(state, "fine")
     if key == "bagne":  # R21
         brothers = tuple(b.id for b in ch.brothers)
-        ch = replace(ch, brothers=())
+        ch = evolve(ch, brothers=())
         state = put(state, ch)
         if brothers:
             if o.bagne_brothers == "hand":
@@ -336,7 +336,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
 
                 state = to_hand(state, ch.player, brothers)
             else:
-                state = replace(state, discard=state.discard + brothers)
+                state = evolve(state, discard=state.discard + brothers)
         where_fr = "dans la main du joueur" if o.bagne_brothers == "hand" else "à la défausse"
         where_en = "to the player's hand" if o.bagne_brothers == "hand" else "to the discard pile"
         state = _note(
@@ -354,7 +354,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
 def kill(state: State, ch: Character, out: Out) -> State:
     """R23: the card, its tokens and its sworn brothers go to the discard pile."""
     cards = (ch.card.id, *(b.id for b in ch.brothers))
-    state = replace(
+    state = evolve(
         state,
         characters=tuple(c for c in state.characters if c.id != ch.id),
         dead=state.dead + (ch,),
@@ -393,43 +393,43 @@ def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> 
         raise EventError(str(exc)) from None
     ch = _cur(state)
     if ep.sub == "reward_taels":  # R15
-        ch = replace(ch, taels=ch.taels + int(value))
-        state = replace(put(state, ch), episode=replace(ep, taels_rolls=ep.taels_rolls + (int(value),)))
+        ch = evolve(ch, taels=ch.taels + int(value))
+        state = evolve(put(state, ch), episode=evolve(ep, taels_rolls=ep.taels_rolls + (int(value),)))
         state = _note(state, out, "reward.taels", f"{ch.card.name} gagne {value} taels (total {ch.taels}) (R15).",
                       f"{ch.card.name} gains {value} taels (total {ch.taels}) (R15).", character=ch.id, taels=int(value))
         return _finish(state, out)
     if ep.sub == "reward_reroll":  # R16.1
-        state = replace(state, episode=replace(ep, rewards=ep.rewards + (str(value),)))
+        state = evolve(state, episode=evolve(ep, rewards=ep.rewards + (str(value),), story=None))
         face = state.dice["recompense"].face(value)
         state = _note(state, out, "reward.reroll", f"Dé de récompense relancé : {face.fr}.",
                       f"Reward die re-rolled: {face.en}.", value=value, rule="R16")
         return apply_reward(state, str(value), rng, out)
     if ep.sub == "fine":  # R19
         k = int(value)
-        state = replace(state, episode=replace(ep, taels_rolls=ep.taels_rolls + (k,)))
+        state = evolve(state, episode=evolve(ep, taels_rolls=ep.taels_rolls + (k,)))
         short = ch.taels < k if state.options.fine_shortfall == "fewer" else ch.taels <= k
         if not short:
-            ch = replace(ch, taels=ch.taels - k)
+            ch = evolve(ch, taels=ch.taels - k)
             state = _note(put(state, ch), out, "sentence.fine",
                           f"{ch.card.name} paie {k} taels (reste {ch.taels}) (R19).",
                           f"{ch.card.name} pays {k} taels ({ch.taels} left) (R19).", character=ch.id, paid=k)
             return _finish(state, out)
         paid = ch.taels
-        ch = replace(ch, taels=0)
+        ch = evolve(ch, taels=0)
         state = _note(put(state, ch), out, "sentence.fine_short",
                       f"Amende de {k} : {ch.card.name} paie tout ce qu'il a ({paid}) ; relancez le dé de sentence (R19).",
                       f"Fine of {k}: {ch.card.name} pays all they have ({paid}); re-roll the sentence die (R19).",
                       character=ch.id, paid=paid, fine=k)
         return _sub(state, "sentence_reroll")
     if ep.sub == "sentence_reroll":  # R19: applied in addition
-        state = replace(state, episode=replace(ep, sentences=ep.sentences + (str(value),), sentence_index=ep.sentence_index + 1))
+        state = evolve(state, episode=evolve(ep, sentences=ep.sentences + (str(value),), sentence_index=ep.sentence_index + 1))
         face = state.dice["sentence"].face(value)
         state = _note(state, out, "sentence.reroll", f"Dé de sentence relancé : {face.fr}.",
                       f"Sentence die re-rolled: {face.en}.", value=value, rule="R19")
         return apply_sentence(state, str(value), out)
     # prison: R21.4
     d4 = int(value)
-    ch = replace(ch, prison=d4, stay_turn=state.turn)
+    ch = evolve(ch, prison=d4, stay_turn=state.turn)
     state = _note(put(state, ch), out, "sentence.prison",
                   f"{ch.card.name} est au bagne pour {d4} tour(s) (D4 posé sur la carte) (R21).",
                   f"{ch.card.name} is in prison for {d4} turn(s) (d4 placed on the card) (R21).",
@@ -478,10 +478,10 @@ def on_bribe(state: State, data: Mapping[str, Any], out: Out) -> State:
         cost = turns * o.bribe_rate
         if payer.taels < cost:
             raise RuleError(f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}", rule="R21")
-        payer = replace(payer, taels=payer.taels - cost)
+        payer = evolve(payer, taels=payer.taels - cost)
         state = put(state, payer)
         ch = state.character(ch.id) or ch
-        ch = replace(ch, prison=ch.prison - turns)
+        ch = evolve(ch, prison=ch.prison - turns)
         state = put(state, ch)
         out.add(
             "prison.bribe",
@@ -503,7 +503,7 @@ def on_heal(state: State, data: Mapping[str, Any], out: Out) -> State:
         raise RuleError(f"{ch.card.name} has no -2 token to heal", rule="R22")
     if ch.banquets <= 0:
         raise RuleError(f"{ch.card.name} has no banquet token to spend", rule="R22")
-    ch = replace(ch, wounds=ch.wounds - 1, banquets=ch.banquets - 1)
+    ch = evolve(ch, wounds=ch.wounds - 1, banquets=ch.banquets - 1)
     out.add(
         "heal",
         f"{ch.card.name} dépense un banquet et défausse un jeton -2 (combat effectif {ch.effective_combat}) (R22).",
@@ -523,7 +523,7 @@ def on_cell(state: State, data: Mapping[str, Any], out: Out) -> State:
     cell = data.get("cell")
     if not isinstance(cell, str) or not cell.strip() or len(cell) > 40:
         raise EventError("'cell' must be the name of a cell (1-40 characters)")
-    ch = replace(ch, cell=cell.strip())
+    ch = evolve(ch, cell=cell.strip())
     out.add("prison.cell", f"Le bagnard {ch.card.name} est placé sur la case {ch.cell} (D9).",
             f"The convict {ch.card.name} is placed on cell {ch.cell} (D9).", character=ch.id, cell=ch.cell)
     return put(state, ch)

@@ -27,7 +27,8 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...dice import DiceError, fold_text
 from ...errors import EventError

@@ -16,7 +16,8 @@ are ints (a d10's ``0`` is 10).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...dice import DiceError, DiceSet
 from ...errors import EventError

@@ -15,8 +15,8 @@ read never silently overwrites a die); the same face again is harmless.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...dice import DiceError
 from ...errors import EventError, RuleError
@@ -24,7 +24,7 @@ from ...events import Event, Source
 from .common import Out
 from .consequences import consequence_die, resolve
 from .dice_input import SYMBOL_SLOTS, DieIn, parse_dice_event
-from .model import MAX_BROTHERS, Character, Episode, State
+from .model import Character, Episode, MAX_BROTHERS, State, evolve
 from .narration import narrate
 from .trial import modifiers
 
@@ -64,7 +64,9 @@ def missing_dice(state: State, ep: Episode) -> list[str]:
     return miss
 
 
-def episode_narration(state: State, ep: Episode) -> dict[str, Any] | None:
+def episode_narration(state: State, ep: Episode) -> Mapping[str, Any] | None:
+    if ep.story is not None:
+        return ep.story
     ch = state.character(ep.character)
     if ch is None or ep.lieu is None or ep.adversaire is None or ep.epreuve is None:
         return None
@@ -233,7 +235,7 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
         if len(detail) > n:
             raise RuleError(f"{n} detail D6 at this table; send a correction to change it", rule="D14")
     gourds = ep.gourds if epreuve == "combat" else 0
-    new_ep = replace(
+    new_ep = evolve(
         ep,
         lieu=vals["lieu"],
         adversaire=vals["adversaire"],
@@ -246,10 +248,12 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
         gourds=gourds,
         corrected=ep.corrected or correction,
     )
-    state = replace(state, episode=new_ep)
+    state = evolve(state, episode=new_ep)
     missing = missing_dice(state, new_ep)
-    new_ep = replace(new_ep, sub="dice" if missing else "trial")
-    state = replace(state, episode=new_ep)
+    new_ep = evolve(new_ep, sub="dice" if missing else "trial", story=None)
+    if not missing:
+        new_ep = evolve(new_ep, story=episode_narration(state, new_ep))
+    state = evolve(state, episode=new_ep)
     if "recompense_reroll" in missing and not (ep.rewards == rewards):
         out.add(
             "reward.reroll_needed",
@@ -258,7 +262,7 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
             rule="R16",
         )
     if not missing:
-        story = episode_narration(state, new_ep) or {}
+        story = new_ep.story or {}
         total = new_ep.difficulty_total
         scale = 12 if epreuve == "magie" else 20
         tag_fr = " (corrigé)" if correction else ""
@@ -333,7 +337,7 @@ def _apply_choices(state: State, choices: Mapping[str, Any]) -> State:
                 names = ", ".join(x.id for x in ch.brothers) or "none"
                 raise RuleError(f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})", rule="R17")
         brother = b
-    return replace(state, episode=replace(ep, gourds=gourds, brother=brother))
+    return evolve(state, episode=evolve(ep, gourds=gourds, brother=brother))
 
 
 def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
@@ -351,8 +355,8 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
         value = int(state.dice[die].parse(item.value))
     except DiceError as exc:
         raise EventError(str(exc)) from None
-    ep = replace(ep, roll=value)
-    state = replace(state, episode=ep)
+    ep = evolve(ep, roll=value)
+    state = evolve(state, episode=ep)
     o = state.options
     if o.gourd_timing == "after" and ep.epreuve == "combat" and ep.gourds == 0 and ch.gourds > 0 and o.gourds_per_trial > 0:
         from .odds import is_success
@@ -367,7 +371,7 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
                 f"Rolled {value}: drinking the gourd (+5) would change the outcome. Choose (D7).",
                 roll=value,
             )
-            return replace(state, episode=replace(ep, sub="gourd"))
+            return evolve(state, episode=evolve(ep, sub="gourd"))
     return resolve(state, rng, out)
 
 

@@ -11,12 +11,12 @@ may move and how far, and waits for ``peripeties.next_turn``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...errors import EventError, RuleError
 from .common import Out, put
-from .model import Episode, State
+from .model import Episode, State, evolve
 
 __all__ = ["next_turn", "advance", "finish_episode", "drop_from_turn", "choose_next_character"]
 
@@ -30,12 +30,12 @@ def next_turn(state: State, data: Mapping[str, Any], out: Out) -> State:
     if state.phase == "travel" and state.options.banquet_token == "discard_after_travel":
         for ch in state.characters:
             if ch.banquet_turn == state.turn and ch.banquets > 0:
-                state = put(state, replace(ch, banquets=ch.banquets - 1))
+                state = put(state, evolve(ch, banquets=ch.banquets - 1))
     turn = state.turn + 1
     order = {p: i for i, p in enumerate(state.players)}
     queue = tuple(c.id for c in sorted(state.characters, key=lambda c: order.get(c.player, len(order))))
     out.add("turn.start", f"Tour {turn} : étape des péripéties.", f"Turn {turn}: episode step.", turn=turn)
-    state = replace(state, turn=turn, phase="episodes", queue=queue, episode=None)
+    state = evolve(state, turn=turn, phase="episodes", queue=queue, episode=None)
     return advance(state, out)
 
 
@@ -56,7 +56,7 @@ def advance(state: State, out: Out) -> State:
                 f"{ch.card.name} discards {ch.immobilised} Immobilised token(s): no episode this turn (R3).",
                 character=ch.id,
             )
-            ch = replace(ch, immobilised=0)
+            ch = evolve(ch, immobilised=0)
             handled = True
         if ch.prison > 0 and (not handled or o.immobilised_and_prison == "both"):  # R4, D19
             left = ch.prison - 1
@@ -67,7 +67,7 @@ def advance(state: State, out: Out) -> State:
                     f"{ch.card.name} is freed: no episode this turn, but may travel (R4).",
                     character=ch.id,
                 )
-                ch = replace(ch, prison=0, cell=None)
+                ch = evolve(ch, prison=0, cell=None)
             else:
                 out.add(
                     "prison.wait",
@@ -76,7 +76,7 @@ def advance(state: State, out: Out) -> State:
                     character=ch.id,
                     left=left,
                 )
-                ch = replace(ch, prison=left, stay_turn=state.turn)
+                ch = evolve(ch, prison=left, stay_turn=state.turn)
             handled = True
         if handled:
             state = put(state, ch)
@@ -89,21 +89,21 @@ def advance(state: State, out: Out) -> State:
             character=ch.id,
             player=ch.player,
         )
-        return replace(state, queue=queue, episode=Episode(character=ch.id))
+        return evolve(state, queue=queue, episode=Episode(character=ch.id))
     out.add(
         "travel.start",
         f"Fin des péripéties du tour {state.turn} : phase de voyage.",
         f"Episodes of turn {state.turn} done: travel phase.",
         turn=state.turn,
     )
-    return replace(state, queue=(), episode=None, phase="travel")
+    return evolve(state, queue=(), episode=None, phase="travel")
 
 
 def finish_episode(state: State, out: Out, summary: Mapping[str, Any] | None = None) -> State:
     """The current episode is over: record it and move to the next character."""
     if summary is not None:
-        state = replace(state, last=summary)
-    return advance(replace(state, queue=state.queue[1:], episode=None), out)
+        state = evolve(state, last=summary)
+    return advance(evolve(state, queue=state.queue[1:], episode=None), out)
 
 
 def drop_from_turn(state: State, cid: str, out: Out) -> State:
@@ -111,8 +111,8 @@ def drop_from_turn(state: State, cid: str, out: Out) -> State:
     if cid not in state.queue:
         return state
     if state.queue and state.queue[0] == cid and state.episode is not None:
-        return advance(replace(state, queue=state.queue[1:], episode=None), out)
-    return replace(state, queue=tuple(q for q in state.queue if q != cid))
+        return advance(evolve(state, queue=state.queue[1:], episode=None), out)
+    return evolve(state, queue=tuple(q for q in state.queue if q != cid))
 
 
 def choose_next_character(state: State, cid: Any, out: Out) -> State:
@@ -136,5 +136,5 @@ def choose_next_character(state: State, cid: Any, out: Out) -> State:
     if cid == ep.character:
         return state
     queue = (cid,) + tuple(q for q in state.queue if q != cid)
-    state = replace(state, queue=queue, episode=None)
+    state = evolve(state, queue=queue, episode=None)
     return advance(state, out)

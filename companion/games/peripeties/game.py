@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ...dice import DiceError, default_dice, dice_from_json
 from ...errors import EventError

@@ -6,13 +6,15 @@ the rest (the table keeps one state per event).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from dataclasses import dataclass, field
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from ...dice import DiceSet
 from .options import Options
 
 __all__ = [
+    "evolve",
     "TRIALS",
     "LOCATIONS",
     "STARS",
@@ -22,6 +24,26 @@ __all__ = [
     "Episode",
     "State",
 ]
+
+_T = TypeVar("_T")
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
+    """A copy of a frozen dataclass with some fields changed, sharing the rest.
+
+    Like :func:`dataclasses.replace` but without re-running ``__init__``: the rules make
+    thousands of these per replay and ``replace`` was most of the replay time. Field
+    names are still checked.
+    """
+    src = obj.__dict__
+    if not changes.keys() <= src.keys():
+        raise TypeError(f"unknown field(s) for {type(obj).__name__}: {sorted(set(changes) - set(src))}")
+    new = object.__new__(type(obj))
+    d = new.__dict__
+    d.update(src)
+    d.update(changes)
+    return new
+
 
 TRIALS: tuple[str, ...] = ("combat", "esprit", "magie")
 LOCATIONS: tuple[str, ...] = ("montagne", "ville", "temple", "auberge", "foret", "etang")
@@ -108,7 +130,7 @@ class Character:
         i = TRIALS.index(trial)
         xp = list(self.xp)
         xp[i] = value
-        return replace(self, xp=(xp[0], xp[1], xp[2]))
+        return evolve(self, xp=(xp[0], xp[1], xp[2]))
 
 
 @dataclass(frozen=True)
@@ -141,6 +163,7 @@ class Episode:
     taels_rolls: tuple[int, ...] = ()  # D10s rolled for tael rewards/fines
     sentence_index: int = 0  # which sentence of the chain is being applied
     notes: tuple[tuple[str, str, str], ...] = ()  # (kind, fr, en) results, for the record
+    story: Mapping[str, Any] | None = None  # the suggested narration, once the dice are complete
 
     @property
     def reward(self) -> str | None:

@@ -17,7 +17,8 @@ import re
 import zlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 __all__ = ["narrate", "details", "detail_entry"]
 

@@ -13,13 +13,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...errors import EventError, RuleError
 from .common import Out, int_field, need_character, put
 from .deck import card_from_json, cards_from_json, parse_location, parse_star, slug
-from .model import MAX_BROTHERS, TRIALS, Card, Character, State
+from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
 
 __all__ = [
     "add_player",
@@ -49,7 +49,7 @@ def add_player(state: State, data: Mapping[str, Any], out: Out) -> State:
     if name in state.players:
         raise RuleError(f"there is already a player called {name}", rule="R2")
     out.add("player.added", f"{name} rejoint la table.", f"{name} joins the table.", player=name)
-    return replace(state, players=state.players + (name,))
+    return evolve(state, players=state.players + (name,))
 
 
 def remove_player(state: State, data: Mapping[str, Any], out: Out) -> State:
@@ -59,7 +59,7 @@ def remove_player(state: State, data: Mapping[str, Any], out: Out) -> State:
     if any(c.player == name for c in state.characters):
         raise RuleError(f"{name} still has characters in play: remove them first", rule="R2")
     out.add("player.removed", f"{name} quitte la table.", f"{name} leaves the table.", player=name)
-    return replace(
+    return evolve(
         state,
         players=tuple(p for p in state.players if p != name),
         hands=tuple((p, h) for p, h in state.hands if p != name),
@@ -72,14 +72,14 @@ def set_order(state: State, data: Mapping[str, Any], out: Out) -> State:
     if players is not None:
         if not isinstance(players, list) or sorted(map(str, players)) != sorted(state.players) or len(set(players)) != len(players):
             raise EventError(f"'players' must list every player once: {', '.join(state.players)}")
-        state = replace(state, players=tuple(players))
+        state = evolve(state, players=tuple(players))
     chars = data.get("characters")
     if chars is not None:
         ids = [c.id for c in state.characters]
         if not isinstance(chars, list) or sorted(map(str, chars)) != sorted(ids) or len(set(chars)) != len(chars):
             raise EventError(f"'characters' must list every character once: {', '.join(ids)}")
         by_id = {c.id: c for c in state.characters}
-        state = replace(state, characters=tuple(by_id[i] for i in chars))
+        state = evolve(state, characters=tuple(by_id[i] for i in chars))
     if players is None and chars is None:
         raise EventError("peripeties.order needs 'players' and/or 'characters'")
     out.add(
@@ -101,7 +101,7 @@ def _cards_in_use(state: State) -> set[str]:
 
 def _take_card(state: State, cid: str) -> State:
     """Remove a card id from the pile, the discard pile or a hand."""
-    return replace(
+    return evolve(
         state,
         pile=tuple(x for x in state.pile if x != cid),
         discard=tuple(x for x in state.discard if x != cid),
@@ -150,7 +150,7 @@ def _apply_tokens(ch: Character, data: Mapping[str, Any]) -> Character:
             changes[f] = int_field(data, f, 0, 10_000)
     if "prison" in data:
         changes["prison"] = int_field(data, "prison", 0, 4) if data["prison"] is not None else 0
-    return replace(ch, **changes) if changes else ch
+    return evolve(ch, **changes) if changes else ch
 
 
 def _set_brothers(state: State, ch: Character, data: Mapping[str, Any]) -> tuple[State, Character]:
@@ -172,8 +172,8 @@ def _set_brothers(state: State, ch: Character, data: Mapping[str, Any]) -> tuple
     dropped = tuple(b.id for b in ch.brothers if b.id not in ids)
     for x in ids:
         state = _take_card(state, x)
-    state = replace(state, discard=state.discard + dropped)
-    return state, replace(ch, brothers=tuple(state.deck[x] for x in ids))
+    state = evolve(state, discard=state.discard + dropped)
+    return state, evolve(ch, brothers=tuple(state.deck[x] for x in ids))
 
 
 def _card_changes(card: Card, data: Mapping[str, Any], where: str) -> Card:
@@ -184,7 +184,7 @@ def _card_changes(card: Card, data: Mapping[str, Any], where: str) -> Card:
         if f in data:
             merged[f] = data[f]
     new = card_from_json(merged, where, custom=card.custom)
-    return replace(new, id=card.id)
+    return evolve(new, id=card.id)
 
 
 def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
@@ -225,8 +225,8 @@ def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
         while card_id in state.deck:
             card_id = f"{card.id}-{n}"
             n += 1
-        card = replace(card, id=card_id, custom=True)
-        state = replace(state, deck={**state.deck, card.id: card})
+        card = evolve(card, id=card_id, custom=True)
+        state = evolve(state, deck={**state.deck, card.id: card})
     ch = _apply_tokens(Character(cid, player, card), data)
     state, ch = _set_brothers(state, ch, data)
     validate_tokens(state, ch)
@@ -237,7 +237,7 @@ def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
         character=cid,
         player=player,
     )
-    return replace(state, characters=state.characters + (ch,))
+    return evolve(state, characters=state.characters + (ch,))
 
 
 def edit_character(state: State, data: Mapping[str, Any], out: Out) -> State:
@@ -248,12 +248,12 @@ def edit_character(state: State, data: Mapping[str, Any], out: Out) -> State:
         raise EventError(f"unknown field(s) {', '.join(sorted(unknown))}; editable: {', '.join(sorted(allowed - {'character'}))}")
     new = ch
     if set(data) & set(_CARD_EDIT_FIELDS):
-        new = replace(new, card=_card_changes(ch.card, data, f"character {ch.id}"))
+        new = evolve(new, card=_card_changes(ch.card, data, f"character {ch.id}"))
     if "player" in data:
         player = _player_name(data, "player")
         if player not in state.players:
             raise EventError(f"no player called {player}")
-        new = replace(new, player=player)
+        new = evolve(new, player=player)
     new = _apply_tokens(new, data)
     state, new = _set_brothers(state, new, data)
     validate_tokens(state, new)
@@ -269,11 +269,11 @@ def remove_character(state: State, data: Mapping[str, Any], out: Out) -> State:
     if to not in ("discard", "pile", "hand"):
         raise EventError("'to' must be discard, pile or hand")
     cards = (ch.card.id, *(b.id for b in ch.brothers))
-    state = replace(state, characters=tuple(c for c in state.characters if c.id != ch.id))
+    state = evolve(state, characters=tuple(c for c in state.characters if c.id != ch.id))
     if to == "discard":
-        state = replace(state, discard=state.discard + cards)
+        state = evolve(state, discard=state.discard + cards)
     elif to == "pile":
-        state = replace(state, pile=state.pile + cards)
+        state = evolve(state, pile=state.pile + cards)
     else:
         state = _to_hand(state, ch.player, cards)
     out.add("character.removed", f"{ch.card.name} quitte le jeu.", f"{ch.card.name} leaves play.", character=ch.id)
@@ -283,7 +283,7 @@ def remove_character(state: State, data: Mapping[str, Any], out: Out) -> State:
 def _to_hand(state: State, player: str, cards: tuple[str, ...]) -> State:
     hands = dict(state.hands)
     hands[player] = hands.get(player, ()) + cards
-    return replace(state, hands=tuple(hands.items()))
+    return evolve(state, hands=tuple(hands.items()))
 
 
 def load_deck(state: State, data: Mapping[str, Any], out: Out, rng: random.Random) -> State:
@@ -299,7 +299,7 @@ def load_deck(state: State, data: Mapping[str, Any], out: Out, rng: random.Rando
         f"Deck loaded: {len(cards)} cards, draw pile shuffled.",
         cards=len(cards),
     )
-    return replace(state, deck={c.id: c for c in cards}, pile=tuple(pile), discard=(), hands=())
+    return evolve(state, deck={c.id: c for c in cards}, pile=tuple(pile), discard=(), hands=())
 
 
 __all__ += ["to_hand", "parse_star", "parse_location"]
