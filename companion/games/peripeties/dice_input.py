@@ -15,9 +15,8 @@ are ints (a d10's ``0`` is 10).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...dice import DiceError, DiceSet
 from ...errors import EventError
@@ -29,10 +28,11 @@ SYMBOL_SLOTS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
 SLOTS = (*SYMBOL_SLOTS, "difficulty", "detail", "trial", "taels", "prison")
 _NUMERIC_SLOT_KIND = {"detail": "d6", "taels": "d10", "prison": "d4"}
 CHOICE_KEYS = ("gourd", "brother", "replace")
+_EVENT_FIELDS = frozenset({*SLOTS, "dice", *CHOICE_KEYS})
+_DIE_FIELDS = frozenset({"kind", "value", "role", "confidence", "box", "status", "candidates"})
 
 
-@dataclass(frozen=True)
-class DieIn:
+class DieIn(NamedTuple):
     """One die of an input: its kind, its value (a face key, or a raw int when the kind
     is only known later: ``difficulty``/``trial`` in keyed form), its role if given."""
 
@@ -51,7 +51,7 @@ def _numbers(v: Any, key: str) -> list[Any]:
 
 def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
     """The dice of an event, validated against their kinds; :class:`EventError` if bad."""
-    unknown = set(data) - {*SLOTS, "dice", *CHOICE_KEYS}
+    unknown = data.keys() - _EVENT_FIELDS
     if unknown:
         raise EventError(
             f"unknown field(s) in peripeties.dice: {', '.join(sorted(unknown))};"
@@ -64,13 +64,14 @@ def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
             if not isinstance(raw, list):
                 raise EventError("'dice' must be a list of {\"kind\", \"value\", \"role\"?}")
             for i, d in enumerate(raw, 1):
-                if not isinstance(d, Mapping) or "kind" not in d or "value" not in d:
+                if not (type(d) is dict or isinstance(d, Mapping)) or "kind" not in d or "value" not in d:
                     raise EventError(f"die {i}: needs 'kind' and 'value'")
-                extra = set(d) - {"kind", "value", "role", "confidence", "box", "status", "candidates"}
+                extra = d.keys() - _DIE_FIELDS
                 if extra:
                     raise EventError(f"die {i}: unknown field(s) {', '.join(sorted(extra))}")
                 kind = d["kind"]
-                if not isinstance(kind, str) or kind not in dice:
+                die_kind = dice.kinds.get(kind) if isinstance(kind, str) else None
+                if die_kind is None:
                     raise EventError(f"die {i}: unknown kind {kind!r}; kinds: {', '.join(dice)}")
                 if d.get("status") == "pending" or d["value"] is None:
                     raise EventError(f"die {i} ({kind}) was not read with confidence: enter its face by hand")
@@ -79,7 +80,7 @@ def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
                     raise EventError(f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
                 if role in SYMBOL_SLOTS and role != kind:
                     raise EventError(f"die {i}: a {kind} die cannot play the role {role}")
-                items.append(DieIn(kind, dice[kind].parse(d["value"]), role))
+                items.append(DieIn(kind, die_kind.parse(d["value"]), role))
         for slot in SYMBOL_SLOTS:
             if slot in data:
                 items.append(DieIn(slot, dice[slot].parse(data[slot]), slot))

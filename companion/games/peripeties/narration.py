@@ -13,7 +13,6 @@ show the same sentence, and a correction of a die may change it.
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from functools import lru_cache
 from pathlib import Path
@@ -106,17 +105,22 @@ _STAKES = {
 }
 
 
-def _pick(options: Sequence[str], seed: str, salt: str) -> str:
-    return options[zlib.crc32(f"{salt}|{seed}".encode()) % len(options)]
+_SALTS = {"intro": 0, "trial": 7, "reward": 13, "sentence": 19, "stakes": 25}
 
 
-_ELISIONS = ((re.compile(r"\bde un\b"), "d'un"), (re.compile(r"\bde une\b"), "d'une"), (re.compile(r"\bde des\b"), "de"))
+def _pick(options: Sequence[str], h: int, salt: str) -> str:
+    """One phrasing, from a CRC of the dice (``h``) mixed with the part's salt."""
+    return options[((h >> _SALTS[salt]) ^ (h * (_SALTS[salt] + 1))) % len(options)]
+
+
+_ELISIONS = ((" de un ", " d'un "), (" de une ", " d'une "), (" de des ", " de "))
 
 
 def _french(s: str) -> str:
     """Elisions the templates cannot know in advance: "de un tigre" -> "d'un tigre"."""
-    for rx, rep in _ELISIONS:
-        s = rx.sub(rep, s)
+    if " de " in s:
+        for a, b in _ELISIONS:
+            s = s.replace(a, b)
     return s
 
 
@@ -141,7 +145,7 @@ def narrate(
     d_adv = (detail[1] if len(detail) > 1 else None) if detail_mode == "two" else d_lieu
     loc = detail_entry("lieu", lieu, d_lieu)
     adv = detail_entry("adversaire", adversaire, d_adv)
-    seed = f"{lieu}/{adversaire}/{epreuve}/{difficulty}/{reward}/{sentence}/{','.join(map(str, detail))}/{name}"
+    seed = zlib.crc32(f"{lieu}/{adversaire}/{epreuve}/{difficulty}/{reward}/{sentence}/{detail}/{name}".encode())
     out: dict[str, Any] = {}
     for lang in ("fr", "en"):
         place = loc[f"phrase_{lang}"]
