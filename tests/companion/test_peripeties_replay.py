@@ -107,3 +107,26 @@ def test_narration_uses_detail_tables() -> None:
             for name in ("A", "Bo", "Cai", "Dong"):  # the name varies the template
                 fr = narrate(name, lieu, "animal", "combat", 3, "banquet", "voyage", detail=[d])["fr"]
                 assert "de un " not in fr and "de une " not in fr and "de des " not in fr
+
+
+# -- the docs stay true -------------------------------------------------------------------------
+def test_docs_list_every_event_and_option() -> None:
+    from companion.games.peripeties import EVENT_TYPES
+    from companion.games.peripeties.options import OPTION_SPECS
+
+    events_doc = (ROOT / "docs" / "events-peripeties.md").read_text(encoding="utf-8")
+    for etype in EVENT_TYPES:
+        assert f"### `{etype}`" in events_doc, etype
+    play_doc = (ROOT / "docs" / "peripeties.md").read_text(encoding="utf-8")
+    for spec in OPTION_SPECS:
+        assert f"| `{spec.name}` | `{json.dumps(spec.default)}` |" in play_doc, spec.name
+
+
+def test_doc_examples_are_valid_events() -> None:
+    from companion.events import parse_event
+
+    doc = (ROOT / "docs" / "events-peripeties.md").read_text(encoding="utf-8")
+    lines = [line for line in doc.splitlines() if line.startswith('{"type": "peripeties.')]
+    assert len(lines) >= 15
+    for line in lines:
+        parse_event(json.loads(line))
