@@ -252,7 +252,7 @@ def _kind(name: str, obj: Any, where: str) -> DieKind:
     required = SYMBOL_RESULTS.get(name)
     if required is not None and set(kind.keys()) != set(required):
         missing = sorted(set(required) - set(kind.keys()))
-        extra = sorted(set(kind.keys()) - set(required))
+        extra = sorted(str(k) for k in set(kind.keys()) - set(required))
         detail = "; ".join(
             p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
         )

@@ -172,6 +172,10 @@ def test_roll_before_dice_complete_and_wrong_die() -> None:
     refused(t, "dice", "R10", trial=5)
     t.ev("dice", **{**P1_DICE, "lieu": "ville"})
     refused(t, "dice", "R10", dice=[{"kind": "d12", "value": 5}])  # a terrestrial star rolls a D10
+    c = hero_table(star="celeste")
+    c.ev("dice", **P1_DICE)
+    e = refused(c, "dice", "R10", dice=[{"kind": "d10", "value": 5}])  # a celestial star rolls a D12
+    assert "D12" in str(e)
 
 
 def test_choices_refused_when_not_allowed() -> None:

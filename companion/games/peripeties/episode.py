@@ -87,7 +87,6 @@ def _split(state: State, ep: Episode, items: list[DieIn]) -> tuple[list[DieIn], 
     """(episode dice, trial die, later dice) of an event, by role or inferred."""
     ch = state.current
     assert ch is not None
-    die = f"d{ch.card.die}"
     pre_roll = ep.roll is None and ep.sub in ("dice", "trial")
     unroled_d10 = [i for i in items if i.slot is None and i.kind == "d10"]
     episode, trial, later = [], [], []
@@ -101,7 +100,9 @@ def _split(state: State, ep: Episode, items: list[DieIn]) -> tuple[list[DieIn], 
             elif it.kind == "d12":
                 slot = "trial"
             elif it.kind == "d10" and pre_roll:
-                if ep.sub == "trial" and die == "d10" and len(unroled_d10) == 1:
+                # Once the episode dice are complete, a lone D10 is a trial roll (refused
+                # with R10 for a celestial star, who rolls a D12).
+                if ep.sub == "trial" and len(unroled_d10) == 1:
                     slot = "trial"
                 else:
                     slot = "difficulty"
@@ -184,12 +185,12 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
             if slot is None:  # an unroled d6
                 slot = "difficulty" if epreuve == "magie" and have_diff + len(new_diff) < 2 else "detail"
             if slot == "difficulty":
-                kind = it.kind or expected
-                if kind is None:
+                dkind = it.kind or expected
+                if dkind is None:
                     raise EventError("give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
-                if kind not in ("d10", "d6"):
-                    raise RuleError(f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {kind}", rule="R6")
-                new_diff.append((kind, int(state.dice[kind].parse(it.value))))
+                if dkind not in ("d10", "d6"):
+                    raise RuleError(f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {dkind}", rule="R6")
+                new_diff.append((dkind, int(state.dice[dkind].parse(it.value))))
             elif slot == "detail":
                 if it.kind not in (None, "d6"):
                     raise RuleError(f"the detail die is a D6, not a {it.kind}", rule="R8")
