@@ -181,17 +181,17 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
         for it in items:
             if it.kind in SYMBOL_SLOTS:
                 continue
-            slot = it.slot
-            if slot is None:  # an unroled d6
-                slot = "difficulty" if epreuve == "magie" and have_diff + len(new_diff) < 2 else "detail"
-            if slot == "difficulty":
+            role = it.slot
+            if role is None:  # an unroled d6
+                role = "difficulty" if epreuve == "magie" and have_diff + len(new_diff) < 2 else "detail"
+            if role == "difficulty":
                 dkind = it.kind or expected
                 if dkind is None:
                     raise EventError("give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
                 if dkind not in ("d10", "d6"):
                     raise RuleError(f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {dkind}", rule="R6")
                 new_diff.append((dkind, int(state.dice[dkind].parse(it.value))))
-            elif slot == "detail":
+            elif role == "detail":
                 if it.kind not in (None, "d6"):
                     raise RuleError(f"the detail die is a D6, not a {it.kind}", rule="R8")
                 new_detail.append(int(state.dice["d6"].parse(it.value)))
