@@ -33,15 +33,14 @@ def evolve(obj: _T, **changes: Any) -> _T:
 
     Like :func:`dataclasses.replace` but without re-running ``__init__``: the rules make
     thousands of these per replay and ``replace`` was most of the replay time. Field
-    names are still checked.
+    names are still checked (an unknown name would make the new ``__dict__`` larger).
     """
     src = obj.__dict__
-    if not changes.keys() <= src.keys():
+    d = {**src, **changes}
+    if len(d) != len(src):
         raise TypeError(f"unknown field(s) for {type(obj).__name__}: {sorted(set(changes) - set(src))}")
     new = object.__new__(type(obj))
-    d = new.__dict__
-    d.update(src)
-    d.update(changes)
+    object.__setattr__(new, "__dict__", d)
     return new
 
 
