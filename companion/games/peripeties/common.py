@@ -58,6 +58,5 @@ def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int 
 def with_recent(state: State, out: Out) -> State:
     if not out:
         return state
-    items = tuple((o.kind, o.text["fr"], o.text["en"]) for o in out)
-    return evolve(state, recent=(state.recent + items)[-RECENT:])
+    return evolve(state, recent=(state.recent + tuple(out))[-RECENT:])
 

@@ -44,37 +44,7 @@ def _sub(state: State, sub: str) -> State:
 
 
 def _finish(state: State, out: Out) -> State:
-    ep = state.episode
-    assert ep is not None
-    ch = state.character(ep.character)
-    name = ch.card.name if ch else next((d.card.name for d in state.dead if d.id == ep.character), ep.character)
-    from .episode import episode_narration
-
-    story = episode_narration(state, ep) if ch else None
-    summary = {
-        "turn": state.turn,
-        "character": ep.character,
-        "name": name,
-        "lieu": ep.lieu,
-        "adversaire": ep.adversaire,
-        "epreuve": ep.epreuve,
-        "difficulty": ep.difficulty_total,
-        "difficulty_dice": list(ep.difficulty),
-        "detail": list(ep.detail),
-        "rewards": list(ep.rewards),
-        "sentences": list(ep.sentences),
-        "roll": ep.roll,
-        "total": ep.total,
-        "success": ep.success,
-        "natural": ep.natural,
-        "gourds": ep.gourds,
-        "brother": ep.brother,
-        "taels_rolls": list(ep.taels_rolls),
-        "corrected": ep.corrected,
-        "results": [{"kind": k, "text": {"fr": fr, "en": en}} for k, fr, en in ep.notes],
-        "narration": {"fr": story["fr"], "en": story["en"]} if story else None,
-    }
-    return finish_episode(state, out, summary)
+    return finish_episode(state, out)
 
 
 # -- the roll -------------------------------------------------------------------------

@@ -67,11 +67,11 @@ def missing_dice(state: State, ep: Episode) -> list[str]:
 def episode_narration(state: State, ep: Episode) -> Mapping[str, Any] | None:
     if ep.story is not None:
         return ep.story
-    ch = state.character(ep.character)
-    if ch is None or ep.lieu is None or ep.adversaire is None or ep.epreuve is None:
+    if ep.lieu is None or ep.adversaire is None or ep.epreuve is None:
         return None
+    ch = state.character(ep.character)
     return narrate(
-        ch.card.name,
+        ep.name or (ch.card.name if ch else ep.character),
         ep.lieu,
         ep.adversaire,
         ep.epreuve,

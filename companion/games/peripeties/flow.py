@@ -89,7 +89,7 @@ def advance(state: State, out: Out) -> State:
             character=ch.id,
             player=ch.player,
         )
-        return evolve(state, queue=queue, episode=Episode(character=ch.id))
+        return evolve(state, queue=queue, episode=Episode(character=ch.id, turn=state.turn, name=ch.card.name))
     out.add(
         "travel.start",
         f"Fin des péripéties du tour {state.turn} : phase de voyage.",
@@ -99,11 +99,9 @@ def advance(state: State, out: Out) -> State:
     return evolve(state, queue=(), episode=None, phase="travel")
 
 
-def finish_episode(state: State, out: Out, summary: Mapping[str, Any] | None = None) -> State:
-    """The current episode is over: record it and move to the next character."""
-    if summary is not None:
-        state = evolve(state, last=summary)
-    return advance(evolve(state, queue=state.queue[1:], episode=None), out)
+def finish_episode(state: State, out: Out) -> State:
+    """The current episode is over: keep it as the last one and move to the next character."""
+    return advance(evolve(state, queue=state.queue[1:], episode=None, last=state.episode), out)
 
 
 def drop_from_turn(state: State, cid: str, out: Out) -> State:

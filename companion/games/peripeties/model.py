@@ -144,6 +144,8 @@ class Episode:
 
     character: str
     sub: str = "dice"
+    turn: int = 0
+    name: str = ""  # the character's name when the episode began (it may die)
     lieu: str | None = None
     adversaire: str | None = None
     epreuve: str | None = None
@@ -194,8 +196,8 @@ class State:
     phase: str = "setup"  # "setup" | "episodes" | "travel"
     queue: tuple[str, ...] = ()  # characters still to resolve this turn; queue[0] is current
     episode: Episode | None = None
-    last: Mapping[str, Any] | None = None  # summary of the last resolved episode
-    recent: tuple[tuple[str, str, str], ...] = ()  # last outcomes (kind, fr, en)
+    last: Episode | None = None  # the last resolved episode (summarised by the view)
+    recent: tuple[Any, ...] = ()  # the last outcomes (Outcome values)
     meta: Mapping[str, Any] = field(default_factory=dict)
 
     def character(self, cid: str) -> Character | None:

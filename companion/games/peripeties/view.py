@@ -238,6 +238,34 @@ def _episode_json(state: State) -> dict[str, Any] | None:
     }
 
 
+def episode_summary(state: State, ep: Episode) -> dict[str, Any]:
+    """A resolved episode as JSON (``state_json()["last"]``)."""
+    story = episode_narration(state, ep)
+    return {
+        "turn": ep.turn,
+        "character": ep.character,
+        "name": ep.name,
+        "lieu": ep.lieu,
+        "adversaire": ep.adversaire,
+        "epreuve": ep.epreuve,
+        "difficulty": ep.difficulty_total,
+        "difficulty_dice": list(ep.difficulty),
+        "detail": list(ep.detail),
+        "rewards": list(ep.rewards),
+        "sentences": list(ep.sentences),
+        "roll": ep.roll,
+        "total": ep.total,
+        "success": ep.success,
+        "natural": ep.natural,
+        "gourds": ep.gourds,
+        "brother": ep.brother,
+        "taels_rolls": list(ep.taels_rolls),
+        "corrected": ep.corrected,
+        "results": [{"kind": k, "text": {"fr": fr, "en": en}} for k, fr, en in ep.notes],
+        "narration": {"fr": story["fr"], "en": story["en"]} if story else None,
+    }
+
+
 def state_json(state: State) -> dict[str, Any]:
     dice = state.dice
     return {
@@ -248,9 +276,9 @@ def state_json(state: State) -> dict[str, Any]:
         "characters": [character_json(state, c) for c in state.characters],
         "dead": [{"id": c.id, "player": c.player, "card": c.card.to_json()} for c in state.dead],
         "episode": _episode_json(state),
-        "last": dict(state.last) if state.last is not None else None,
+        "last": episode_summary(state, state.last) if state.last is not None else None,
         "expects": expects(state),
-        "recent": [{"kind": k, "text": {"fr": fr, "en": en}} for k, fr, en in state.recent],
+        "recent": [{"kind": o.kind, "text": dict(o.text)} for o in state.recent],
         "deck": {
             "pile": len(state.pile),
             "discard": list(state.discard),
@@ -354,6 +382,6 @@ def describe(state: State, lang: str = "fr") -> str:
             lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))
     if state.recent:
         lines.append("Derniers résultats :" if fr else "Recent outcomes:")
-        for _k, tfr, ten in state.recent[-6:]:
-            lines.append("  - " + (tfr if fr else ten))
+        for o in state.recent[-6:]:
+            lines.append("  - " + (o.text["fr"] if fr else o.text["en"]))
     return "\n".join(lines)
