@@ -137,6 +137,10 @@ def test_conflicting_die_needs_correction() -> None:
     assert [o for o in a.outcomes if o.kind == "episode.ready"][0].data["corrected"] is True
     t.ev("dice", source="correction", replace=True, lieu="temple")
     assert t.expects["have"] == {"lieu": "temple"} and t.step == "episode"
+    t.ev("dice", **{**P1_DICE, "lieu": "temple"})
+    t.ev("dice", trial=10)
+    last = t.js["last"]
+    assert last["name"] == "Héros" and last["turn"] == 1 and last["corrected"] is True
 
 
 def test_correction_of_trial_type_drops_difficulty_of_wrong_kind() -> None:

@@ -139,7 +139,7 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
     assert ep is not None and ch is not None
     o = state.options
     if replace_all:
-        ep = Episode(character=ep.character, gourds=ep.gourds, brother=ep.brother)
+        ep = Episode(character=ep.character, turn=ep.turn, name=ep.name, gourds=ep.gourds, brother=ep.brother)
     vals: dict[str, Any] = {"lieu": ep.lieu, "adversaire": ep.adversaire, "epreuve": ep.epreuve}
     rewards, sentences = ep.rewards, ep.sentences
     for it in items:
