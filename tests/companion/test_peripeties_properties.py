@@ -142,6 +142,8 @@ def check_invariants(table: Table, dead_seen: set[str]) -> None:
         assert c.id not in dead_seen
     for d in st_.dead:
         dead_seen.add(d.id)
+    if st_.last is not None:
+        assert st_.last.name and st_.last.turn >= 1 and st_.last.success is not None
     assert not (set(st_.queue) & dead_seen)
     if st_.episode is not None:
         assert st_.episode.character not in dead_seen

@@ -130,3 +130,13 @@ def test_doc_examples_are_valid_events() -> None:
     assert len(lines) >= 15
     for line in lines:
         parse_event(json.loads(line))
+
+
+def test_demo_log_stops_at_a_trial_with_odds() -> None:
+    t = state_of("peripeties-demo.jsonl")
+    exp = t["state"]["expects"]
+    assert exp["step"] == "trial" and exp["character"] == "lin-chong"
+    assert exp["dice"] == [{"kind": "d12", "role": "trial", "count": 1, "by": "Alice"}]
+    assert len(exp["odds"]) == 4  # gourd or not × brother or not
+    assert all(0 < row["probability"] <= 11 / 12 for row in exp["odds"])
+    assert chars(t)["sun-erniang"]["tokens"]["immobilised"] == 1
