@@ -277,3 +277,13 @@ def test_describe_both_languages() -> None:
     assert "Héros" in fr and "4 taels" in fr and "jet d'épreuve attendu" in fr
     assert "waiting for the trial roll" in en and "1 gourd(s)" in en
     assert "collines" in fr and "hills" in en  # the detail D6 in the narration
+
+
+def test_edit_during_trial_drops_impossible_choices() -> None:
+    t = hero_table({"gourds": 1, "brothers": ["b3"]})
+    t.ev("dice", **P1_DICE)
+    t.ev("choose", gourd=1, brother="b3")
+    t.ev("edit_character", character="heros", gourds=0, brothers=[])
+    assert t.js["episode"]["gourd"] == 0 and t.js["episode"]["brother"] is None
+    t.ev("dice", trial=9)
+    assert t.tokens("heros")["gourds"] == 0

@@ -258,7 +258,15 @@ def edit_character(state: State, data: Mapping[str, Any], out: Out) -> State:
     state, new = _set_brothers(state, new, data)
     validate_tokens(state, new)
     out.add("character.edited", f"{new.card.name} : fiche modifiée.", f"{new.card.name}: card edited.", character=ch.id)
-    return put(state, new)
+    state = put(state, new)
+    ep = state.episode
+    if ep is not None and ep.character == new.id and ep.roll is None:
+        # Choices declared for the coming roll must still be possible (R14, R17).
+        gourds = min(ep.gourds, new.gourds)
+        brother = ep.brother if any(b.id == ep.brother for b in new.brothers) else None
+        if (gourds, brother) != (ep.gourds, ep.brother):
+            state = evolve(state, episode=evolve(ep, gourds=gourds, brother=brother))
+    return state
 
 
 def remove_character(state: State, data: Mapping[str, Any], out: Out) -> State:
