@@ -287,3 +287,11 @@ def test_edit_during_trial_drops_impossible_choices() -> None:
     assert t.js["episode"]["gourd"] == 0 and t.js["episode"]["brother"] is None
     t.ev("dice", trial=9)
     assert t.tokens("heros")["gourds"] == 0
+
+
+def test_refusals_speak_both_languages() -> None:
+    t = hero_table({"taels": 5})
+    t.ev("edit_character", character="heros", prison=3)
+    e = refused(t, "bribe", "R21", character="heros")
+    assert e.text["fr"].startswith("Héros a 5 taels") and "Héros has 5 taels" in e.text["en"]  # type: ignore[attr-defined]
+    assert str(e).startswith(e.text["fr"])  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from ...errors import EventError, RuleError
 from ..base import Outcome
 from .model import Character, State, evolve
 
-__all__ = ["Out", "put", "need_character", "int_field", "name_of", "RECENT"]
+__all__ = ["Out", "put", "need_character", "int_field", "name_of", "refuse", "RECENT"]
 
 #: How many recent outcomes the state keeps for describe() and the tablet.
 RECENT = 8
@@ -20,6 +20,17 @@ class Out(list):  # type: ignore[type-arg]
 
     def add(self, kind: str, fr: str, en: str, **data: Any) -> None:
         self.append(Outcome(kind, {"fr": fr, "en": en}, data))
+
+
+def refuse(rule: str, fr: str, en: str) -> RuleError:
+    """A refusal in both languages, naming its rule.
+
+    The message is ``"fr / en"`` (French first, for a core that shows ``str(error)``);
+    ``error.text`` holds ``{"fr", "en"}`` apart for a page that shows one language.
+    """
+    err = RuleError(f"{fr} / {en}", rule=rule)
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
 
 
 def name_of(ch: Character) -> str:
@@ -40,7 +51,7 @@ def need_character(state: State, data: Mapping[str, Any], key: str = "character"
     if ch is None:
         for d in state.dead:
             if d.id == cid:
-                raise RuleError(f"{d.card.name} is dead and takes no further part", rule="R23")
+                raise refuse("R23", f"{d.card.name} est mort et ne joue plus", f"{d.card.name} is dead and takes no further part")
         known = ", ".join(c.id for c in state.characters) or "none"
         raise EventError(f"no character {cid!r} at the table (characters: {known})")
     return ch

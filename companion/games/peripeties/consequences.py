@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceError
-from ...errors import EventError, RuleError
-from .common import Out, int_field, need_character, put
+from ...errors import EventError
+from .common import Out, int_field, need_character, put, refuse
 from .dice_input import DieIn
 from .flow import finish_episode
 from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
@@ -235,7 +235,7 @@ def choose_card(state: State, card_id: Any, rng: random.Random, out: Out) -> Sta
     """brother_draw=table: the card drawn at the table (``null``: the pile is empty)."""
     ep = state.episode
     if ep is None or ep.sub != "brother_card":
-        raise RuleError("no bandit card is being drawn now", rule="R16")
+        raise refuse("R16", "aucune carte bandit n'est en cours de pioche", "no bandit card is being drawn now")
     if card_id is None:
         state = _note(state, out, "reward.no_brother", "Pioche épuisée : pas de frère juré (D5).",
                       "Draw pile exhausted: no sworn brother (D5).")
@@ -243,8 +243,12 @@ def choose_card(state: State, card_id: Any, rng: random.Random, out: Out) -> Sta
     if not isinstance(card_id, str) or card_id not in state.deck:
         raise EventError(f"no card {card_id!r} in the deck")
     if card_id not in state.pile:
-        where = "in play" if all(card_id != x for x in state.discard) else "in the discard pile"
-        raise RuleError(f"the card {card_id} is {where}, not in the draw pile", rule="R16")
+        in_discard = card_id in state.discard
+        raise refuse(
+            "R16",
+            f"la carte {card_id} est {'dans la défausse' if in_discard else 'en jeu'}, pas dans la pioche",
+            f"the card {card_id} is {'in the discard pile' if in_discard else 'in play'}, not in the draw pile",
+        )
     card = state.deck[card_id]
     state = evolve(state, pile=tuple(x for x in state.pile if x != card_id))
     if is_junior(state, card, _cur(state).card):
@@ -353,10 +357,10 @@ def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> 
     assert ep is not None
     want = _SUB_KIND.get(ep.sub)
     if want is None:
-        raise RuleError(f"no die is expected at this step ({ep.sub})", rule="input")
+        raise refuse("input", f"aucun dé n'est attendu à cette étape ({ep.sub})", f"no die is expected at this step ({ep.sub})")
     kind, slot = want
     if (item.kind is not None and item.kind != kind) or (item.slot is not None and item.slot != slot):
-        raise RuleError(f"this step waits for a {kind} ({slot}), not {item.kind or item.slot}", rule="input")
+        raise refuse("input", f"cette étape attend un {kind} ({slot}), pas {item.kind or item.slot}", f"this step waits for a {kind} ({slot}), not {item.kind or item.slot}")
     try:
         value = state.dice[kind].parse(item.value)
     except DiceError as exc:
@@ -430,24 +434,26 @@ def on_bribe(state: State, data: Mapping[str, Any], out: Out) -> State:
     ep = state.episode
     in_bribe_step = ep is not None and ep.sub == "bribe" and ep.character == ch.id
     if o.bribe_timing == "sentence" and not in_bribe_step:
-        raise RuleError("at this table bribes are paid only when the sentence is given", rule="D8")
+        raise refuse("D8", "à cette table, on ne corrompt qu'au moment de la condamnation", "at this table bribes are paid only when the sentence is given")
     if ch.prison <= 0:
-        raise RuleError(f"{ch.card.name} is not in prison" + (" yet: roll the d4 first" if ep and ep.sub == "prison" else ""), rule="R21")
+        raise refuse("R21", f"{ch.card.name} n'est pas au bagne" + (" : lancez d'abord le D4" if ep and ep.sub == "prison" else ""),
+                     f"{ch.card.name} is not in prison" + (" yet: roll the d4 first" if ep and ep.sub == "prison" else ""))
     turns = int_field(data, "turns", 0 if in_bribe_step else 1, 4, 1)
     payer = ch
     if "payer" in data:
         payer = need_character(state, data, "payer")
         if payer.id != ch.id and all(p.id != payer.id for p in _payers(state, ch)):
-            raise RuleError(f"{payer.card.name} cannot pay for {ch.card.name} at this table (bribe_payer)", rule="D8")
+            raise refuse("D8", f"{payer.card.name} ne peut pas payer pour {ch.card.name} à cette table", f"{payer.card.name} cannot pay for {ch.card.name} at this table (bribe_payer)")
     if turns:
         if ch.prison - turns < 1:
-            raise RuleError(
-                f"the prison die shows {ch.prison}: it can be lowered to 1 at most, never below (\"au minimum un tour\")",
-                rule="R21",
+            raise refuse(
+                "R21",
+                f"le D4 du bagne montre {ch.prison} : on ne peut pas descendre en dessous d'un tour",
+                f"the prison die shows {ch.prison}: it can be lowered to 1 at most, never below",
             )
         cost = turns * o.bribe_rate
         if payer.taels < cost:
-            raise RuleError(f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}", rule="R21")
+            raise refuse("R21", f"{payer.card.name} a {payer.taels} taels ; {turns} tour(s) coûtent {cost}", f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}")
         payer = evolve(payer, taels=payer.taels - cost)
         state = put(state, payer)
         ch = state.character(ch.id) or ch
@@ -468,11 +474,11 @@ def on_heal(state: State, data: Mapping[str, Any], out: Out) -> State:
     """R22.4/D18: spend a banquet token to discard a -2 token."""
     ch = need_character(state, data)
     if state.options.heal_timing == "travel" and state.phase != "travel":
-        raise RuleError("at this table wounds are healed during the travel phase", rule="D18")
+        raise refuse("D18", "à cette table, on soigne pendant la phase de voyage", "at this table wounds are healed during the travel phase")
     if ch.wounds <= 0:
-        raise RuleError(f"{ch.card.name} has no -2 token to heal", rule="R22")
+        raise refuse("R22", f"{ch.card.name} n'a pas de jeton -2 à soigner", f"{ch.card.name} has no -2 token to heal")
     if ch.banquets <= 0:
-        raise RuleError(f"{ch.card.name} has no banquet token to spend", rule="R22")
+        raise refuse("R22", f"{ch.card.name} n'a pas de jeton banquet à dépenser", f"{ch.card.name} has no banquet token to spend")
     ch = evolve(ch, wounds=ch.wounds - 1, banquets=ch.banquets - 1)
     out.add(
         "heal",
@@ -489,7 +495,7 @@ def on_cell(state: State, data: Mapping[str, Any], out: Out) -> State:
     ep = state.episode
     sentenced_now = ep is not None and ep.character == ch.id and ep.sub in ("prison", "bribe")
     if ch.prison <= 0 and not sentenced_now:
-        raise RuleError(f"{ch.card.name} is not a convict", rule="R21")
+        raise refuse("R21", f"{ch.card.name} n'est pas au bagne", f"{ch.card.name} is not a convict")
     cell = data.get("cell")
     if not isinstance(cell, str) or not cell.strip() or len(cell) > 40:
         raise EventError("'cell' must be the name of a cell (1-40 characters)")

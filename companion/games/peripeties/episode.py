@@ -21,7 +21,7 @@ from typing import Any
 from ...dice import DiceError
 from ...errors import EventError, RuleError
 from ...events import Event, Source
-from .common import Out
+from .common import Out, refuse
 from .consequences import consequence_die, resolve
 from .dice_input import SYMBOL_SLOTS, DieIn, parse_dice_event
 from .model import Character, Episode, MAX_BROTHERS, State, evolve
@@ -127,9 +127,10 @@ _MISSING_WORDS = {
 
 
 def _conflict(word: tuple[str, str], old: Any, new: Any) -> RuleError:
-    return RuleError(
+    return refuse(
+        "input",
+        f"{word[0]} est déjà saisi ({old}) ; pour le changer en {new}, faites une correction",
         f"{word[1]} is already entered ({old}); to change it to {new}, send a correction (source 'correction')",
-        rule="input",
     )
 
 
@@ -189,11 +190,12 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
                 if dkind is None:
                     raise EventError("give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
                 if dkind not in ("d10", "d6"):
-                    raise RuleError(f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {dkind}", rule="R6")
+                    raise refuse("R6", f"la difficulté se lance avec 2D10 (combat, esprit) ou 2D6 (magie), pas un {dkind}",
+                                 f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {dkind}")
                 new_diff.append((dkind, int(state.dice[dkind].parse(it.value))))
             elif role == "detail":
                 if it.kind not in (None, "d6"):
-                    raise RuleError(f"the detail die is a D6, not a {it.kind}", rule="R8")
+                    raise refuse("R8", f"le dé de détail est un D6, pas un {it.kind}", f"the detail die is a D6, not a {it.kind}")
                 new_detail.append(int(state.dice["d6"].parse(it.value)))
     except DiceError as exc:
         raise EventError(str(exc)) from None
@@ -201,25 +203,32 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
     if new_diff:
         kinds = {k for k, _ in new_diff}
         if len(kinds) > 1:
-            raise RuleError("the two difficulty dice are of one kind: 2D10 or 2D6", rule="R6")
+            raise refuse("R6", "les deux dés de difficulté sont de même sorte : 2D10 ou 2D6", "the two difficulty dice are of one kind: 2D10 or 2D6")
         kind = kinds.pop()
         base = () if correction else diff
         if base and diff_kind != kind:
-            raise RuleError(f"the difficulty already has {diff_kind} dice; send a correction to change them", rule="R6")
+            raise refuse("R6", f"la difficulté a déjà des dés {diff_kind} ; faites une correction pour les changer",
+                         f"the difficulty already has {diff_kind} dice; send a correction to change them")
         diff = base + tuple(v for _, v in new_diff)
         diff_kind = kind
         if len(diff) > 2:
             if correction:
-                raise RuleError("the difficulty is two dice, not more", rule="R6")
-            raise RuleError(
-                f"the difficulty is already entered ({' + '.join(map(str, base))}); send a correction to change it",
-                rule="input",
+                raise refuse("R6", "la difficulté, c'est deux dés, pas plus", "the difficulty is two dice, not more")
+            shown = " + ".join(map(str, base))
+            raise refuse(
+                "input",
+                f"la difficulté est déjà saisie ({shown}) ; faites une correction pour la changer",
+                f"the difficulty is already entered ({shown}); send a correction to change it",
             )
     if expected is not None and diff_kind is not None and diff_kind != expected:
         if new_diff:
             word = "magic" if epreuve == "magie" else ("combat" if epreuve == "combat" else "mind")
             need = "2D6 (2-12)" if expected == "d6" else "2D10 (2-20)"
-            raise RuleError(f"a {word} trial's difficulty is rolled with {need}, not {diff_kind}s", rule="R6")
+            raise refuse(
+                "R6",
+                f"la difficulté d'une épreuve de {_trial_fr(epreuve)} se lance avec {need}, pas des {diff_kind}",
+                f"a {word} trial's difficulty is rolled with {need}, not {diff_kind}s",
+            )
         out.add(
             "difficulty.reroll",
             "L'épreuve a changé : relancez la difficulté avec " + ("2D6." if expected == "d6" else "2D10."),
@@ -231,10 +240,10 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
     if new_detail:
         n = _DETAIL_MAX[o.detail_dice]
         if n == 0:
-            raise RuleError("this table plays without the detail D6 (option detail_dice)", rule="D14")
+            raise refuse("D14", "cette table joue sans D6 de détail", "this table plays without the detail D6 (option detail_dice)")
         detail = (() if correction else detail) + tuple(new_detail)
         if len(detail) > n:
-            raise RuleError(f"{n} detail D6 at this table; send a correction to change it", rule="D14")
+            raise refuse("D14", f"{n} D6 de détail à cette table ; faites une correction pour le changer", f"{n} detail D6 at this table; send a correction to change it")
     gourds = ep.gourds if epreuve == "combat" else 0
     new_ep = evolve(
         ep,
@@ -311,7 +320,7 @@ def _apply_choices(state: State, choices: Mapping[str, Any]) -> State:
     assert ep is not None and ch is not None
     o = state.options
     if ep.roll is not None and ep.sub != "gourd":
-        raise RuleError("the trial is already rolled: choices are made before the roll", rule="D7")
+        raise refuse("D7", "le jet d'épreuve est fait : les choix se font avant", "the trial is already rolled: choices are made before the roll")
     gourds, brother = ep.gourds, ep.brother
     if "gourd" in choices:
         g = choices["gourd"]
@@ -321,22 +330,22 @@ def _apply_choices(state: State, choices: Mapping[str, Any]) -> State:
             raise EventError("'gourd' is true/false or a number of gourds")
         if g:
             if ep.epreuve is None:
-                raise RuleError("the gourd only helps in a combat trial: enter the trial die first", rule="R14")
+                raise refuse("R14", "la gourde ne sert qu'au combat : saisissez d'abord le dé d'épreuve", "the gourd only helps in a combat trial: enter the trial die first")
             if ep.epreuve != "combat":
-                raise RuleError("the gourd of arak only helps in a combat trial", rule="R14")
+                raise refuse("R14", "la gourde d'arak ne sert qu'aux épreuves de combat", "the gourd of arak only helps in a combat trial")
             if g > ch.gourds:
-                raise RuleError(f"{ch.card.name} has {ch.gourds} gourd token(s), not {g}", rule="R14")
+                raise refuse("R14", f"{ch.card.name} a {ch.gourds} jeton(s) gourde, pas {g}", f"{ch.card.name} has {ch.gourds} gourd token(s), not {g}")
             if g > o.gourds_per_trial:
-                raise RuleError(f"at most {o.gourds_per_trial} gourd(s) per trial at this table", rule="D7")
+                raise refuse("D7", f"{o.gourds_per_trial} gourde(s) au plus par épreuve à cette table", f"at most {o.gourds_per_trial} gourd(s) per trial at this table")
         gourds = g
     if "brother" in choices:
         b = choices["brother"]
         if b is not None:
             if o.brothers_per_trial < 1:
-                raise RuleError("sworn brothers are not used in trials at this table", rule="D3")
+                raise refuse("D3", "à cette table, les frères jurés n'aident pas aux épreuves", "sworn brothers are not used in trials at this table")
             if not isinstance(b, str) or all(x.id != b for x in ch.brothers):
                 names = ", ".join(x.id for x in ch.brothers) or "none"
-                raise RuleError(f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})", rule="R17")
+                raise refuse("R17", f"{b!r} n'est pas un frère juré de {ch.card.name} (frères : {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
         brother = b
     return evolve(state, episode=evolve(ep, gourds=gourds, brother=brother))
 
@@ -347,11 +356,14 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
     assert ep is not None and ch is not None
     if ep.sub != "trial":
         missing = missing_dice(state, ep)
-        raise RuleError(f"the episode's dice are not complete (missing: {', '.join(missing)}); roll the trial after them", rule="R10")
+        raise refuse("R10", "les dés de la péripétie ne sont pas complets (il manque : " + ", ".join(_MISSING_WORDS[m][0] for m in missing) + ")",
+                     "the episode's dice are not complete (missing: " + ", ".join(_MISSING_WORDS[m][1] for m in missing) + "); roll the trial after them")
     die = f"d{ch.card.die}"
     if item.kind is not None and item.kind != die:
-        star = "celestial star: a D12" if die == "d12" else "terrestrial star: a D10"
-        raise RuleError(f"{ch.card.name} is a {star} is rolled for the trial, not a {item.kind}", rule="R10")
+        star_fr = "astre céleste : il lance un D12" if die == "d12" else "astre terrestre : il lance un D10"
+        star_en = "celestial star: it rolls a D12" if die == "d12" else "terrestrial star: it rolls a D10"
+        raise refuse("R10", f"{ch.card.name} est un {star_fr} pour l'épreuve, pas un {item.kind}",
+                     f"{ch.card.name} is a {star_en} for the trial, not a {item.kind}")
     try:
         value = int(state.dice[die].parse(item.value))
     except DiceError as exc:
@@ -379,8 +391,9 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
 def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
     ep = state.episode
     if ep is None or state.current is None:
-        where = "setup" if state.phase == "setup" else "the travel phase"
-        raise RuleError(f"no die is expected now ({where}): start the next turn with peripeties.next_turn", rule="R2")
+        fr, en = ("mise en place", "setup") if state.phase == "setup" else ("phase de voyage", "the travel phase")
+        raise refuse("R2", f"aucun dé n'est attendu maintenant ({fr}) : commencez le tour suivant",
+                     f"no die is expected now ({en}): start the next turn with peripeties.next_turn")
     data = event.data
     correction = event.source == Source.CORRECTION
     replace_all = data.get("replace", False)
@@ -393,19 +406,19 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
     cid = ep.character
     episode_items, trial_items, later = _split(state, ep, items)
     if (correction or replace_all) and ep.roll is not None and (episode_items or replace_all):
-        raise RuleError("the trial is already rolled: the episode dice can no longer be corrected (use undo)", rule="input")
+        raise refuse("input", "le jet d'épreuve est fait : les dés ne se corrigent plus (utilisez Annuler)", "the trial is already rolled: the episode dice can no longer be corrected (use undo)")
     if episode_items or replace_all:
         state = _merge(state, episode_items, correction, replace_all, out)
     if choices:
         state = _apply_choices(state, choices)
     if len(trial_items) > 1:
-        raise RuleError("the trial is one die", rule="R10")
+        raise refuse("R10", "l'épreuve se joue sur un seul dé", "the trial is one die")
     if trial_items:
         state = _roll(state, trial_items[0], rng, out)
     for it in later:
         ep2 = state.episode
         if ep2 is None or ep2.character != cid:
-            raise RuleError("more dice than this episode needed: check the dice and send them again", rule="input")
+            raise refuse("input", "plus de dés que la péripétie n'en demande : vérifiez les dés et renvoyez-les", "more dice than this episode needed: check the dice and send them again")
         state = consequence_die(state, it, rng, out)
     return state
 
@@ -423,7 +436,7 @@ def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State
         raise EventError("peripeties.choose takes 'character', 'gourd', 'brother' or 'card'")
     ep = state.episode
     if ep is None:
-        raise RuleError("nothing to choose now: no episode in progress", rule="R2")
+        raise refuse("R2", "rien à choisir : aucune péripétie en cours", "nothing to choose now: no episode in progress")
     if "character" in data:
         return choose_next_character(state, data["character"], out)
     if "card" in data:
@@ -434,7 +447,7 @@ def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State
         state = _apply_choices(state, data)
         return resolve(state, rng, out)
     if ep.sub not in ("dice", "trial"):
-        raise RuleError("the trial is already rolled: choices are made before the roll", rule="D7")
+        raise refuse("D7", "le jet d'épreuve est fait : les choix se font avant", "the trial is already rolled: choices are made before the roll")
     state = _apply_choices(state, data)
     ep2 = state.episode
     ch = state.current

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import EventError, RuleError
-from .common import Out, put
+from ...errors import EventError
+from .common import Out, put, refuse
 from .model import Episode, State, evolve
 
 __all__ = ["next_turn", "advance", "finish_episode", "drop_from_turn", "choose_next_character"]
@@ -24,9 +24,9 @@ __all__ = ["next_turn", "advance", "finish_episode", "drop_from_turn", "choose_n
 def next_turn(state: State, data: Mapping[str, Any], out: Out) -> State:
     if state.phase == "episodes":
         who = state.current.card.name if state.current else "?"
-        raise RuleError(f"the episode step is not over: {who} is still resolving an episode", rule="R2")
+        raise refuse("R2", f"l'étape des péripéties n'est pas finie : {who} résout encore sa péripétie", f"the episode step is not over: {who} is still resolving an episode")
     if not state.characters:
-        raise RuleError("no character in play: add characters first", rule="R2")
+        raise refuse("R2", "aucun personnage en jeu : ajoutez d'abord des personnages", "no character in play: add characters first")
     if state.phase == "travel" and state.options.banquet_token == "discard_after_travel":
         for ch in state.characters:
             if ch.banquet_turn == state.turn and ch.banquets > 0:
@@ -119,18 +119,18 @@ def choose_next_character(state: State, cid: Any, out: Out) -> State:
     of their characters still waiting this turn."""
     ep = state.episode
     if ep is None or state.current is None:
-        raise RuleError("no episode is waiting for a character now", rule="R2")
+        raise refuse("R2", "aucune péripétie n'attend de personnage maintenant", "no episode is waiting for a character now")
     if ep.sub != "dice" or any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
-        raise RuleError("dice are already entered for this episode: undo them first", rule="R2")
+        raise refuse("R2", "des dés sont déjà saisis pour cette péripétie : annulez-les d'abord", "dice are already entered for this episode: undo them first")
     if not isinstance(cid, str) or state.character(cid) is None:
         raise EventError(f"no character {cid!r}")
     if cid not in state.queue:
-        raise RuleError(f"{cid} has already played this turn (or joined after it began)", rule="R2")
+        raise refuse("R2", f"{cid} a déjà joué ce tour (ou est arrivé après son début)", f"{cid} has already played this turn (or joined after it began)")
     owner = state.current.player
     target = state.character(cid)
     assert target is not None
     if target.player != owner:
-        raise RuleError(f"{target.card.name} belongs to {target.player}; it is {owner}'s turn", rule="R2")
+        raise refuse("R2", f"{target.card.name} appartient à {target.player} ; c'est au tour de {owner}", f"{target.card.name} belongs to {target.player}; it is {owner}'s turn")
     if cid == ep.character:
         return state
     queue = (cid,) + tuple(q for q in state.queue if q != cid)

@@ -16,9 +16,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import EventError, RuleError
-from .common import Out, int_field, need_character, put
-from .deck import card_from_json, cards_from_json, parse_location, parse_star, slug
+from ...errors import EventError
+from .common import Out, int_field, need_character, put, refuse
+from .deck import card_from_json, cards_from_json, slug
 from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "load_deck",
     "TOKEN_FIELDS",
     "validate_tokens",
+    "to_hand",
 ]
 
 TOKEN_FIELDS = ("xp", "wounds", "banquets", "gourds", "taels", "immobilised", "prison", "brothers")
@@ -47,7 +48,7 @@ def _player_name(data: Mapping[str, Any], key: str) -> str:
 def add_player(state: State, data: Mapping[str, Any], out: Out) -> State:
     name = _player_name(data, "name")
     if name in state.players:
-        raise RuleError(f"there is already a player called {name}", rule="R2")
+        raise refuse("R2", f"il y a déjà un joueur nommé {name}", f"there is already a player called {name}")
     out.add("player.added", f"{name} rejoint la table.", f"{name} joins the table.", player=name)
     return evolve(state, players=state.players + (name,))
 
@@ -57,7 +58,7 @@ def remove_player(state: State, data: Mapping[str, Any], out: Out) -> State:
     if name not in state.players:
         raise EventError(f"no player called {name}")
     if any(c.player == name for c in state.characters):
-        raise RuleError(f"{name} still has characters in play: remove them first", rule="R2")
+        raise refuse("R2", f"{name} a encore des personnages en jeu : retirez-les d'abord", f"{name} still has characters in play: remove them first")
     out.add("player.removed", f"{name} quitte la table.", f"{name} leaves the table.", player=name)
     return evolve(
         state,
@@ -114,21 +115,23 @@ def validate_tokens(state: State, ch: Character) -> None:
     o = state.options
     for f in ("wounds", "banquets", "gourds", "taels", "immobilised"):
         if getattr(ch, f) < 0:
-            raise RuleError(f"{ch.card.name}: {f} cannot be negative", rule="R22" if f == "wounds" else "tokens")
+            raise refuse("R22" if f == "wounds" else "tokens", f"{ch.card.name} : {f} ne peut pas être négatif", f"{ch.card.name}: {f} cannot be negative")
     if not 0 <= ch.prison <= 4:
-        raise RuleError(f"{ch.card.name}: the prison D4 shows 1-4 (0 = free), not {ch.prison}", rule="R21")
+        raise refuse("R21", f"{ch.card.name} : le D4 du bagne montre 1 à 4 (0 = libre), pas {ch.prison}", f"{ch.card.name}: the prison D4 shows 1-4 (0 = free), not {ch.prison}")
     if any(x < 0 or x > o.xp_cap_each for x in ch.xp) or ch.xp_total > o.xp_cap_total:
-        raise RuleError(
+        raise refuse(
+            "R18",
+            f"{ch.card.name} : l'expérience est plafonnée à +{o.xp_cap_each} par caractéristique et +{o.xp_cap_total} au total",
             f"{ch.card.name}: experience must stay within +{o.xp_cap_each} per characteristic and +{o.xp_cap_total} in total",
-            rule="R18",
         )
     if ch.effective_combat <= o.death_at:
-        raise RuleError(
+        raise refuse(
+            "R22",
+            f"{ch.card.name} : un combat effectif de {ch.effective_combat} signifierait la mort",
             f"{ch.card.name}: effective combat {ch.effective_combat} would mean death; a living character needs more",
-            rule="R22",
         )
     if len(ch.brothers) > MAX_BROTHERS:
-        raise RuleError(f"{ch.card.name}: at most {MAX_BROTHERS} sworn brothers", rule="R16")
+        raise refuse("R16", f"{ch.card.name} : {MAX_BROTHERS} frères jurés au plus", f"{ch.card.name}: at most {MAX_BROTHERS} sworn brothers")
 
 
 def _apply_tokens(ch: Character, data: Mapping[str, Any]) -> Character:
@@ -162,13 +165,13 @@ def _set_brothers(state: State, ch: Character, data: Mapping[str, Any]) -> tuple
     if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids) or len(set(ids)) != len(ids):
         raise EventError("'brothers' must be a list of distinct card ids")
     if len(ids) > MAX_BROTHERS:
-        raise RuleError(f"at most {MAX_BROTHERS} sworn brothers", rule="R16")
+        raise refuse("R16", f"{MAX_BROTHERS} frères jurés au plus", f"at most {MAX_BROTHERS} sworn brothers")
     in_use = _cards_in_use(state) - {b.id for b in ch.brothers}
     for x in ids:
         if x not in state.deck:
             raise EventError(f"no card {x!r} in the deck")
         if x in in_use or x == ch.card.id:
-            raise RuleError(f"the card {x} is already in play", rule="R16")
+            raise refuse("R16", f"la carte {x} est déjà en jeu", f"the card {x} is already in play")
     dropped = tuple(b.id for b in ch.brothers if b.id not in ids)
     for x in ids:
         state = _take_card(state, x)
@@ -199,7 +202,7 @@ def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
             if not isinstance(card_ref, str) or card_ref not in state.deck:
                 raise EventError(f"no card {card_ref!r} in the deck; use a card id or give the card's values")
             if card_ref in _cards_in_use(state):
-                raise RuleError(f"the card {card_ref} is already in play", rule="R16")
+                raise refuse("R16", f"la carte {card_ref} est déjà en jeu", f"the card {card_ref} is already in play")
             card = state.deck[card_ref]
             state = _take_card(state, card.id)
         extra = set(data) & set(_CARD_EDIT_FIELDS)
@@ -216,7 +219,7 @@ def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
     taken = {c.id for c in state.characters} | {c.id for c in state.dead}
     while cid in taken:
         if "id" in data:
-            raise RuleError(f"there is already a character {cid!r}", rule="R2")
+            raise refuse("R2", f"il y a déjà un personnage {cid!r}", f"there is already a character {cid!r}")
         cid = f"{base}-{n}"
         n += 1
     if card.custom:
@@ -297,7 +300,7 @@ def _to_hand(state: State, player: str, cards: tuple[str, ...]) -> State:
 def load_deck(state: State, data: Mapping[str, Any], out: Out, rng: random.Random) -> State:
     """Setup only: replace the deck by the given cards and shuffle a new draw pile."""
     if state.phase != "setup" or state.characters:
-        raise RuleError("the deck can only be replaced during setup, before any character is added", rule="1.6")
+        raise refuse("1.6", "le paquet ne se remplace qu'à la mise en place, avant d'ajouter des personnages", "the deck can only be replaced during setup, before any character is added")
     cards = cards_from_json(data, "peripeties.deck")
     pile = [c.id for c in cards]
     rng.shuffle(pile)
@@ -310,5 +313,5 @@ def load_deck(state: State, data: Mapping[str, Any], out: Out, rng: random.Rando
     return evolve(state, deck={c.id: c for c in cards}, pile=tuple(pile), discard=(), hands=())
 
 
-__all__ += ["to_hand", "parse_star", "parse_location"]
+#: Used by the consequences (R21: brothers return to the player's hand, D17).
 to_hand = _to_hand
