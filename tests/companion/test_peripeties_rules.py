@@ -295,3 +295,23 @@ def test_refusals_speak_both_languages() -> None:
     e = refused(t, "bribe", "R21", character="heros")
     assert e.text["fr"].startswith("Héros a 5 taels") and "Héros has 5 taels" in e.text["en"]  # type: ignore[attr-defined]
     assert str(e).startswith(e.text["fr"])  # type: ignore[attr-defined]
+
+
+def test_camera_reading_the_whole_tray_again() -> None:
+    """At the trial, the camera still sees the episode dice: identical dice are harmless and
+    the D10 left over after the difficulty dice is the trial roll."""
+    t = hero_table()
+    tray = [{"kind": k, "value": v} for k, v in (("lieu", "montagne"), ("adversaire", "animal"), ("epreuve", "combat"),
+                                                 ("recompense", "banquet"), ("sentence", "blessure"))]
+    t.raw("peripeties.dice", {"dice": tray + [{"kind": "d10", "value": 7}, {"kind": "d10", "value": 8}]}, source="camera")
+    t.raw("peripeties.dice", {"dice": tray + [{"kind": "d10", "value": 8}, {"kind": "d10", "value": 10}, {"kind": "d10", "value": 7}]}, source="camera")
+    assert t.js["last"]["roll"] == 10 and t.js["last"]["success"] is True
+
+
+def test_dice_for_another_character_refused() -> None:
+    t = T()
+    t.ev("add_character", player="A", card="b2")
+    t.ev("add_character", player="A", card="b3")
+    t.ev("next_turn")
+    refused(t, "dice", "input", character="b3", lieu="ville")
+    t.ev("dice", character="b2", lieu="ville")

@@ -28,7 +28,7 @@ SYMBOL_SLOTS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
 SLOTS = (*SYMBOL_SLOTS, "difficulty", "detail", "trial", "taels", "prison")
 _NUMERIC_SLOT_KIND = {"detail": "d6", "taels": "d10", "prison": "d4"}
 CHOICE_KEYS = ("gourd", "brother", "replace")
-_EVENT_FIELDS = frozenset({*SLOTS, "dice", *CHOICE_KEYS})
+_EVENT_FIELDS = frozenset({*SLOTS, "dice", "character", *CHOICE_KEYS})
 _DIE_FIELDS = frozenset({"kind", "value", "role", "confidence", "box", "status", "candidates"})
 
 

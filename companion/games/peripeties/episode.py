@@ -85,12 +85,27 @@ def episode_narration(state: State, ep: Episode) -> Mapping[str, Any] | None:
 
 def _split(state: State, ep: Episode, items: list[DieIn]) -> tuple[list[DieIn], list[DieIn], list[DieIn]]:
     """(episode dice, trial die, later dice) of an event, by role or inferred."""
-    ch = state.current
-    assert ch is not None
     pre_roll = ep.roll is None and ep.sub in ("dice", "trial")
-    unroled_d10 = [i for i in items if i.slot is None and i.kind == "d10"]
+    unroled_d10 = [i for i, it in enumerate(items) if it.slot is None and it.kind == "d10"]
+    trial_d10: int | None = None
+    if pre_roll and ep.sub == "trial":
+        # Once the episode dice are complete, a lone D10 is the trial roll (refused with
+        # R10 for a celestial star, who rolls a D12). A camera read of the whole tray
+        # also shows the two difficulty dice: the D10 left over is the trial roll.
+        if len(unroled_d10) == 1:
+            trial_d10 = unroled_d10[0]
+        elif ep.difficulty_kind == "d10" and len(unroled_d10) == len(ep.difficulty) + 1:
+            left = list(ep.difficulty)
+            extra = []
+            for i in unroled_d10:
+                if items[i].value in left:
+                    left.remove(items[i].value)
+                else:
+                    extra.append(i)
+            if not left and len(extra) == 1:
+                trial_d10 = extra[0]
     episode, trial, later = [], [], []
-    for it in items:
+    for i, it in enumerate(items):
         slot = it.slot
         if slot is None:
             if it.kind in SYMBOL_SLOTS:
@@ -100,12 +115,7 @@ def _split(state: State, ep: Episode, items: list[DieIn]) -> tuple[list[DieIn], 
             elif it.kind == "d12":
                 slot = "trial"
             elif it.kind == "d10" and pre_roll:
-                # Once the episode dice are complete, a lone D10 is a trial roll (refused
-                # with R10 for a celestial star, who rolls a D12).
-                if ep.sub == "trial" and len(unroled_d10) == 1:
-                    slot = "trial"
-                else:
-                    slot = "difficulty"
+                slot = "trial" if i == trial_d10 else "difficulty"
         if pre_roll and slot in (*SYMBOL_SLOTS, "difficulty", "detail"):
             episode.append(it if it.slot else DieIn(it.kind, it.value, None if it.kind == "d6" else slot))
         elif slot == "trial" and ep.roll is None:
@@ -200,6 +210,9 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
     except DiceError as exc:
         raise EventError(str(exc)) from None
     diff, diff_kind = ep.difficulty, ep.difficulty_kind
+    if new_diff and not correction and len(diff) == 2 and {k for k, _ in new_diff} == {diff_kind} \
+            and sorted(v for _, v in new_diff) == sorted(diff):
+        new_diff = []  # the same two dice read again (still in the tray): harmless
     if new_diff:
         kinds = {k for k, _ in new_diff}
         if len(kinds) > 1:
@@ -237,6 +250,8 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
         )
         diff, diff_kind = (), None
     detail = ep.detail
+    if new_detail and not correction and tuple(new_detail) == detail:
+        new_detail = []  # read again: harmless
     if new_detail:
         n = _DETAIL_MAX[o.detail_dice]
         if n == 0:
@@ -388,6 +403,18 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
     return resolve(state, rng, out)
 
 
+def _check_character(state: State, data: Mapping[str, Any]) -> None:
+    """An optional ``character`` in a dice event names whose episode it is for: a tablet
+    that sent it for an episode already over is refused instead of feeding the next."""
+    cid = data.get("character")
+    if cid is None or state.current is None:
+        return
+    if cid != state.current.id:
+        now = state.current.card.name
+        raise refuse("input", f"ces dés étaient pour {cid}, mais c'est la péripétie de {now}",
+                     f"these dice were for {cid}, but this is {now}'s episode")
+
+
 def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
     ep = state.episode
     if ep is None or state.current is None:
@@ -395,6 +422,7 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
         raise refuse("R2", f"aucun dé n'est attendu maintenant ({fr}) : commencez le tour suivant",
                      f"no die is expected now ({en}): start the next turn with peripeties.next_turn")
     data = event.data
+    _check_character(state, data)
     correction = event.source == Source.CORRECTION
     replace_all = data.get("replace", False)
     if not isinstance(replace_all, bool):

@@ -365,7 +365,7 @@
             if (d.role === "difficulty") return { kind: epreuve === "magie" ? "d6" : "d10", value: d.value, role: "difficulty" };
             return d;
           });
-          send(ctx, "peripeties.dice", { dice: dice, replace: true }, { source: "correction" });
+          send(ctx, "peripeties.dice", { dice: dice, replace: true, character: st.expects.character }, { source: "correction" });
         }, "pp-correction-confirm"),
         h("button", { class: "big", "data-test": "pp-correction-cancel", onclick: function () {
           draft.correcting = false; draft.prefilled = false; draft.picks = {}; rerender();
@@ -387,7 +387,7 @@
       parts = parts.concat(diceInputs(ctx, st, e.dice, rerender));
       var label = step === "trial" ? ctx.t("Valider le jet", "Confirm the roll") : ctx.t("Valider les dés", "Confirm the dice");
       parts.push(h("div", { class: "pp-actions" },
-        confirmButton(ctx, label, function () { send(ctx, "peripeties.dice", { dice: pickedDice() }); }),
+        confirmButton(ctx, label, function () { send(ctx, "peripeties.dice", { dice: pickedDice(), character: e.character }); }),
         pickedDice().length ? h("button", { class: "big", "data-test": "pp-clear", onclick: function () { draft.picks = {}; rerender(); } },
           ctx.t("Effacer", "Clear")) : ""));
     }
