@@ -274,7 +274,7 @@ def state_json(state: State) -> dict[str, Any]:
         "players": list(state.players),
         "order": list(state.queue),
         "characters": [character_json(state, c) for c in state.characters],
-        "dead": [{"id": c.id, "player": c.player, "card": c.card.to_json()} for c in state.dead],
+        "dead": [{**character_json(state, c), "dead": True} for c in state.dead],
         "episode": _episode_json(state),
         "last": episode_summary(state, state.last) if state.last is not None else None,
         "expects": expects(state),

@@ -461,7 +461,8 @@
     var stats = ["combat", "esprit", "magie"].map(function (t) {
       return [h("span", {}, w(ctx, TRIAL[t])), h("span", {}, String(k[t])),
         h("span", { class: "pp-muted", "data-test": "pp-stat-" + c.id + "-" + t },
-          (xp[t] ? "+" + xp[t] + " " : "") + (t === "combat" && tok.wounds ? "−" + 2 * tok.wounds + " " : "") + "= " + eff[t])];
+          (xp[t] ? "+" + xp[t] + " " : "") + (t === "combat" && tok.wounds ? "−" + 2 * tok.wounds + " " : "") +
+          (eff[t] !== undefined ? "= " + eff[t] : ""))];
     });
     var tokens = [];
     if (!dead) {
