@@ -106,7 +106,7 @@ class DieKind:
     numeric: bool = False
     zero_is: int | None = None
 
-    @property
+    @cached_property
     def sides(self) -> int:
         return len(self.faces)
 

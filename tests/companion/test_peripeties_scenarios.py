@@ -304,3 +304,12 @@ def test_p11_no_taels_fine_rerolls_to_prison() -> None:
     assert "sentence.fine_empty" in kinds(a) and t.step == "sentence_reroll"
     a = t.ev("dice", sentence="bagne")
     assert "sentence.bagne" in kinds(a) and t.step == "prison"
+
+
+def test_p2b_whole_chain_in_one_keyed_event() -> None:
+    """The keyed form has no order: the dice follow the R19 chain (fine, then re-roll)."""
+    t = hero_table({"taels": 5})
+    t.ev("dice", **P2_DICE)
+    t.ev("dice", sentence="voyage", taels=7, trial=2)
+    assert t.tokens("heros")["taels"] == 0 and t.tokens("heros")["immobilised"] == 1
+    assert t.js["last"]["sentences"] == ["taels", "voyage"]

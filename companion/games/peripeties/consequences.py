@@ -14,11 +14,11 @@ from ...errors import EventError
 from .common import Out, int_field, need_character, put, refuse
 from .dice_input import DieIn
 from .flow import finish_episode
-from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
+from .model import MAX_BROTHERS, TRIALS, Card, Character, Episode, State, evolve
 from .odds import is_success
 from .trial import modifiers
 
-__all__ = ["resolve", "consequence_die", "choose_card", "on_bribe", "on_heal", "on_cell", "is_junior", "kill", "bribe_max"]
+__all__ = ["accepts", "resolve", "consequence_die", "choose_card", "on_bribe", "on_heal", "on_cell", "is_junior", "kill", "bribe_max"]
 
 _WORDS = {"combat": ("combat", "combat"), "esprit": ("esprit", "mind"), "magie": ("magie", "magic")}
 
@@ -350,6 +350,15 @@ _SUB_KIND = {
     "sentence_reroll": ("sentence", "sentence"),
     "prison": ("d4", "prison"),
 }
+
+
+def accepts(ep: Episode, item: DieIn) -> bool:
+    """Is ``item`` the die the consequence step ``ep.sub`` waits for?"""
+    want = _SUB_KIND.get(ep.sub)
+    if want is None:
+        return False
+    kind, slot = want
+    return (item.kind is None or item.kind == kind) and (item.slot is None or item.slot == slot)
 
 
 def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> State:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from ...dice import DiceError, DiceSet
 from ...errors import EventError
 
-__all__ = ["DieIn", "SLOTS", "SYMBOL_SLOTS", "parse_dice_event"]
+__all__ = ["DieIn", "SLOTS", "SYMBOL_SLOTS", "parse_dice_event", "make_die"]
 
 SYMBOL_SLOTS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
 #: Roles a die can play: its slot in the current step.
@@ -39,6 +39,17 @@ class DieIn(NamedTuple):
     kind: str | None
     value: Any
     slot: str | None
+
+
+def _die(kind: str | None, value: Any, slot: str | None) -> DieIn:
+    """``DieIn(kind, value, slot)`` without the Python-level ``__new__`` of a NamedTuple
+    (this runs for every die of every event of a replay)."""
+    return _tuple_new(DieIn, (kind, value, slot))
+
+
+_tuple_new = tuple.__new__
+_SYMBOL_SET = frozenset(SYMBOL_SLOTS)
+_NUMERIC_SLOTS = frozenset({"difficulty", "detail", "trial", "taels", "prison"})
 
 
 def _numbers(v: Any, key: str) -> list[Any]:
@@ -80,12 +91,12 @@ def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
                     raise EventError(f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
                 if role in SYMBOL_SLOTS and role != kind:
                     raise EventError(f"die {i}: a {kind} die cannot play the role {role}")
-                items.append(DieIn(kind, die_kind.parse(d["value"]), role))
-        for slot in SYMBOL_SLOTS:
-            if slot in data:
-                items.append(DieIn(slot, dice[slot].parse(data[slot]), slot))
-        for slot in ("difficulty", "detail", "trial", "taels", "prison"):
-            if slot not in data:
+                items.append(_die(kind, die_kind.parse(d["value"]), role))
+        for slot in data:
+            if slot in _SYMBOL_SET:
+                items.append(_die(slot, dice[slot].parse(data[slot]), slot))
+                continue
+            if slot not in _NUMERIC_SLOTS:
                 continue
             values = _numbers(data[slot], slot)
             if slot in ("trial", "taels", "prison") and len(values) != 1:
@@ -93,13 +104,16 @@ def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
             kind = _NUMERIC_SLOT_KIND.get(slot)
             for v in values:
                 if kind is not None:
-                    items.append(DieIn(kind, dice[kind].parse(v), slot))
+                    items.append(_die(kind, dice[kind].parse(v), slot))
                 else:  # difficulty (d10 or d6) and trial (d10 or d12): kind known later
                     if isinstance(v, bool) or not isinstance(v, int):
                         raise EventError(f"'{slot}' values are die faces (integers), not {v!r}")
-                    items.append(DieIn(None, v, slot))
+                    items.append(_die(None, v, slot))
     except DiceError as exc:
         raise EventError(str(exc)) from None
     if not items and not any(k in data for k in CHOICE_KEYS):
         raise EventError("no die in this event: give 'dice' or the roles (lieu, difficulty, trial...)")
     return items
+
+
+make_die = _die

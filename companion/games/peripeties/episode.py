@@ -22,8 +22,8 @@ from ...dice import DiceError
 from ...errors import EventError, RuleError
 from ...events import Event, Source
 from .common import Out, refuse
-from .consequences import consequence_die, resolve
-from .dice_input import SYMBOL_SLOTS, DieIn, parse_dice_event
+from .consequences import accepts, consequence_die, resolve
+from .dice_input import SYMBOL_SLOTS, DieIn, make_die, parse_dice_event
 from .model import Character, Episode, MAX_BROTHERS, State, evolve
 from .narration import narrate
 from .trial import modifiers
@@ -117,11 +117,19 @@ def _split(state: State, ep: Episode, items: list[DieIn]) -> tuple[list[DieIn], 
             elif it.kind == "d10" and pre_roll:
                 slot = "trial" if i == trial_d10 else "difficulty"
         if pre_roll and slot in (*SYMBOL_SLOTS, "difficulty", "detail"):
-            episode.append(it if it.slot else DieIn(it.kind, it.value, None if it.kind == "d6" else slot))
+            episode.append(it if it.slot else make_die(it.kind, it.value, None if it.kind == "d6" else slot))
         elif slot == "trial" and ep.roll is None:
             trial.append(it)
         else:
             later.append(it)
+    if trial and ep.sub == "trial":
+        # With the trial roll in the same event, a reward/sentence die that differs from
+        # the one entered is a re-roll of the consequences (R16, R19), not a conflict.
+        entered = {"recompense": ep.reward, "sentence": ep.sentence}
+        moved = [it for it in episode if it.kind in entered and it.value != entered[it.kind]]
+        if moved:
+            episode = [it for it in episode if it not in moved]
+            later = moved + later
     return episode, trial, later
 
 
@@ -272,12 +280,13 @@ def _merge(state: State, items: list[DieIn], correction: bool, replace_all: bool
         detail=detail,
         gourds=gourds,
         corrected=ep.corrected or correction,
+        story=None,
     )
-    state = evolve(state, episode=new_ep)
     missing = missing_dice(state, new_ep)
-    new_ep = evolve(new_ep, sub="dice" if missing else "trial", story=None)
-    if not missing:
-        new_ep = evolve(new_ep, story=episode_narration(state, new_ep))
+    if missing:
+        new_ep = evolve(new_ep, sub="dice")
+    else:
+        new_ep = evolve(new_ep, sub="trial", story=episode_narration(state, new_ep))
     state = evolve(state, episode=new_ep)
     if "recompense_reroll" in missing and not (ep.rewards == rewards):
         out.add(
@@ -443,11 +452,14 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
         raise refuse("R10", "l'épreuve se joue sur un seul dé", "the trial is one die")
     if trial_items:
         state = _roll(state, trial_items[0], rng, out)
-    for it in later:
+    while later:
         ep2 = state.episode
         if ep2 is None or ep2.character != cid:
             raise refuse("input", "plus de dés que la péripétie n'en demande : vérifiez les dés et renvoyez-les", "more dice than this episode needed: check the dice and send them again")
-        state = consequence_die(state, it, rng, out)
+        # The die this step waits for, wherever it is in the event (the keyed form has
+        # no order: {"taels": 7, "sentence": "voyage"} follows the R19 chain).
+        i = next((k for k, it in enumerate(later) if accepts(ep2, it)), 0)
+        state = consequence_die(state, later.pop(i), rng, out)
     return state
 
 
