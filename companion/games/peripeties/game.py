@@ -11,7 +11,7 @@ from ...errors import EventError
 from ...events import Event
 from ..base import Outcome
 from .common import Out, with_recent
-from .consequences import on_bribe, on_cell, on_heal
+from .anytime import on_bribe, on_cell, on_heal
 from .deck import cards_from_json, example_cards
 from .episode import on_choose, on_dice
 from .flow import next_turn

@@ -210,7 +210,7 @@ def expects(state: State) -> dict[str, Any]:
             choices.append({"name": "cell", "event": "peripeties.cell", "field": "cell", "optional": True, "by": nxt, "rule": "D9"})
         return {**head, "step": "prison", "event": "peripeties.dice", "dice": [_die("d4", "prison", owner)], "choices": choices}
     if sub == "bribe":
-        from .consequences import bribe_max
+        from .anytime import bribe_max
 
         rate = o.bribe_rate
         top = bribe_max(state, ch)
