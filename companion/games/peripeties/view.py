@@ -314,6 +314,35 @@ _STEP_WORDS = {
 }
 
 
+_ROLE_WORDS = {
+    "lieu": ("dé de lieu", "location die"),
+    "adversaire": ("dé d'adversaire", "adversary die"),
+    "epreuve": ("dé d'épreuve", "trial die"),
+    "recompense": ("dé de récompense", "reward die"),
+    "sentence": ("dé de sentence", "sentence die"),
+    "difficulty": ("difficulté", "difficulty"),
+    "detail": ("détail", "detail"),
+    "trial": ("jet d'épreuve", "trial roll"),
+    "taels": ("taels", "taels"),
+    "prison": ("bagne", "prison"),
+}
+
+
+def _die_words(d: dict[str, Any], lang: str) -> str:
+    """``{"kind": "d10", "role": "difficulty", "count": 2}`` -> ``"2×D10 (difficulté)"``."""
+    fr = lang != "en"
+    role = _ROLE_WORDS.get(d["role"], (d["role"], d["role"]))[0 if fr else 1]
+    notes = []
+    if d.get("reroll"):
+        notes.append("relance" if fr else "re-roll")
+    if "if" in d:
+        notes.append(("si " if fr else "if ") + "/".join(d["if"]["epreuve"]))
+    if d["kind"] in ("d4", "d6", "d10", "d12"):
+        kind = d["kind"].upper() if fr else d["kind"]
+        return f"{d['count']}×{kind} ({', '.join([role, *notes])})"
+    return role + (f" ({', '.join(notes)})" if notes else "")
+
+
 def _tokens_text(ch: Character, lang: str) -> str:
     fr = lang != "en"
     parts = []
@@ -373,11 +402,7 @@ def describe(state: State, lang: str = "fr") -> str:
             for row in exp.get("odds", []):
                 lines.append(f"  {row['label'][lang if lang in ('fr', 'en') else 'fr']}: "
                              f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {row['probability']:.0%}")
-        want = [
-            f"{d['count']}×{d['kind']} ({d['role']}" + (", " + "/".join(d["if"]["epreuve"]) if "if" in d else "") + ")"
-            for d in exp.get("dice", [])
-            if not d.get("optional")
-        ]
+        want = [_die_words(d, lang) for d in exp.get("dice", []) if not d.get("optional")]
         if want:
             lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))
     if state.recent:
