@@ -114,6 +114,9 @@ def test_p2b_fine_shortfall_rerolls_sentence() -> None:
     t.ev("dice", sentence="voyage")
     assert t.tokens("heros")["immobilised"] == 1
     assert t.js["last"]["sentences"] == ["taels", "voyage"]
+    # the episode's record gathers the results of its three events, in order
+    assert [r["kind"] for r in t.js["last"]["results"]] == [
+        "trial.failure", "sentence.fine_roll", "sentence.fine_short", "sentence.reroll", "sentence.immobilised"]
 
 
 def test_p2c_exact_fine_no_reroll() -> None:

@@ -16,7 +16,12 @@ RECENT = 8
 
 
 class Out(list):  # type: ignore[type-arg]
-    """The outcomes of one event, in order."""
+    """The outcomes of one event, in order; ``notes`` are those that also go into the
+    record of the episode being resolved."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes: list[tuple[str, str, str]] = []
 
     def add(self, kind: str, fr: str, en: str, **data: Any) -> None:
         self.append(Outcome(kind, {"fr": fr, "en": en}, data))
@@ -66,8 +71,20 @@ def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int 
     return v
 
 
-def with_recent(state: State, out: Out) -> State:
+def with_recent(before: State, state: State, out: Out) -> State:
+    """The state after an event: its outcomes added to ``recent``, and its notes written
+    into the record of the episode that was being resolved (still current, or just over)."""
     if not out:
         return state
-    return evolve(state, recent=(state.recent + tuple(out))[-RECENT:])
+    changes: dict[str, Any] = {"recent": (state.recent + tuple(out))[-RECENT:]}
+    start = before.episode
+    if out.notes and start is not None:
+        key = (start.character, start.turn)
+        notes = tuple(out.notes)
+        ep, last = state.episode, state.last
+        if ep is not None and (ep.character, ep.turn) == key:
+            changes["episode"] = evolve(ep, notes=ep.notes + notes)
+        elif last is not None and (last.character, last.turn) == key:
+            changes["last"] = evolve(last, notes=last.notes + notes)
+    return evolve(state, **changes)
 

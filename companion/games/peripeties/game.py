@@ -89,7 +89,7 @@ class Peripeties:
             raise EventError(f"unknown event {event.type!r}; Péripéties events: {', '.join(EVENT_TYPES)}")
         out = Out()
         new = handler(state, event, rng, out)
-        return with_recent(new, out), list(out)
+        return with_recent(state, new, out), list(out)
 
     def state_json(self, state: State) -> dict[str, Any]:
         return state_json(state)

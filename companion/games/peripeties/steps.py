@@ -13,12 +13,11 @@ __all__ = ["note", "current", "set_sub", "finish"]
 
 
 def note(state: State, out: Out, kind: str, fr: str, en: str, **data: Any) -> State:
-    """An outcome of this event that is also kept in the episode's record."""
+    """An outcome of this event that is also kept in the episode's record (the game
+    writes this event's notes into the episode once, at the end of the event)."""
     out.add(kind, fr, en, **data)
-    ep = state.episode
-    if ep is None:
-        return state
-    return evolve(state, episode=evolve(ep, notes=ep.notes + ((kind, fr, en),)))
+    out.notes.append((kind, fr, en))
+    return state
 
 
 def current(state: State) -> Character:
