@@ -29,7 +29,12 @@ bp = Blueprint("api", __name__)
 
 def _bad_request(exc: Exception) -> Any:
     msg = str(exc)
-    body: dict[str, Any] = {"error": msg, "message": {"fr": msg, "en": msg}}
+    texts = getattr(exc, "text", None)
+    if isinstance(texts, dict) and texts.get("fr") and texts.get("en"):
+        message = {"fr": str(texts["fr"]), "en": str(texts["en"])}
+    else:
+        message = {"fr": msg, "en": msg}
+    body: dict[str, Any] = {"error": msg, "message": message}
     if isinstance(exc, RuleError) and exc.rule:
         body["rule"] = exc.rule
     resp = jsonify(body)

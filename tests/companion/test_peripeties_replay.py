@@ -133,7 +133,7 @@ def test_doc_examples_are_valid_events() -> None:
 
 
 def test_demo_log_stops_at_a_trial_with_odds() -> None:
-    t = state_of("peripeties-demo.jsonl")
+    t = state_of(str(ROOT / "companion" / "data" / "demo" / "peripeties.jsonl"))
     exp = t["state"]["expects"]
     assert exp["step"] == "trial" and exp["character"] == "lin-chong"
     assert exp["dice"] == [{"kind": "d12", "role": "trial", "count": 1, "by": "Alice"}]

@@ -11,3 +11,10 @@ from .game import EVENT_TYPES, Peripeties
 __all__ = ["GAME", "EVENT_TYPES", "Peripeties"]
 
 GAME = Peripeties()
+
+
+def demo_events() -> list[dict]:
+    """The demo table for ``companion serve --demo`` (see :mod:`companion.demo`)."""
+    from ...demo import demo_events as _demo
+
+    return _demo("peripeties")
