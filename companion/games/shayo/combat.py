@@ -17,7 +17,7 @@ An attack is an exchange of up to three rolls, each a test of the roll sequence:
 
 from __future__ import annotations
 
-from dataclasses import replace
+
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
@@ -27,6 +27,7 @@ from .sheet import Armour, Character, Weapon, norm_key
 from .state import Exchange, ShayoState, Test, Turn, character, pay_ki
 from .testflow import explain, parse_dice, rating, start_test
 
+from .values import evolve
 __all__ = ["initiative", "next_action", "attack", "defend", "no_defence", "resolved",
            "life_line", "apply_damage", "buy_extra_action"]
 
@@ -75,7 +76,7 @@ def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, 
         out.append(Outcome("initiative.tie", text(
             f"Égalité ({pairs}) : relancez un d10 (tiebreak) ou choisissez l'ordre.",
             f"Tie ({pairs}): re-roll a d10 (tiebreak) or choose the order."), {"ties": ties}))
-    return replace(state, turn=turn), out
+    return evolve(state, turn=turn), out
 
 
 def next_action(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
@@ -85,13 +86,13 @@ def next_action(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
         raise RuleError("no initiative order yet (shayo.initiative)", rule="R10")
     acting = [n for n in turn.order if turn.actions.get(n, 1) >= turn.pass_no]
     if turn.index + 1 < len(acting):
-        turn = replace(turn, index=turn.index + 1)
+        turn = evolve(turn, index=turn.index + 1)
     elif any(v > turn.pass_no for v in turn.actions.values()):
-        turn = replace(turn, pass_no=turn.pass_no + 1, index=0)
+        turn = evolve(turn, pass_no=turn.pass_no + 1, index=0)
     else:
-        turn = replace(turn, turn=turn.turn + 1, pass_no=1, index=0, actions={n: 1 for n in turn.order})
+        turn = evolve(turn, turn=turn.turn + 1, pass_no=1, index=0, actions={n: 1 for n in turn.order})
     who = turn.current
-    return replace(state, turn=turn), [Outcome("turn.next", text(
+    return evolve(state, turn=turn), [Outcome("turn.next", text(
         f"Tour {turn.turn}, round {turn.pass_no} : à {who} d'agir.",
         f"Turn {turn.turn}, round {turn.pass_no}: {who} acts."), {"current": who, "turn": turn.turn, "pass": turn.pass_no})]
 
@@ -100,7 +101,7 @@ def buy_extra_action(state: ShayoState, who: str) -> ShayoState:
     """R6.4: an extra action (its Ki is paid by the caller); no manoeuvre nor spell on it."""
     if state.turn is not None and who in state.turn.actions:
         actions = {**state.turn.actions, who: state.turn.actions[who] + 1}
-        state = replace(state, turn=replace(state.turn, actions=actions))
+        state = evolve(state, turn=evolve(state.turn, actions=actions))
     return state
 
 
@@ -162,7 +163,7 @@ def attack(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list
     state = start_test(state, data, "attack", difficulty, notes)
     ex = Exchange(who, target, option, wname, weapon.dice, weapon.fixed, bonus_dice, ignore, "attack",
                   target_armour=armour)
-    return replace(state, exchange=ex), [Outcome("attack.declared", text(
+    return evolve(state, exchange=ex), [Outcome("attack.declared", text(
         f"Attaque ({option}) de {who or '?'} sur {target or '?'} : difficulté {difficulty}.",
         f"{option.capitalize()} attack by {who or '?'} on {target or '?'}: difficulty {difficulty}."),
         {"difficulty": difficulty, "option": option})]
@@ -221,20 +222,20 @@ def _after_defence(state: ShayoState, ex: Exchange, defence_net: int) -> tuple[S
             f"La défense annule les {ex.attack_net} succès de l'attaque : raté, pas de dégâts.",
             f"The defence cancels all {ex.attack_net} attack successes: a miss, no damage."),
             {"attack": ex.attack_net, "defence": defence_net, "remaining": 0})
-        return replace(state, exchange=None), [out]
+        return evolve(state, exchange=None), [out]
     margin = remaining - 1 if state.options["margin"] == "remaining_minus_one" else remaining
     dice = ex.weapon_dice + margin + ex.bonus_dice
     sd, prot, _ = _armour_of(state, ex)
     test = Test(kind="damage", who=ex.attacker, attribute_name=None, skill_name=None, attribute=dice,
                 skill=dice, difficulty=sd, keep_all=True, ones_cancel=state.options["damage_ones_cancel"],
                 label=f"dégâts : {ex.weapon_dice} (arme) + {margin} (marge)" + (f" + {ex.bonus_dice} (force)" if ex.bonus_dice else ""))
-    new_ex = replace(ex, step="damage", defence_net=defence_net)
+    new_ex = evolve(ex, step="damage", defence_net=defence_net)
     out = Outcome("attack.hit", text(
         f"Touché ! {remaining} succès restent (marge {margin}) : lancez {dice} dés de dégâts contre SD {sd}.",
         f"Hit! {remaining} successes remain (margin {margin}): roll {dice} damage dice against SD {sd}."),
         {"attack": ex.attack_net, "defence": defence_net, "remaining": remaining, "margin": margin,
          "damage_dice": dice, "sd": sd})
-    state = replace(state, exchange=new_ex, test=test)
+    state = evolve(state, exchange=new_ex, test=test)
     if dice == 0:
         from .testflow import resolve_empty
         st, t, c = resolve_empty(state)
@@ -264,7 +265,7 @@ def apply_damage(state: ShayoState, name: str, boxes: int) -> tuple[ShayoState, 
     first_line = life_line(ch, start + 1) if boxes else life_line(ch)
     span = sum(ch.life_boxes[first_line:first_line + state.options["grave_wound_lines"]])
     grave = boxes >= span + 1 and first_line + state.options["grave_wound_lines"] <= len(ch.life_boxes)
-    ch = replace(ch, damage=start + boxes, grave_wounds=ch.grave_wounds + (1 if grave else 0))
+    ch = evolve(ch, damage=start + boxes, grave_wounds=ch.grave_wounds + (1 if grave else 0))
     line = life_line(ch)
     labels = state.options["life_lines"]
     label = labels[line] if line < len(labels) else {"fr": f"ligne {line + 1}", "en": f"line {line + 1}"}
@@ -283,8 +284,8 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
         ch = state.characters[ex.attacker]
         w = ch.weapons[ex.weapon]
         if raw_damage > w.solidity and not w.broken:
-            w = replace(w, solidity=w.solidity - 1, broken=w.solidity - 1 <= 0)
-            state = state.with_character(replace(ch, weapons={**ch.weapons, ex.weapon: w}))
+            w = evolve(w, solidity=w.solidity - 1, broken=w.solidity - 1 <= 0)
+            state = state.with_character(evolve(ch, weapons={**ch.weapons, ex.weapon: w}))
             out.append(Outcome("solidity.weapon", text(
                 f"{ex.weapon} s'use : solidité {w.solidity}" + (" — brisée !" if w.broken else "."),
                 f"{ex.weapon} wears: solidity {w.solidity}" + (" — broken!" if w.broken else ".")),
@@ -293,8 +294,8 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
         ch = state.characters[ex.target]
         a = ch.armour
         if a is not None and not a.broken and raw_damage > a.solidity:
-            a = replace(a, solidity=a.solidity - 1, broken=a.solidity - 1 <= 0)
-            state = state.with_character(replace(ch, armour=a))
+            a = evolve(a, solidity=a.solidity - 1, broken=a.solidity - 1 <= 0)
+            state = state.with_character(evolve(ch, armour=a))
             out.append(Outcome("solidity.armour", text(
                 f"L'armure de {ex.target} s'use : solidité {a.solidity}" + (" — brisée !" if a.broken else "."),
                 f"{ex.target}'s armour wears: solidity {a.solidity}" + (" — broken!" if a.broken else ".")),
@@ -326,7 +327,7 @@ def _damage(state: ShayoState, test: Test, c: Count, pre: list[Outcome]) -> tupl
     last = explain(test, c, meaning, {"exchange": ex.to_json(), **extra})
     state, wear = _wear(state, ex, raw)
     outs.insert(len(pre), Outcome("damage", meaning, {"damage": dmg, "net": c.net, "target": ex.target}))
-    return replace(state, exchange=None, last=last), outs + wear
+    return evolve(state, exchange=None, last=last), outs + wear
 
 
 def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Outcome]]:
@@ -336,17 +337,17 @@ def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[
     if test.kind == "attack":
         if c.net == 0:
             meaning = text("Aucun succès : l'attaque rate.", "No success: the attack misses.")
-            return replace(state, exchange=None, last=explain(test, c, meaning, {"exchange": ex.to_json()})), [
+            return evolve(state, exchange=None, last=explain(test, c, meaning, {"exchange": ex.to_json()})), [
                 Outcome("attack.miss", meaning, {"net": 0})]
-        ex = replace(ex, attack_net=c.net, step="defence")
+        ex = evolve(ex, attack_net=c.net, step="defence")
         meaning = text(
             f"{c.net} succès d'attaque. Le défenseur peut se défendre (une action) : chaque succès en annule un.",
             f"{c.net} attack successes. The defender may defend (an action): each success cancels one.")
-        return replace(state, exchange=ex, last=explain(test, c, meaning, {"exchange": ex.to_json()})), [
+        return evolve(state, exchange=ex, last=explain(test, c, meaning, {"exchange": ex.to_json()})), [
             Outcome("attack.successes", meaning, {"net": c.net})]
     if test.kind == "defence":
         meaning = text(f"Défense : {c.net} succès annulent autant de succès d'attaque.",
                        f"Defence: {c.net} successes cancel as many attack successes.")
-        state = replace(state, last=explain(test, c, meaning, {"exchange": ex.to_json()}))
+        state = evolve(state, last=explain(test, c, meaning, {"exchange": ex.to_json()}))
         return _after_defence(state, ex, c.net)
     return _damage(state, test, c, [])

@@ -21,7 +21,7 @@ object type: data of the event), successes accumulate until the required number.
 
 from __future__ import annotations
 
-from dataclasses import replace
+
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
@@ -31,6 +31,7 @@ from .options import QUALITIES
 from .state import CraftedObject, Project, ShayoState, Test, character
 from .testflow import explain, rating
 
+from .values import evolve
 __all__ = ["COSTS", "DURATIONS", "cost_of", "craft", "improve", "resolved", "is_critical"]
 
 #: R21: improvement -> (fr, en, permanent, single use, combat, scene), in PC.
@@ -123,7 +124,7 @@ def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[
         f"{who} fabrique {obj} ({_QUALITY_FR[quality]}) : {required} succès à cumuler, SD {difficulty}, {hours:g} h par période.",
         f"{who} crafts {obj} ({_QUALITY_EN[quality]}): {required} successes to accumulate, SD {difficulty}, {hours:g} h per period."),
         p.to_json())
-    return replace(state, project=p, test=_period_test(p)), [out]
+    return evolve(state, project=p, test=_period_test(p)), [out]
 
 
 def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
@@ -165,7 +166,7 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     p = Project("improve", who, name, obj.quality, obj.quality, required, difficulty, hours, attr_name,
                 skill_name, attr, mastery, improvement=key, duration=duration, cost=cost, object_kind=obj.kind)
-    state = replace(state, objects={**state.objects, name: obj}, project=p, test=_period_test(p))
+    state = evolve(state, objects={**state.objects, name: obj}, project=p, test=_period_test(p))
     return state, [Outcome("improve.started", text(
         f"{who} améliore {name} : {COSTS[key][0]} ({duration}), {cost} PC, {required} succès à cumuler.",
         f"{who} improves {name}: {COSTS[key][1]} ({duration}), {cost} PC, {required} successes to accumulate."),
@@ -176,7 +177,7 @@ def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[
     """Book one period of the project; start the next one or finish."""
     p = state.project
     assert p is not None
-    p = replace(p, periods=p.periods + (c.net,), accumulated=p.accumulated + c.net)
+    p = evolve(p, periods=p.periods + (c.net,), accumulated=p.accumulated + c.net)
     critical = is_critical(c, state.options["critical_failure"]) and c.net == 0
     hours = p.period_hours * len(p.periods)
     if p.kind == "improve":
@@ -190,10 +191,10 @@ def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[
                 meaning = text(f"Période sans succès sous la qualité médiocre : {p.object} est raté ({hours:g} h perdues).",
                                f"A period without success below mediocre: {p.object} is ruined ({hours:g} h lost).")
                 last = explain(test, c, meaning, {"project": p.to_json(), "critical": critical})
-                return replace(state, project=None, last=last), [Outcome("craft.ruined", meaning, p.to_json())]
+                return evolve(state, project=None, last=last), [Outcome("craft.ruined", meaning, p.to_json())]
             flagged = True
         else:
-            p = replace(p, quality=QUALITIES[i - 1])
+            p = evolve(p, quality=QUALITIES[i - 1])
         outs.append(Outcome("craft.quality_drop", text(
             f"Aucun succès : la qualité finale tombe à {_QUALITY_FR[p.quality]}" + (" (signalé au MJ : déjà médiocre)" if flagged else "") + ".",
             f"No success: the final quality drops to {_QUALITY_EN[p.quality]}" + (" (flagged for the GM: already mediocre)" if flagged else "") + "."),
@@ -206,13 +207,13 @@ def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[
             f"{p.object} is finished: {_QUALITY_EN[p.quality]} quality, {len(p.periods)} periods ({hours:g} h), {pc} PC.")
         last = explain(test, c, meaning, {"project": p.to_json(), "critical": critical})
         outs.append(Outcome("craft.done", meaning, {**p.to_json(), "pc": pc}))
-        return replace(state, project=None, objects={**state.objects, p.object: obj}, last=last), outs
+        return evolve(state, project=None, objects={**state.objects, p.object: obj}, last=last), outs
     meaning = text(
         f"{c.net} succès cette période : {p.accumulated}/{p.required} ({hours:g} h). Période suivante.",
         f"{c.net} successes this period: {p.accumulated}/{p.required} ({hours:g} h). Next period.")
     last = explain(test, c, meaning, {"project": p.to_json(), "critical": critical, "flagged": flagged})
     outs.insert(0, Outcome("craft.period", meaning, p.to_json()))
-    return replace(state, project=p, test=_period_test(p), last=last), outs
+    return evolve(state, project=p, test=_period_test(p), last=last), outs
 
 
 def _was_flagged(p: Project) -> bool:
@@ -225,7 +226,7 @@ def _improve_period(state: ShayoState, p: Project, test: Test, c: Count, critica
     obj = state.objects[p.object]
     label_fr, label_en = COSTS[p.improvement or ""][0], COSTS[p.improvement or ""][1]
     if c.net == 0:
-        obj = replace(obj, pc=obj.pc - p.cost, broken=obj.broken or critical)
+        obj = evolve(obj, pc=obj.pc - p.cost, broken=obj.broken or critical)
         fr = f"Période sans succès : l'amélioration ({label_fr}) échoue ; temps ({hours:g} h), matériel et {p.cost} PC perdus."
         en = f"A period without success: the improvement ({label_en}) fails; time ({hours:g} h), materials and {p.cost} PC lost."
         if critical:
@@ -233,16 +234,16 @@ def _improve_period(state: ShayoState, p: Project, test: Test, c: Count, critica
             en += f" Critical failure: {p.object} is broken (repairable)."
         meaning = text(fr, en)
         last = explain(test, c, meaning, {"project": p.to_json(), "critical": critical})
-        return (replace(state, project=None, objects={**state.objects, p.object: obj}, last=last),
+        return (evolve(state, project=None, objects={**state.objects, p.object: obj}, last=last),
                 [Outcome("improve.failed", meaning, {**p.to_json(), "critical": critical})])
     if p.accumulated >= p.required:
-        obj = replace(obj, pc=obj.pc - p.cost, improvements=obj.improvements + ((p.improvement or "", p.duration or ""),))
+        obj = evolve(obj, pc=obj.pc - p.cost, improvements=obj.improvements + ((p.improvement or "", p.duration or ""),))
         meaning = text(f"{p.object} reçoit {label_fr} ({p.duration}) après {len(p.periods)} périodes ({hours:g} h).",
                        f"{p.object} gains {label_en} ({p.duration}) after {len(p.periods)} periods ({hours:g} h).")
         last = explain(test, c, meaning, {"project": p.to_json()})
-        return (replace(state, project=None, objects={**state.objects, p.object: obj}, last=last),
+        return (evolve(state, project=None, objects={**state.objects, p.object: obj}, last=last),
                 [Outcome("improve.done", meaning, p.to_json())])
     meaning = text(f"{c.net} succès : {p.accumulated}/{p.required} ({hours:g} h). Période suivante.",
                    f"{c.net} successes: {p.accumulated}/{p.required} ({hours:g} h). Next period.")
     last = explain(test, c, meaning, {"project": p.to_json()})
-    return replace(state, project=p, test=_period_test(p), last=last), [Outcome("improve.period", meaning, p.to_json())]
+    return evolve(state, project=p, test=_period_test(p), last=last), [Outcome("improve.period", meaning, p.to_json())]

@@ -17,7 +17,7 @@ refused with the reason.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+
 from typing import Any, Callable, Mapping
 
 from ...errors import CompanionError, EventError, RuleError
@@ -32,6 +32,7 @@ from .state import ShayoState, Test, character, group_left, group_pool, pay_ki, 
 from .testflow import (choose_keep, declare_ki, enter_roll, explain, parse_dice, resolve_empty,
                        start_test, test_label, usable, use_signature)
 
+from .values import evolve
 __all__ = ["ShayoGame", "GAME"]
 
 Handler = Callable[[ShayoState, Event, random.Random], tuple[ShayoState, list[Outcome]]]
@@ -67,7 +68,7 @@ def _remove_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple
         raise RuleError(f"{ch.name} has a test open", rule="R3")
     chars = dict(state.characters)
     del chars[ch.name]
-    return replace(state, characters=chars), [Outcome("character.removed", text(
+    return evolve(state, characters=chars), [Outcome("character.removed", text(
         f"{ch.name} quitte la table.", f"{ch.name} leaves the table."), {"name": ch.name})]
 
 
@@ -77,9 +78,9 @@ def _refresh_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[Shayo
     names = [character(state, who).name] if who is not None else list(state.characters)
     chars = dict(state.characters)
     for n in names:
-        chars[n] = replace(chars[n], ki_spent=0)
+        chars[n] = evolve(chars[n], ki_spent=0)
     group = bool(ev.data.get("group", who is None))
-    state = replace(state, characters=chars, group_spent=0 if group else state.group_spent)
+    state = evolve(state, characters=chars, group_spent=0 if group else state.group_spent)
     return state, [Outcome("ki.refreshed", text(
         f"Ki rechargé : {', '.join(names) or 'personne'}" + (" et réserve de groupe" if group else "") + ".",
         f"Ki refreshed: {', '.join(names) or 'nobody'}" + (" and the group pool" if group else "") + "."),
@@ -133,7 +134,7 @@ def _health(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
         if info["grave_wound"]:
             outs.append(Outcome("grave_wound", text(f"Blessure grave pour {ch.name} !", f"Grave wound for {ch.name}!"), info))
         return state, outs
-    new = replace(ch, damage=max(0, ch.damage + boxes))
+    new = evolve(ch, damage=max(0, ch.damage + boxes))
     return state.with_character(new), [Outcome("health.heal", text(
         f"{ch.name} récupère {ch.damage - new.damage} case(s).", f"{ch.name} recovers {ch.damage - new.damage} box(es)."),
         {"who": ch.name, "damage": new.damage})]
@@ -195,7 +196,7 @@ def _cancel(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
     t = state.test
     if t is not None and t.dice is None and t.who is not None and t.ki_paid:
         state = refund_ki(state, t.who, t.ki_paid)
-    return replace(state, test=None, exchange=None, project=None), [Outcome("cancelled", text(
+    return evolve(state, test=None, exchange=None, project=None), [Outcome("cancelled", text(
         "Action annulée.", "Action cancelled."), {})]
 
 
@@ -220,7 +221,7 @@ def _route(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Ou
     meaning = _meaning_test(test, c)
     last = explain(test, c, meaning)
     kind = "test.success" if c.net >= test.required else "test.failure"
-    return replace(state, last=last), [Outcome(kind, meaning, {k: last[k] for k in (
+    return evolve(state, last=last), [Outcome(kind, meaning, {k: last[k] for k in (
         "kept", "kept_values", "successes", "ones", "cancelled", "net", "required", "success")})]
 
 
@@ -305,11 +306,11 @@ class ShayoGame:
         new, more = _settle(new)
         outs = outs + more
         if verb == "roll":
-            new = replace(new, base=state, chain=(event,))
+            new = evolve(new, base=state, chain=(event,))
         elif verb in _CHAIN and state.base is not None:
-            new = replace(new, base=state.base, chain=state.chain + (event,))
+            new = evolve(new, base=state.base, chain=state.chain + (event,))
         else:
-            new = replace(new, base=None, chain=())
+            new = evolve(new, base=None, chain=())
         return new, outs
 
     def _correct(self, state: ShayoState, event: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:

@@ -18,12 +18,13 @@ are sheet data too (their numbers come from the rulebook's equipment lists).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
 from .signatures import Signature, parse_signature
 
+from .values import evolve
 __all__ = ["Character", "Weapon", "Armour", "norm_key", "character_from_json", "edit_character", "MAX_RATING"]
 
 MAX_RATING = 5
@@ -260,36 +261,36 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
         raise EventError(f"unknown character field(s): {', '.join(sorted(unknown))}")
     new = ch
     if "attributes" in changes:
-        new = replace(new, attributes={**new.attributes, **_ratings(changes["attributes"], "attribute")})
+        new = evolve(new, attributes={**new.attributes, **_ratings(changes["attributes"], "attribute")})
     if "skills" in changes:
-        new = replace(new, skills={**new.skills, **_ratings(changes["skills"], "skill")})
+        new = evolve(new, skills={**new.skills, **_ratings(changes["skills"], "skill")})
     if "signatures" in changes:
         merged = {**new.signatures, **_signatures(changes["signatures"])}
         raw_sig = changes["signatures"] or {}
         for skill, items in raw_sig.items():
             if items == []:
                 merged.pop(norm_key(str(skill)), None)
-        new = replace(new, signatures=merged)
+        new = evolve(new, signatures=merged)
     if "bonus_signatures" in changes:
         bonus = {norm_key(str(k)): _int(v, "bonus signatures") for k, v in (changes["bonus_signatures"] or {}).items()}
-        new = replace(new, bonus_signatures={**new.bonus_signatures, **bonus})
+        new = evolve(new, bonus_signatures={**new.bonus_signatures, **bonus})
     if "aspect" in changes:
         a = changes["aspect"]
-        new = replace(new, aspect=norm_key(a) if isinstance(a, str) else a)
+        new = evolve(new, aspect=norm_key(a) if isinstance(a, str) else a)
     if "aspect_value" in changes:
-        new = replace(new, aspect_value=_int(changes["aspect_value"], "aspect value", 0, MAX_RATING))
+        new = evolve(new, aspect_value=_int(changes["aspect_value"], "aspect value", 0, MAX_RATING))
     for flag in ("pc", "present"):
         if flag in changes:
-            new = replace(new, **{flag: bool(changes[flag])})
+            new = evolve(new, **{flag: bool(changes[flag])})
     if "life_boxes" in changes:
         b = changes["life_boxes"]
         if not isinstance(b, list) or not b:
             raise EventError("'life_boxes' must be a non-empty list")
-        new = replace(new, life_boxes=tuple(_int(x, "life line boxes", 1) for x in b))
+        new = evolve(new, life_boxes=tuple(_int(x, "life line boxes", 1) for x in b))
     if "damage" in changes:
-        new = replace(new, damage=_int(changes["damage"], "damage"))
+        new = evolve(new, damage=_int(changes["damage"], "damage"))
     if "encumbrance" in changes:
-        new = replace(new, encumbrance=_int(changes["encumbrance"], "encumbrance"))
+        new = evolve(new, encumbrance=_int(changes["encumbrance"], "encumbrance"))
     if "weapons" in changes:
         w = changes["weapons"] or {}
         if not isinstance(w, Mapping):
@@ -300,7 +301,7 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
                 weapons.pop(str(k), None)
             else:
                 weapons[str(k)] = _weapon(v, str(k))
-        new = replace(new, weapons=weapons)
+        new = evolve(new, weapons=weapons)
     if "armour" in changes:
-        new = replace(new, armour=_armour(changes["armour"]))
+        new = evolve(new, armour=_armour(changes["armour"]))
     return _check(new)

@@ -9,7 +9,7 @@ the events applied since (``chain``), so a correction of that roll re-folds them
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
@@ -17,6 +17,7 @@ from ...events import Event
 from .sheet import Character
 from .signatures import Signature
 
+from .values import evolve
 __all__ = ["Test", "Exchange", "Project", "CraftedObject", "Turn", "ShayoState", "pay_ki", "group_pool", "character"]
 
 
@@ -181,7 +182,7 @@ class ShayoState:
     chain: tuple[Event, ...] = ()
 
     def with_character(self, ch: Character) -> "ShayoState":
-        return replace(self, characters={**self.characters, ch.name: ch})
+        return evolve(self, characters={**self.characters, ch.name: ch})
 
 
 # -- Ki ------------------------------------------------------------------------------------
@@ -256,8 +257,8 @@ def pay_ki(
             raise RuleError("empty both Ki pools before paying Ki with health boxes", rule="A8")
         if ch.damage + h > ch.health_boxes:
             raise RuleError(f"{who} has only {ch.health_boxes - ch.damage} health boxes left", rule="R7")
-    ch = replace(ch, ki_spent=ch.ki_spent + p, damage=ch.damage + h)
-    new = replace(state.with_character(ch), group_spent=state.group_spent + g)
+    ch = evolve(ch, ki_spent=ch.ki_spent + p, damage=ch.damage + h)
+    new = evolve(state.with_character(ch), group_spent=state.group_spent + g)
     paid = {k: v for k, v in (("personal", p), ("group", g), ("health", h)) if v}
     return new, paid
 
@@ -267,5 +268,5 @@ def refund_ki(state: ShayoState, who: str, paid: Mapping[str, int]) -> ShayoStat
     if not paid:
         return state
     ch = character(state, who)
-    ch = replace(ch, ki_spent=ch.ki_spent - paid.get("personal", 0), damage=ch.damage - paid.get("health", 0))
-    return replace(state.with_character(ch), group_spent=state.group_spent - paid.get("group", 0))
+    ch = evolve(ch, ki_spent=ch.ki_spent - paid.get("personal", 0), damage=ch.damage - paid.get("health", 0))
+    return evolve(state.with_character(ch), group_spent=state.group_spent - paid.get("group", 0))

@@ -15,7 +15,7 @@ explanation that becomes ``state.last``.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+
 from typing import Any, Mapping, Sequence
 
 from ...errors import EventError, RuleError
@@ -25,6 +25,7 @@ from .sheet import norm_key
 from .signatures import Signature, parse_signature
 from .state import ShayoState, Test, character, pay_ki, refund_ki
 
+from .values import evolve
 __all__ = ["start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
            "explain", "parse_dice", "rating", "Resolved"]
 
@@ -142,7 +143,7 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
         ki_extra=man_ki, ki_paid=paid, mod_rolled=mod_r, mod_kept=mod_k, signatures=sigs,
         required=required, label=label if isinstance(label, str) else "",
     )
-    return replace(state, test=test)
+    return evolve(state, test=test)
 
 
 def _test_signatures(state: ShayoState, who: str | None, skill: str | None, raw: Any) -> tuple[Signature, ...]:
@@ -176,7 +177,7 @@ def declare_ki(state: ShayoState, data: Mapping[str, Any]) -> ShayoState:
     a, b, source, surpass = _ki_decl(state, test.who, data)
     total = a + b + test.ki_extra
     state, paid = pay_ki(state, test.who, total, source, surpass)
-    return replace(state, test=replace(test, ki_rolled=a, ki_kept=b, ki_paid=paid))
+    return evolve(state, test=evolve(test, ki_rolled=a, ki_kept=b, ki_paid=paid))
 
 
 # -- dice ---------------------------------------------------------------------------------
@@ -189,7 +190,7 @@ def enter_roll(state: ShayoState, dice: tuple[int, ...]) -> ShayoState:
         raise RuleError("the dice of this test are already entered; use shayo.correct to fix them", rule="R3")
     if len(dice) != test.rolled:
         raise RuleError(f"this test rolls {test.rolled} d10, but {len(dice)} were given", rule="R3")
-    return replace(state, test=replace(test, dice=dice, entered=dice, cancelled=(False,) * len(dice)))
+    return evolve(state, test=evolve(test, dice=dice, entered=dice, cancelled=(False,) * len(dice)))
 
 
 def _eligible(test: Test, sig: Signature, useful: bool, tens_mode: str) -> list[int]:
@@ -285,7 +286,7 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
             "before": [test.dice[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
     if new_vals and sig.which == "tens" and tens_mode == "extra_die":
         note["added"] = list(new_vals)
-    return replace(state, test=replace(
+    return evolve(state, test=evolve(
         test, dice=tuple(values), cancelled=tuple(cancelled), used=test.used + (sig.id,),
         adjusted=test.adjusted or sig.kind != "reroll", notes=test.notes + (note,),
     ))
@@ -304,14 +305,14 @@ def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
             raise EventError("'dice' must list the positions of the kept dice")
         kept = check_keep(test.dice, test.cancelled, test.keep, scope, chosen)
     c = count(test.dice, test.cancelled, kept, test.difficulty, scope, test.ones_cancel)
-    return replace(state, test=None), test, c
+    return evolve(state, test=None), test, c
 
 
 def resolve_empty(state: ShayoState) -> Resolved:
     """A5: nothing to roll or keep: 0 successes."""
     test = state.test
     assert test is not None
-    return replace(state, test=None), replace(test, dice=()), Count((), 0, 0, 0, 0)
+    return evolve(state, test=None), evolve(test, dice=()), Count((), 0, 0, 0, 0)
 
 
 def explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
