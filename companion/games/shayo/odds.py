@@ -214,6 +214,38 @@ def _replace(
     return out, step_max
 
 
+def _caps(spec: PoolSpec, n: int) -> tuple[int, ...]:
+    """How far each category's count matters; beyond it, states are equivalent.
+
+    A count is needed exactly up to what later steps may take from the category (a
+    re-roll count, "+1" conversions) plus the keep, past which every formula saturates
+    (net = min(keep, successes) - 1s; forced 1s; free keep slots). ``None`` counts
+    (every matching die) need the exact count. Merging equivalent states keeps a
+    40-die pool with every signature at a few thousand states.
+    """
+    k = spec.kept
+    big = n + 10 * n + 1  # never reached: no cap
+
+    def c(kind: str, which: str | None = None) -> int | None:
+        return spec.count(kind, which)
+
+    c1, c2, c3 = c("reroll", "ones"), c("reroll", "failures"), c("reroll", "tens")
+    cancel, plus = c("cancel_one"), c("plus_one")
+    one_cap = big if c1 is None else c1 + k + (0 if cancel is None else cancel)
+    fail_cap = big if c2 is None else c2 + k
+    near_cap = big if c2 is None else c2 + (k if plus is None else plus) + k
+    ten_cap = big if c3 is None else c3 + k
+    return (one_cap, fail_cap, near_cap, ten_cap, k)
+
+
+def _cap(dist: dict[tuple[int, ...], int], caps: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    out: dict[tuple[int, ...], int] = {}
+    for st, w in dist.items():
+        key = tuple(x if x < cap else cap for x, cap in zip(st, caps))
+        out[key] = out.get(key, 0) + w
+    return out
+
+
 @lru_cache(maxsize=512)
 def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
     n, k, d = spec.rolled, spec.kept, spec.difficulty
@@ -222,7 +254,10 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
     plus = spec.count("plus_one")
     tens = spec.count("reroll", "tens")
     split_near = plus != 0
-    split_ten = tens != 0
+    # An exploding 10 is already a success at difficulty 10 or less: nothing to track.
+    split_ten = tens != 0 and not (spec.tens_mode == "explode" and d <= 10)
+    if not split_ten:
+        tens = 0
     faces = range(1, 11)
     base_w = _weights(faces, d, split_near, split_ten, True)
     # Dice born from a re-roll are fresh d10 (a new 10 is still a 10: no chaining, the
@@ -230,7 +265,8 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
     exploded_w = _weights((10 + x for x in faces), d, split_near, split_ten, False)
     scope = spec.ones_scope
 
-    dist: dict[tuple[int, ...], int] = dict(_multinomial(n, base_w))
+    caps = _caps(spec, n)
+    dist = _cap(dict(_multinomial(n, base_w)), caps)
     exponent = n
     total_max = n
 
@@ -244,6 +280,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
             r = st[ONE] if c is None else min(c, st[ONE])
             return [(ONE, r)] if r else []
         dist, e = _replace(dist, total_max, c, pick_ones, base_w)
+        dist = _cap(dist, caps)
         exponent += e
     # 2. re-roll failures
     c = spec.count("reroll", "failures")
@@ -259,6 +296,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
             b = min(want - a, excess_near)
             return [m for m in ((FAIL, a), (NEAR, b)) if m[1]]
         dist, e = _replace(dist, total_max, c, pick_fail, base_w)
+        dist = _cap(dist, caps)
         exponent += e
     # 3. re-roll 10s
     if tens != 0:
@@ -267,6 +305,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
                 r = st[TEN] if c is None else min(c, st[TEN])
                 return [(TEN, r)] if r else []
             dist, e = _replace(dist, total_max, tens, pick_tens, exploded_w)
+            dist = _cap(dist, caps)
             exponent += e
         else:
             def pick_extra(st: tuple[int, ...], c: int | None = tens) -> list[tuple[int, int]]:
@@ -275,6 +314,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
                 r = st[TEN] if c is None else min(c, st[TEN])
                 return [(TEN, r)] if r else []
             dist, e = _replace(dist, total_max, tens, pick_extra, base_w, keep_originals=True)
+            dist = _cap(dist, caps)
             exponent += e
             total_max += e
     # 4. cancel 1s, 5. +1 on near failures, then count.
@@ -284,15 +324,18 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
         ones = st[ONE]
         if cancel != 0:
             ones = 0 if cancel is None else max(0, ones - cancel)
+        cancelled = st[ONE] - ones
         s = _successes(st, d)
-        total = sum(st)
+        converted = 0
         if plus != 0:
-            cur = (ones,) + st[1:]
-            room = max(0, _slots(cur, k, scope) - s)
+            room = max(0, _slots((ones,) + st[1:], k, scope) - s)
             near = _near(st, d)
-            s += min(room, near) if plus is None else min(plus, room, near)
-        others = total - ones - s  # cancelled 1s are harmless fillers
-        net = net_from_counts(ones, s, others, k, scope, spec.ones_cancel)
+            converted = min(room, near) if plus is None else min(plus, room, near)
+        ten_fail = st[TEN] if d >= 12 else 0
+        # non-1 dice that are not successes (cancelled 1s are harmless fillers); counted
+        # from the parts because capped categories no longer add up to the dice rolled
+        others = st[FAIL] + _near(st, d) - converted + ten_fail + cancelled
+        net = net_from_counts(ones, s + converted, others, k, scope, spec.ones_cancel)
         out[net] = out.get(net, 0) + w
     denom = 10**exponent
     return tuple((net, Fraction(w, denom)) for net, w in sorted(out.items()))
