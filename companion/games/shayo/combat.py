@@ -280,7 +280,7 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
     out: list[Outcome] = []
     if not state.options["solidity_loss"]:
         return state, out
-    if ex.attacker in state.characters and ex.weapon:
+    if ex.attacker is not None and ex.attacker in state.characters and ex.weapon:
         ch = state.characters[ex.attacker]
         w = ch.weapons[ex.weapon]
         if raw_damage > w.solidity and not w.broken:
@@ -290,7 +290,7 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
                 f"{ex.weapon} s'use : solidité {w.solidity}" + (" — brisée !" if w.broken else "."),
                 f"{ex.weapon} wears: solidity {w.solidity}" + (" — broken!" if w.broken else ".")),
                 {"weapon": ex.weapon, "solidity": w.solidity, "broken": w.broken}))
-    if ex.target in state.characters:
+    if ex.target is not None and ex.target in state.characters:
         ch = state.characters[ex.target]
         a = ch.armour
         if a is not None and not a.broken and raw_damage > a.solidity:
@@ -315,7 +315,7 @@ def _damage(state: ShayoState, test: Test, c: Count, pre: list[Outcome]) -> tupl
     outs = list(pre)
     fr = f"{c.net} succès + {ex.weapon_fixed} fixes − {protection} protection = {dmg} case(s) de dégâts"
     en = f"{c.net} successes + {ex.weapon_fixed} fixed − {protection} protection = {dmg} box(es) of damage"
-    if ex.target in state.characters and dmg:
+    if ex.target is not None and ex.target in state.characters and dmg:
         state, info = apply_damage(state, ex.target, dmg)
         extra["health"] = info
         fr += f" ; {ex.target} : {info['line_label']['fr']}"

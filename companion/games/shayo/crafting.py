@@ -63,7 +63,8 @@ def cost_of(improvement: str, duration: str) -> int:
     d = _DURATION_ALIASES.get(duration, duration)
     if d not in DURATIONS:
         raise RuleError(f"unknown duration {duration!r}; known: {', '.join(DURATIONS)} (or action)", rule="R21")
-    return COSTS[improvement][2 + DURATIONS.index(d)]
+    row = COSTS[improvement]
+    return (row[2], row[3], row[4], row[5])[DURATIONS.index(d)]
 
 
 def is_critical(c: Count, predicate: str) -> bool:
@@ -85,11 +86,10 @@ def _period_test(p: Project) -> Test:
                 label=f"{p.object} : période {len(p.periods) + 1}")
 
 
-def _common(state: ShayoState, data: Mapping[str, Any]) -> tuple[str, str, Any]:
+def _common(state: ShayoState, data: Mapping[str, Any]) -> tuple[str, str, None]:
     if state.project is not None or state.test is not None:
         raise RuleError("finish (or shayo.cancel) the work or test in progress first", rule="R19")
-    who = data.get("who")
-    character(state, who, rule="R19")
+    who = character(state, data.get("who"), rule="R19").name
     obj = data.get("object")
     if not isinstance(obj, str) or not obj.strip():
         raise EventError("give the 'object' (its name)")

@@ -93,7 +93,7 @@ _USES = ("manoeuvre", "spell", "extra_action", "other")
 def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     """R6.2–4: Ki outside a test's dice (uncapped by INS); R7 surpassing oneself."""
     d = ev.data
-    who = d.get("who")
+    who = character(state, d.get("who")).name
     use = d.get("use", "other")
     if use == "improve":
         raise RuleError("Ki for extra dice is declared with the test (R3 step 2): use 'ki' in shayo.test or shayo.ki", rule="R6")
