@@ -228,7 +228,8 @@ def _after_defence(state: ShayoState, ex: Exchange, defence_net: int) -> tuple[S
     sd, prot, _ = _armour_of(state, ex)
     test = Test(kind="damage", who=ex.attacker, attribute_name=None, skill_name=None, attribute=dice,
                 skill=dice, difficulty=sd, keep_all=True, ones_cancel=state.options["damage_ones_cancel"],
-                label=f"dégâts : {ex.weapon_dice} (arme) + {margin} (marge)" + (f" + {ex.bonus_dice} (force)" if ex.bonus_dice else ""))
+                label=f"dégâts : {ex.weapon_dice} (arme) + {margin} (marge)" + (f" + {ex.bonus_dice} (force)" if ex.bonus_dice else ""),
+                label_en=f"damage: {ex.weapon_dice} (weapon) + {margin} (margin)" + (f" + {ex.bonus_dice} (power)" if ex.bonus_dice else ""))
     new_ex = evolve(ex, step="damage", defence_net=defence_net)
     out = Outcome("attack.hit", text(
         f"Touché ! {remaining} succès restent (marge {margin}) : lancez {dice} dés de dégâts contre SD {sd}.",

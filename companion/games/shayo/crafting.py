@@ -83,7 +83,8 @@ def _number(raw: Any, what: str, lo: float = 0) -> float:
 def _period_test(p: Project) -> Test:
     return Test(kind=p.kind, who=p.crafter, attribute_name=p.attribute_name, skill_name=p.skill_name,
                 attribute=p.attribute, skill=p.skill, difficulty=p.difficulty,
-                label=f"{p.object} : période {len(p.periods) + 1}")
+                label=f"{p.object} : période {len(p.periods) + 1}",
+                label_en=f"{p.object}: period {len(p.periods) + 1}")
 
 
 def _common(state: ShayoState, data: Mapping[str, Any]) -> tuple[str, str, None]:

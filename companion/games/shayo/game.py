@@ -149,7 +149,7 @@ def _test(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState,
     assert t is not None
     return state, [Outcome("test.declared", text(
         f"Test de {test_label(t)}, difficulté {t.difficulty} : lancez {t.rolled}d10, gardez {t.keep}.",
-        f"Test of {test_label(t)}, difficulty {t.difficulty}: roll {t.rolled}d10, keep {t.keep}."),
+        f"Test of {test_label(t, 'en')}, difficulty {t.difficulty}: roll {t.rolled}d10, keep {t.keep}."),
         {"rolled": t.rolled, "keep": t.keep, "difficulty": t.difficulty, "ki_paid": dict(t.ki_paid)})]
 
 

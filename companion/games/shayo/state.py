@@ -44,6 +44,7 @@ class Test:
     keep_all: bool = False  # damage rolls: every die counts (A11)
     ones_cancel: bool = True
     label: str = ""
+    label_en: str = ""  # the English label when the software wrote ``label``
     dice: tuple[int, ...] | None = None
     entered: tuple[int, ...] | None = None  # the dice as entered (before signatures)
     cancelled: tuple[bool, ...] = ()

@@ -26,7 +26,7 @@ from .signatures import Signature, parse_signature
 from .state import ShayoState, Test, character, pay_ki, refund_ki
 
 from .values import evolve
-__all__ = ["start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
+__all__ = ["labels", "start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
            "explain", "parse_dice", "rating", "Resolved"]
 
 Resolved = tuple[ShayoState, Test, Count]
@@ -322,6 +322,7 @@ def explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str
         "kind": test.kind,
         "who": test.who,
         "label": test_label(test),
+        "labels": labels(test),
         "attribute": {"name": test.attribute_name, "value": test.attribute},
         "skill": {"name": test.skill_name, "value": test.skill},
         "difficulty": test.difficulty,
@@ -349,10 +350,15 @@ def explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str
     return out
 
 
-def test_label(test: Test) -> str:
-    """A4: "test of ATTRIBUTE under SKILL"."""
+def test_label(test: Test, lang: str = "fr") -> str:
+    """A4: "test of ATTRIBUTE under SKILL" ("AGI 4 sous Kenjutsu 3")."""
     if test.label:
-        return test.label
-    a = f"{test.attribute_name or 'carac'} {test.attribute}"
-    s = f"{test.skill_name or 'compétence'} {test.skill}"
-    return f"{a} sous {s}" if not test.keep_all else f"{test.rolled} dés de dégâts"
+        return test.label_en if (lang == "en" and test.label_en) else test.label
+    fr = lang == "fr"
+    a = f"{test.attribute_name or ('carac' if fr else 'attribute')} {test.attribute}"
+    s = f"{test.skill_name or ('compétence' if fr else 'skill')} {test.skill}"
+    return f"{a} {'sous' if fr else 'under'} {s}"
+
+
+def labels(test: Test) -> dict[str, str]:
+    return {"fr": test_label(test, "fr"), "en": test_label(test, "en")}

@@ -19,7 +19,7 @@ from .combat import life_line
 from .dice import best_keep
 from .odds import as_floats, net_distribution, pool_from, success_probability
 from .state import ShayoState, Test, group_left, group_pool
-from .testflow import test_label, usable
+from .testflow import labels, test_label, usable
 
 __all__ = ["state_to_json", "describe", "test_odds"]
 
@@ -46,7 +46,7 @@ def _ki(state: ShayoState, t: Test) -> dict[str, Any] | None:
 
 def _test_json(state: ShayoState, t: Test) -> dict[str, Any]:
     return {
-        "kind": t.kind, "who": t.who, "label": test_label(t), "difficulty": t.difficulty,
+        "kind": t.kind, "who": t.who, "label": test_label(t), "labels": labels(t), "difficulty": t.difficulty,
         "difficulty_notes": list(t.difficulty_notes), "rolled": t.rolled, "keep": t.keep,
         "attribute": {"name": t.attribute_name, "value": t.attribute},
         "skill": {"name": t.skill_name, "value": t.skill},
