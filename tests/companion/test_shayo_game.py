@@ -347,7 +347,25 @@ def test_initiative_order_ties_and_extra_actions() -> None:
         t.send("shayo.next_action")
         seen.append(t.json["turn"]["current"])
     assert seen == ["Ren", "Aiko", "bandit", "Aiko", "Ren"]
-    assert t.json["turn"]["turn"] == 2
+    assert t.json["turn"]["turn"] == 2 and t.json["turn"]["actions"]["Aiko"] == 1  # bought actions last one turn
+
+
+def test_no_manoeuvre_nor_spell_in_a_bought_action() -> None:
+    t = T()
+    t.send("shayo.character", AIKO)
+    t.send("shayo.initiative", {"combatants": [{"name": "Aiko", "die": 5, "attribute": "AGI"},
+                                               {"name": "oni", "die": 1, "attribute": 1, "actions": 2}]})
+    t.send("shayo.spend_ki", {"who": "Aiko", "use": "extra_action"})
+    t.send("shayo.next_action")  # oni
+    t.send("shayo.next_action")  # round 2: Aiko's bought action
+    assert t.json["turn"]["current"] == "Aiko" and t.json["turn"]["bought_action"] is True
+    t.refused("shayo.spend_ki", {"who": "Aiko", "use": "spell", "amount": 1}, rule="R6")
+    t.refused("shayo.attack", {"who": "Aiko", "attribute": "AGI", "skill": "Kenjutsu",
+                               "manoeuvre": {"name": "Coup double", "ki": 1}}, rule="R6")
+    t.send("shayo.attack", {"who": "Aiko", "attribute": "AGI", "skill": "Kenjutsu"})
+    t.send("shayo.cancel")
+    t.send("shayo.next_action")  # the oni's natural second action: no restriction for it
+    assert t.json["turn"]["current"] == "oni" and t.json["turn"]["bought_action"] is False
 
 
 def test_initiative_tiebreak() -> None:

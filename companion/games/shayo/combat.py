@@ -42,6 +42,7 @@ def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, 
     if not isinstance(raw, list) or not raw:
         raise EventError("'combatants' must be a non-empty list of {name, die, attribute, encumbrance}")
     rows = []
+    natural: dict[str, int] = {}
     for pos, c in enumerate(raw):
         if not isinstance(c, Mapping) or not isinstance(c.get("name"), str):
             raise EventError("each combatant needs a 'name'")
@@ -57,6 +58,10 @@ def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, 
         if not isinstance(enc, int) or isinstance(enc, bool) or enc < 0:
             raise EventError(f"{name}: encumbrance must be a non-negative integer")
         tb = parse_dice(c.get("tiebreak", []), "tiebreak")
+        acts = c.get("actions", 1)
+        if not isinstance(acts, int) or isinstance(acts, bool) or acts < 1:
+            raise EventError(f"{name}: 'actions' must be a positive integer")
+        natural[name] = acts
         rows.append((name, die + attr - enc, tb, pos))
     names = [r[0] for r in rows]
     if len(set(names)) != len(names):
@@ -66,8 +71,8 @@ def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, 
     for a, b in zip(rows, rows[1:]):
         if a[1] == b[1] and a[2] == b[2]:
             ties.append([a[0], b[0]])
-    turn = Turn(tuple(names_sorted := [r[0] for r in rows]), {r[0]: r[1] for r in rows},
-                {n: 1 for n in names_sorted})
+    names_sorted = [r[0] for r in rows]
+    turn = Turn(tuple(names_sorted), {r[0]: r[1] for r in rows}, dict(natural), natural=dict(natural))
     order = ", ".join(f"{r[0]} ({r[1]})" for r in rows)
     out = [Outcome("initiative", text(f"Ordre d'initiative : {order}", f"Initiative order: {order}"),
                    {"order": names_sorted, "scores": dict(turn.scores), "ties": ties})]
@@ -90,7 +95,7 @@ def next_action(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
     elif any(v > turn.pass_no for v in turn.actions.values()):
         turn = evolve(turn, pass_no=turn.pass_no + 1, index=0)
     else:
-        turn = evolve(turn, turn=turn.turn + 1, pass_no=1, index=0, actions={n: 1 for n in turn.order})
+        turn = evolve(turn, turn=turn.turn + 1, pass_no=1, index=0, actions=dict(turn.natural))
     who = turn.current
     return evolve(state, turn=turn), [Outcome("turn.next", text(
         f"Tour {turn.turn}, round {turn.pass_no} : à {who} d'agir.",

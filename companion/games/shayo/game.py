@@ -28,7 +28,7 @@ from .dice import Count, best_keep
 from .odds import as_floats, net_distribution, pool_from, success_probability
 from .options import check_options, default_options
 from .sheet import character_from_json, edit_character
-from .state import ShayoState, Test, character, group_left, group_pool, pay_ki, refund_ki
+from .state import ShayoState, Test, character, forbid_in_bought_action, group_left, group_pool, pay_ki, refund_ki
 from .testflow import (choose_keep, declare_ki, enter_roll, explain, parse_dice, resolve_empty,
                        start_test, test_label, usable, use_signature)
 
@@ -104,6 +104,8 @@ def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoSt
         raise EventError("'amount' must be a positive number of Ki")
     if use == "extra_action" and amount != combat.EXTRA_ACTION_KI:
         raise RuleError(f"an extra action costs {combat.EXTRA_ACTION_KI} Ki", rule="R6")
+    if use in ("manoeuvre", "spell"):
+        forbid_in_bought_action(state, who, "manoeuvre" if use == "manoeuvre" else "spell")
     state, paid = pay_ki(state, who, amount, d.get("from"), bool(d.get("surpass", False)))
     if use == "extra_action":
         state = combat.buy_extra_action(state, who)

@@ -157,15 +157,21 @@ class Turn:
     turn: int = 1
     pass_no: int = 1
     index: int = 0
+    natural: Mapping[str, int] = field(default_factory=dict)  # actions before any bought with Ki
 
     @property
     def current(self) -> str | None:
         acting = [n for n in self.order if self.actions.get(n, 1) >= self.pass_no]
         return acting[self.index] if self.index < len(acting) else None
 
+    def in_bought_action(self, name: str | None) -> bool:
+        """Is ``name`` acting now in an extra action bought with Ki (R6.4)?"""
+        return name is not None and self.current == name and self.pass_no > self.natural.get(name, 1)
+
     def to_json(self) -> dict[str, Any]:
         return {"order": list(self.order), "scores": dict(self.scores), "actions": dict(self.actions),
-                "turn": self.turn, "pass": self.pass_no, "current": self.current}
+                "natural": dict(self.natural), "turn": self.turn, "pass": self.pass_no, "current": self.current,
+                "bought_action": self.in_bought_action(self.current)}
 
 
 @dataclass(frozen=True)
@@ -184,6 +190,12 @@ class ShayoState:
 
     def with_character(self, ch: Character) -> "ShayoState":
         return evolve(self, characters={**self.characters, ch.name: ch})
+
+
+def forbid_in_bought_action(state: "ShayoState", who: str | None, what: str) -> None:
+    """R6.4: no manoeuvre and no spell in an action bought with Ki."""
+    if state.turn is not None and state.turn.in_bought_action(who):
+        raise RuleError(f"{who} is in an extra action bought with Ki: no {what} allowed", rule="R6")
 
 
 # -- Ki ------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ...events import Source
 from .dice import Count, best_keep, check_keep, count, is_active_one
 from .sheet import norm_key
 from .signatures import Signature, parse_signature
-from .state import ShayoState, Test, character, pay_ki, refund_ki
+from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 
 from .values import evolve
 __all__ = ["labels", "start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
@@ -114,6 +114,7 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
     if man is not None:
         if not isinstance(man, Mapping):
             raise EventError("'manoeuvre' must be an object {name, ki, mastered, difficulty}")
+        forbid_in_bought_action(state, who, "manoeuvre")
         man_ki = _int(man.get("ki", 0), "manoeuvre Ki", 0)
         mastered = bool(man.get("mastered", True))
         table = state.options["manoeuvre_difficulty"]
