@@ -48,7 +48,7 @@ TENS_MODES = ("explode", "extra_die")
 
 ONE, FAIL, NEAR, TEN, SUCC = range(5)
 _NCAT = 5
-MAX_DICE = 200
+MAX_DICE = 100  # [Decision] no maximum in the source; no tray holds more
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,31 @@ def _multinomial(n: int, weights: tuple[int, ...]) -> tuple[tuple[tuple[int, ...
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _capped(n: int, weights: tuple[int, ...], caps: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The multinomial of ``n`` dice with every count capped (see :func:`_caps`).
+
+    Small pools enumerate the exact multinomial and merge; large ones fold die by die
+    over capped states, so the work grows with the dice, not with their combinations.
+    """
+    active = sum(1 for w in weights if w)
+    if active <= 1 or comb(n + active - 1, active - 1) <= 200_000:
+        return tuple(_cap(dict(_multinomial(n, weights)), caps).items())
+    cats = [c for c in range(_NCAT) if weights[c]]
+    dist: dict[tuple[int, ...], int] = {(0,) * _NCAT: 1}
+    for _ in range(n):
+        nxt: dict[tuple[int, ...], int] = {}
+        for st, w in dist.items():
+            for c in cats:
+                if st[c] < caps[c]:
+                    key = st[:c] + (st[c] + 1,) + st[c + 1:]
+                else:
+                    key = st
+                nxt[key] = nxt.get(key, 0) + w * weights[c]
+        dist = nxt
+    return tuple(dist.items())
+
+
 def _ten_is_success(d: int) -> bool:
     return d <= 10
 
@@ -187,6 +212,7 @@ def _add(dist: dict[tuple[int, ...], int], st: tuple[int, ...], w: int) -> None:
 
 def _replace(
     dist: dict[tuple[int, ...], int],
+    caps: tuple[int, ...],
     total_max: int,
     count: int | None,
     pick,  # (state) -> list of (category, how many) to re-roll, total r
@@ -208,7 +234,7 @@ def _replace(
             for c, n in moves:
                 base[c] -= n
         scale = w * 10 ** (step_max - r)
-        for counts, ways in _multinomial(r, fresh):
+        for counts, ways in _capped(r, fresh, caps):
             new = tuple(base[i] + counts[i] for i in range(_NCAT))
             _add(out, new, scale * ways)
     return out, step_max
@@ -266,7 +292,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
     scope = spec.ones_scope
 
     caps = _caps(spec, n)
-    dist = _cap(dict(_multinomial(n, base_w)), caps)
+    dist = dict(_capped(n, base_w, caps))
     exponent = n
     total_max = n
 
@@ -279,7 +305,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
         def pick_ones(st: tuple[int, ...], c: int | None = c) -> list[tuple[int, int]]:
             r = st[ONE] if c is None else min(c, st[ONE])
             return [(ONE, r)] if r else []
-        dist, e = _replace(dist, total_max, c, pick_ones, base_w)
+        dist, e = _replace(dist, caps, total_max, c, pick_ones, base_w)
         dist = _cap(dist, caps)
         exponent += e
     # 2. re-roll failures
@@ -295,7 +321,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
             excess_near = 0 if plus_n is None else max(0, st[NEAR] - plus_n)
             b = min(want - a, excess_near)
             return [m for m in ((FAIL, a), (NEAR, b)) if m[1]]
-        dist, e = _replace(dist, total_max, c, pick_fail, base_w)
+        dist, e = _replace(dist, caps, total_max, c, pick_fail, base_w)
         dist = _cap(dist, caps)
         exponent += e
     # 3. re-roll 10s
@@ -304,7 +330,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
             def pick_tens(st: tuple[int, ...], c: int | None = tens) -> list[tuple[int, int]]:
                 r = st[TEN] if c is None else min(c, st[TEN])
                 return [(TEN, r)] if r else []
-            dist, e = _replace(dist, total_max, tens, pick_tens, exploded_w)
+            dist, e = _replace(dist, caps, total_max, tens, pick_tens, exploded_w)
             dist = _cap(dist, caps)
             exponent += e
         else:
@@ -313,7 +339,7 @@ def _exact(spec: PoolSpec) -> tuple[tuple[int, Fraction], ...]:
                     return []
                 r = st[TEN] if c is None else min(c, st[TEN])
                 return [(TEN, r)] if r else []
-            dist, e = _replace(dist, total_max, tens, pick_extra, base_w, keep_originals=True)
+            dist, e = _replace(dist, caps, total_max, tens, pick_extra, base_w, keep_originals=True)
             dist = _cap(dist, caps)
             exponent += e
             total_max += e
