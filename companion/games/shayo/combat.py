@@ -23,8 +23,8 @@ from typing import Any, Mapping
 from ...errors import EventError, RuleError
 from ..base import Outcome, text
 from .dice import Count
-from .sheet import Armour, Character, Weapon, norm_key
-from .state import Exchange, ShayoState, Test, Turn, character, pay_ki
+from .sheet import Armour, Character, Weapon
+from .state import Exchange, ShayoState, Test, Turn, character
 from .testflow import explain, parse_dice, rating, start_test
 
 from .values import evolve

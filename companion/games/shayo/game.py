@@ -24,11 +24,10 @@ from ...errors import CompanionError, EventError, RuleError
 from ...events import Event, Source
 from ..base import Outcome, text
 from . import combat, crafting
-from .dice import Count, best_keep
-from .odds import as_floats, net_distribution, pool_from, success_probability
+from .dice import Count
 from .options import check_options, default_options
 from .sheet import character_from_json, edit_character
-from .state import ShayoState, Test, character, forbid_in_bought_action, group_left, group_pool, pay_ki, refund_ki
+from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 from .testflow import (choose_keep, declare_ki, enter_roll, explain, parse_dice, resolve_empty,
                        start_test, test_label, usable, use_signature)
 
