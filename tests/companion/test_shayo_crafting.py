@@ -122,3 +122,28 @@ def test_cost_table_is_the_sources() -> None:
     assert len(rows) == 10
     with pytest.raises(RuleError):
         cost_of("wings", "permanent")
+
+
+def test_temporary_improvements_expire_and_single_use_is_spent() -> None:
+    t = T({"quality_table": {"mediocre": {"successes": 3, "pc": 2}, "normal": {"successes": 5, "pc": 12},
+                             "superior": {"successes": 8, "pc": 8}, "exceptional": {"successes": 12, "pc": 12}}})
+    t.send("shayo.character", SMITH)
+    _normal_katana(t)
+    imp = {"who": "Hiro", "object": "katana", "attribute": "FOR", "skill": "Forge", "difficulty": 6, "required": 1}
+    t.send("shayo.improve", {**imp, "improvement": "solidite", "duration": "combat"})
+    t.send("shayo.roll", {"dice": ROLL_FOR[1]})
+    t.send("shayo.improve", {**imp, "improvement": "solidite", "duration": "scene"})
+    t.send("shayo.roll", {"dice": ROLL_FOR[1]})
+    t.send("shayo.improve", {**imp, "improvement": "de_lance", "duration": "permanent"})
+    t.send("shayo.roll", {"dice": ROLL_FOR[1]})
+    durations = lambda: sorted(i["duration"] for i in t.json["objects"][0]["improvements"])  # noqa: E731
+    assert durations() == ["combat", "permanent", "scene"]
+    t.send("shayo.end", {"what": "combat"})
+    assert durations() == ["permanent", "scene"]
+    t.send("shayo.end", {"what": "scene"})
+    assert durations() == ["permanent"]
+    t.refused("shayo.use_improvement", {"object": "katana", "improvement": "de_lance"}, rule="R20")
+    t.send("shayo.improve", {**imp, "improvement": "solidite", "duration": "action"})
+    t.send("shayo.roll", {"dice": ROLL_FOR[1]})
+    t.send("shayo.use_improvement", {"object": "katana", "improvement": "solidite"})
+    assert durations() == ["permanent"]

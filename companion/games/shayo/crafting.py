@@ -32,7 +32,7 @@ from .state import CraftedObject, Project, ShayoState, Test, character
 from .testflow import explain, rating
 
 from .values import evolve
-__all__ = ["COSTS", "DURATIONS", "cost_of", "craft", "improve", "resolved", "is_critical"]
+__all__ = ["COSTS", "DURATIONS", "cost_of", "craft", "improve", "resolved", "is_critical", "end", "use_improvement"]
 
 #: R21: improvement -> (fr, en, permanent, single use, combat, scene), in PC.
 COSTS: Mapping[str, tuple[str, str, int, int, int, int]] = {
@@ -248,3 +248,42 @@ def _improve_period(state: ShayoState, p: Project, test: Test, c: Count, critica
                    f"{c.net} successes: {p.accumulated}/{p.required} ({hours:g} h). Next period.")
     last = explain(test, c, meaning, {"project": p.to_json()})
     return evolve(state, project=p, test=_period_test(p), last=last), [Outcome("improve.period", meaning, p.to_json())]
+
+
+def end(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
+    """End of a combat or a scene (R20: temporary improvements' lifetimes). The end of a
+    scene also ends its combats; the end of a combat also ends the initiative order."""
+    what = data.get("what")
+    if what not in ("combat", "scene"):
+        raise EventError("'what' must be 'combat' or 'scene'")
+    gone = {"combat"} if what == "combat" else {"combat", "scene"}
+    objects = dict(state.objects)
+    expired: list[str] = []
+    for name, obj in state.objects.items():
+        keep = tuple((k, d) for k, d in obj.improvements if d not in gone)
+        if keep != obj.improvements:
+            objects[name] = evolve(obj, improvements=keep)
+            expired.append(name)
+    state = evolve(state, objects=objects, turn=None)
+    fr = {"combat": "Fin du combat", "scene": "Fin de la scène"}[what]
+    en = {"combat": "End of the combat", "scene": "End of the scene"}[what]
+    if expired:
+        fr += " : les améliorations temporaires expirent (" + ", ".join(expired) + ")"
+        en += ": temporary improvements expire (" + ", ".join(expired) + ")"
+    return state, [Outcome(f"end.{what}", text(fr + ".", en + "."), {"what": what, "objects": expired})]
+
+
+def use_improvement(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
+    """A single-use improvement is spent (A15: "Action" = "Usage unique")."""
+    name, key = data.get("object"), data.get("improvement")
+    obj = state.objects.get(name) if isinstance(name, str) else None
+    if obj is None:
+        raise RuleError(f"no object named {name!r}", rule="R20")
+    if not isinstance(key, str) or (key, "single_use") not in obj.improvements:
+        raise RuleError(f"{name} has no single-use improvement {key!r}", rule="R20")
+    imps = list(obj.improvements)
+    imps.remove((key, "single_use"))
+    state = evolve(state, objects={**state.objects, obj.name: evolve(obj, improvements=tuple(imps))})
+    label = COSTS[key]
+    return state, [Outcome("improve.used", text(f"{obj.name} : {label[0]} utilisé.", f"{obj.name}: {label[1]} used."),
+                           {"object": obj.name, "improvement": key})]

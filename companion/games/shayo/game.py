@@ -280,6 +280,8 @@ HANDLERS: Mapping[str, Handler] = {
     "no_defence": _wrap(combat.no_defence, False),
     "craft": _wrap(crafting.craft),
     "improve": _wrap(crafting.improve),
+    "use_improvement": _wrap(crafting.use_improvement),
+    "end": _wrap(crafting.end),
 }
 
 

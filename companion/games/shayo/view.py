@@ -24,7 +24,8 @@ from .testflow import labels, test_label, usable
 __all__ = ["state_to_json", "describe", "test_odds"]
 
 IDLE_CHOICES = ["shayo.test", "shayo.attack", "shayo.craft", "shayo.improve", "shayo.initiative",
-                "shayo.spend_ki", "shayo.character", "shayo.edit_character", "shayo.refresh_ki", "shayo.health"]
+                "shayo.spend_ki", "shayo.character", "shayo.edit_character", "shayo.refresh_ki", "shayo.health",
+                "shayo.use_improvement", "shayo.end"]
 
 
 def test_odds(state: ShayoState, t: Test) -> dict[str, Any]:
