@@ -213,3 +213,21 @@ def test_attack_defence_damage_and_correction(site: tuple[str, _Server], page: A
     page.click("[data-test=shayo-fix-face-8]")
     page.wait_for_function("document.querySelector('[data-test=shayo-char-health-Ren]').innerText.includes('3/20')")
     assert srv.table.to_json()["state"]["last"]["damage"] == 3
+
+
+def test_spend_ki_as_a_choice(site: tuple[str, _Server], page: Any) -> None:
+    url, srv = site
+    page.goto(url)
+    page.wait_for_selector("[data-test=shayo-spend-Aiko]")
+    page.select_option("[data-test=shayo-spend-use-Aiko]", "extra_action")
+    page.select_option("[data-test=shayo-spend-source-Aiko]", "group")
+    page.click("[data-test=shayo-spend-submit-Aiko]")
+    page.wait_for_function("document.querySelector('[data-test=shayo-group-pool]').innerText.includes('0/5')")
+    hist = srv.table.history()[-1]
+    assert hist["type"] == "shayo.spend_ki" and hist["data"]["from"] == {"group": 5}
+    page.select_option("[data-test=shayo-spend-use-Aiko]", "manoeuvre")
+    page.fill("[data-test=shayo-spend-amount-Aiko]", "9")
+    page.select_option("[data-test=shayo-spend-source-Aiko]", "auto")  # personal 6 + group 0 < 9
+    page.click("[data-test=shayo-spend-submit-Aiko]")
+    page.wait_for_function("document.querySelector('[data-test=msg]').innerText.length > 0")
+    assert "not enough Ki" in page.inner_text("[data-test=msg]")

@@ -32,7 +32,7 @@
 
   // Local (not yet sent) choices: the dice being tapped, the signature being applied...
   var ui = { key: null, dice: [], sig: null, sigDice: [], sigValues: [], keep: null, surpass: false,
-             form: null, last: null, fixOpen: false, fixIndex: null, charForm: null };
+             form: null, last: null, fixOpen: false, fixIndex: null, charForm: null, kiForms: null };
 
   function injectStyle() {
     if (document.getElementById(STYLE_ID)) return;
@@ -463,7 +463,39 @@
         h("div", { "data-test": "shayo-char-health-" + c.name },
           t("Santé : ", "Health: ") + c.damage + "/" + c.health_boxes + " — " + ctx.tr(c.life_line) +
           (c.grave_wounds ? t(" · blessures graves " + c.grave_wounds, " · grave wounds " + c.grave_wounds) : "")),
-        boxes);
+        boxes,
+        kiSpender(c));
+    }
+
+    // Ki outside a test: a manoeuvre, a spell, an extra action (5 Ki); where it comes from.
+    function kiSpender(c) {
+      if (!editable) return null;
+      var f = (ui.kiForms = ui.kiForms || {})[c.name] || (ui.kiForms[c.name] = { use: "manoeuvre", amount: 1, source: "auto" });
+      var use = h("select", { "data-test": "shayo-spend-use-" + c.name },
+        [h("option", { value: "manoeuvre" }, t("manœuvre", "manoeuvre")), h("option", { value: "spell" }, t("sort", "spell")),
+         h("option", { value: "extra_action" }, t("action supplémentaire (5)", "extra action (5)"))]);
+      use.value = f.use;
+      use.addEventListener("change", function () { f.use = use.value; if (f.use === "extra_action") f.amount = 5; again(); });
+      var amount = h("input", { type: "number", min: "1", max: "30", "data-test": "shayo-spend-amount-" + c.name, style: "width:4em" });
+      amount.value = f.amount;
+      amount.addEventListener("input", function () { f.amount = Number(amount.value); });
+      var src = h("select", { "data-test": "shayo-spend-source-" + c.name },
+        [h("option", { value: "auto" }, t("perso puis groupe", "personal then group")),
+         h("option", { value: "personal" }, t("réserve perso", "personal pool")),
+         h("option", { value: "group" }, t("réserve de groupe", "group pool")),
+         h("option", { value: "surpass" }, t("se dépasser si besoin", "surpass oneself if needed"))]);
+      src.value = f.source;
+      src.addEventListener("change", function () { f.source = src.value; });
+      return h("div", { "class": "row", "data-test": "shayo-spend-" + c.name },
+        t("Ki : ", "Ki: "), use, amount, src,
+        btn(t("Dépenser", "Spend"), "shayo-spend-submit-" + c.name, function () {
+          var n = Number(f.amount);
+          var d = { who: c.name, use: f.use, amount: n };
+          if (f.source === "personal") d.from = { personal: n };
+          else if (f.source === "group") d.from = { group: n };
+          else if (f.source === "surpass") d.surpass = true;
+          send("shayo.spend_ki", d);
+        }, { cls: "big muted" }));
     }
 
     function sheets() {
@@ -529,7 +561,10 @@
       });
       if (!bits.length) return null;
       return h("div", { "class": "card muted", "data-test": "shayo-status" }, bits.map(function (b) { return h("div", {}, b); }),
-        st.turn ? btn(t("Action suivante", "Next action"), "shayo-next-action", function () { send("shayo.next_action", {}); }, { cls: "big muted" }) : null);
+        h("div", { "class": "row" },
+          st.turn ? btn(t("Action suivante", "Next action"), "shayo-next-action", function () { send("shayo.next_action", {}); }, { cls: "big muted" }) : null,
+          btn(t("Fin du combat", "End of combat"), "shayo-end-combat", function () { send("shayo.end", { what: "combat" }); }, { cls: "big muted" }),
+          btn(t("Fin de la scène", "End of scene"), "shayo-end-scene", function () { send("shayo.end", { what: "scene" }); }, { cls: "big muted" })));
     }
 
     var step;
