@@ -429,3 +429,14 @@ def test_describe_is_readable_in_both_languages() -> None:
     fr, en = t.table.describe("fr"), t.table.describe("en")
     assert "Aiko" in fr and "Réussite" in fr
     assert "Success" in en and "Group pool" in en
+
+
+def test_no_wait_for_a_signature_that_cannot_help() -> None:
+    t = T()
+    t.send("shayo.character", AIKO)
+    _aiko_test(t)  # keep 3, difficulty 7, re-roll a failure
+    t.send("shayo.roll", {"dice": [8, 9, 7, 2]})  # three successes already fill the keep
+    assert t.json["test"] is None and t.last["net"] == 3
+    _aiko_test(t)
+    t.send("shayo.roll", {"dice": [8, 9, 3, 2]})
+    assert t.json["expects"]["step"] == "signatures"

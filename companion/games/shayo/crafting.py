@@ -80,9 +80,11 @@ def _number(raw: Any, what: str, lo: float = 0) -> float:
     return raw
 
 
-def _period_test(p: Project) -> Test:
+def _period_test(state: ShayoState, p: Project) -> Test:
+    ch = state.characters.get(p.crafter)
+    sigs = ch.signatures_for(p.skill_name) if (ch is not None and p.skill_name) else ()
     return Test(kind=p.kind, who=p.crafter, attribute_name=p.attribute_name, skill_name=p.skill_name,
-                attribute=p.attribute, skill=p.skill, difficulty=p.difficulty,
+                attribute=p.attribute, skill=p.skill, difficulty=p.difficulty, signatures=sigs,
                 label=f"{p.object} : période {len(p.periods) + 1}",
                 label_en=f"{p.object}: period {len(p.periods) + 1}")
 
@@ -125,7 +127,7 @@ def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[
         f"{who} fabrique {obj} ({_QUALITY_FR[quality]}) : {required} succès à cumuler, SD {difficulty}, {hours:g} h par période.",
         f"{who} crafts {obj} ({_QUALITY_EN[quality]}): {required} successes to accumulate, SD {difficulty}, {hours:g} h per period."),
         p.to_json())
-    return evolve(state, project=p, test=_period_test(p)), [out]
+    return evolve(state, project=p, test=_period_test(state, p)), [out]
 
 
 def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
@@ -167,7 +169,7 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     p = Project("improve", who, name, obj.quality, obj.quality, required, difficulty, hours, attr_name,
                 skill_name, attr, mastery, improvement=key, duration=duration, cost=cost, object_kind=obj.kind)
-    state = evolve(state, objects={**state.objects, name: obj}, project=p, test=_period_test(p))
+    state = evolve(state, objects={**state.objects, name: obj}, project=p, test=_period_test(state, p))
     return state, [Outcome("improve.started", text(
         f"{who} améliore {name} : {COSTS[key][0]} ({duration}), {cost} PC, {required} succès à cumuler.",
         f"{who} improves {name}: {COSTS[key][1]} ({duration}), {cost} PC, {required} successes to accumulate."),
@@ -214,7 +216,7 @@ def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[
         f"{c.net} successes this period: {p.accumulated}/{p.required} ({hours:g} h). Next period.")
     last = explain(test, c, meaning, {"project": p.to_json(), "critical": critical, "flagged": flagged})
     outs.insert(0, Outcome("craft.period", meaning, p.to_json()))
-    return evolve(state, project=p, test=_period_test(p), last=last), outs
+    return evolve(state, project=p, test=_period_test(state, p), last=last), outs
 
 
 def _was_flagged(p: Project) -> bool:
@@ -247,7 +249,7 @@ def _improve_period(state: ShayoState, p: Project, test: Test, c: Count, critica
     meaning = text(f"{c.net} succès : {p.accumulated}/{p.required} ({hours:g} h). Période suivante.",
                    f"{c.net} successes: {p.accumulated}/{p.required} ({hours:g} h). Next period.")
     last = explain(test, c, meaning, {"project": p.to_json()})
-    return evolve(state, project=p, test=_period_test(p), last=last), [Outcome("improve.period", meaning, p.to_json())]
+    return evolve(state, project=p, test=_period_test(state, p), last=last), [Outcome("improve.period", meaning, p.to_json())]
 
 
 def end(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:

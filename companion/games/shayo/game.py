@@ -239,7 +239,7 @@ def _settle(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
                 outs.extend(more)
                 continue
             break
-        if usable(t, state.options["tens_reroll"]) or not state.options["auto_keep"]:
+        if usable(t, state.options["tens_reroll"], state.options["ones_scope"]) or not state.options["auto_keep"]:
             break
         st, test, c = choose_keep(state, None)
         state, more = _route(st, test, c)

@@ -215,15 +215,41 @@ def _eligible(test: Test, sig: Signature, useful: bool, tens_mode: str) -> list[
     return [i for i in idx if v[i] != 1]
 
 
-def usable(test: Test, tens_mode: str) -> list[dict[str, Any]]:
-    """The signatures that could still change this roll, with the dice they may target."""
+def _best_net(test: Test, values: Sequence[int], cancelled: Sequence[bool], scope: str) -> int:
+    kept = best_keep(values, cancelled, test.keep, scope)
+    return count(values, cancelled, kept, test.difficulty, scope, test.ones_cancel).net
+
+
+def _could_help(test: Test, sig: Signature, i: int, tens_mode: str, scope: str) -> bool:
+    """Would the signature on die ``i`` raise the net successes in its best case (a
+    re-roll showing 10)? If not, the table does not wait for it."""
+    assert test.dice is not None
+    values, cancelled = list(test.dice), list(test.cancelled)
+    now = _best_net(test, values, cancelled, scope)
+    if sig.kind == "cancel_one":
+        cancelled[i] = True
+    elif sig.kind == "plus_one":
+        values[i] += 1
+    elif sig.which == "tens" and tens_mode == "extra_die":
+        values.append(10)
+        cancelled.append(False)
+    elif sig.which == "tens":
+        values[i] = 20
+    else:
+        values[i] = 10
+    return _best_net(test, values, cancelled, scope) > now
+
+
+def usable(test: Test, tens_mode: str, scope: str = "all_rolled") -> list[dict[str, Any]]:
+    """The signatures that could still raise this roll's net successes, with the dice
+    they may usefully target (the player may still use any eligible die)."""
     if test.dice is None:
         return []
     out = []
     for sig in test.signatures:
         if sig.id in test.used:
             continue
-        dice = _eligible(test, sig, True, tens_mode)
+        dice = [i for i in _eligible(test, sig, True, tens_mode) if _could_help(test, sig, i, tens_mode, scope)]
         if dice:
             out.append({"id": sig.id, "kind": sig.kind, "which": sig.which, "count": sig.count,
                         "fr": sig.fr, "en": sig.en, "dice": dice})

@@ -74,7 +74,7 @@ def expects(state: ShayoState) -> dict[str, Any]:
             out["choices"] = ["shayo.roll", "shayo.cancel"]
         return out
     if t is not None:
-        sigs = usable(t, state.options["tens_reroll"])
+        sigs = usable(t, state.options["tens_reroll"], state.options["ones_scope"])
         suggested = list(best_keep(t.dice or (), t.cancelled, t.keep, state.options["ones_scope"]))
         step = "signatures" if sigs else "keep"
         return {"step": step, "who": t.who, "kind": t.kind, "dice": list(t.dice or ()),
