@@ -97,6 +97,10 @@ def test_a5_nothing_to_roll_counts_zero() -> None:
     assert t.json["test"] is None and t.last["net"] == 0 and t.last["success"] is False
 
 
+def test_absurd_pool_is_refused() -> None:
+    T().refused("shayo.test", {"attribute": 5, "skill": 2, "difficulty": 6, "modifiers": {"rolled": 500}}, rule="A5")
+
+
 def test_zero_reads_ten_and_wrong_count_is_refused() -> None:
     t = T()
     t.send("shayo.test", {"attribute": 3, "skill": 1, "difficulty": 10})

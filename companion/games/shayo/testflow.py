@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from ...errors import EventError, RuleError
 from ...events import Source
 from .dice import Count, best_keep, check_keep, count, is_active_one
+from .odds import MAX_DICE
 from .sheet import norm_key
 from .signatures import Signature, parse_signature
 from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
@@ -129,6 +130,8 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
         raise EventError("'modifiers' must be an object {rolled, kept} (signed integers)")
     mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled")
     mod_k = _int(mods.get("kept", 0), "modifier to dice kept")
+    if attr + a + mod_r > MAX_DICE or skill + b + mod_k > MAX_DICE:
+        raise RuleError(f"at most {MAX_DICE} dice in a pool", rule="A5")
     sigs = _test_signatures(state, who, skill_name, data.get("signatures"))
     required = _int(data.get("required", state.options["required_successes"]), "'required'", 1)
     if a + b + man_ki:

@@ -28,11 +28,15 @@ IDLE_CHOICES = ["shayo.test", "shayo.attack", "shayo.craft", "shayo.improve", "s
                 "shayo.use_improvement", "shayo.end"]
 
 
-def test_odds(state: ShayoState, t: Test) -> dict[str, Any]:
-    """Exact odds of the open test, with its signatures and the table's options."""
+def test_odds(state: ShayoState, t: Test) -> dict[str, Any] | None:
+    """Exact odds of the open test, with its signatures and the table's options
+    (``None`` for a pool the odds do not cover, e.g. over ``MAX_DICE`` dice)."""
     keep = t.rolled if t.keep_all else t.keep
-    spec = pool_from(t.rolled, keep, t.difficulty, t.signatures, state.options["ones_scope"],
-                     state.options["tens_reroll"], t.ones_cancel)
+    try:
+        spec = pool_from(t.rolled, keep, t.difficulty, t.signatures, state.options["ones_scope"],
+                         state.options["tens_reroll"], t.ones_cancel)
+    except ValueError:
+        return None
     return {"success": float(success_probability(spec, t.required)),
             "net_successes": as_floats(net_distribution(spec)), "required": t.required}
 
