@@ -403,6 +403,11 @@ def test_unknown_event_and_option_are_refused() -> None:
         T({"ones_scope": "nope"})
     with pytest.raises(EventError):
         T({"colour": "red"})
+    with pytest.raises(EventError, match="mastered"):
+        T({"manoeuvre_difficulty": {"mastered": 1}})
+    with pytest.raises(EventError, match="quality_table.normal"):
+        T({"quality_table": {"mediocre": {"successes": 3, "pc": 2}, "normal": {"successes": "5", "pc": 4},
+                             "superior": {"successes": 8, "pc": 8}, "exceptional": {"successes": 12, "pc": 12}}})
 
 
 def test_expects_carries_the_exact_odds() -> None:

@@ -125,7 +125,30 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
         table = out[key]
         if not isinstance(table, Mapping) or set(table) != set(QUALITIES):
             raise EventError(f"option {key!r} must give every quality: {', '.join(QUALITIES)}")
-    for key in ("manoeuvre_difficulty", "power_attack", "finesse_attack"):
-        if not isinstance(out[key], Mapping):
-            raise EventError(f"option {key!r} must be an object")
+    _fields(out, "manoeuvre_difficulty", {"mastered": int, "unmastered": int})
+    _fields(out, "power_attack", {"difficulty": int, "damage_dice": int})
+    _fields(out, "finesse_attack", {"difficulty": int, "ignore_protection": bool})
+    for q in QUALITIES:
+        _fields(out["quality_table"], q, {"successes": int, "pc": int}, f"quality_table.{q}")
+        _fields(out["improvement_slots"], q, {"P": int, "T": int}, f"improvement_slots.{q}")
+        m = out["mastery"][q]
+        if not isinstance(m, int) or isinstance(m, bool) or not 0 <= m <= 5:
+            raise EventError(f"option 'mastery.{q}' must be a level 0-5")
+    for line in lines:
+        if not isinstance(line.get("fr"), str) or not isinstance(line.get("en"), str):
+            raise EventError("each life line needs 'fr' and 'en' labels")
     return out
+
+
+def _fields(table: Mapping[str, Any], key: str, types: Mapping[str, type], name: str | None = None) -> None:
+    """``table[key]`` must be an object with exactly these fields, of these types (ints >= 0)."""
+    value = table[key]
+    name = name or key
+    if not isinstance(value, Mapping) or set(value) != set(types):
+        raise EventError(f"option {name!r} must be an object with {', '.join(types)}")
+    for field, typ in types.items():
+        v = value[field]
+        ok = isinstance(v, bool) if typ is bool else (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+        if not ok:
+            kind = "true or false" if typ is bool else "an integer >= 0"
+            raise EventError(f"option '{name}.{field}' must be {kind}")
