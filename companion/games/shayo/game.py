@@ -220,10 +220,11 @@ def _route(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Ou
     if test.kind in ("craft", "improve"):
         return crafting.resolved(state, test, c)
     meaning = _meaning_test(test, c)
-    last = explain(test, c, meaning)
     kind = "test.success" if c.net >= test.required else "test.failure"
-    return evolve(state, last=last), [Outcome(kind, meaning, {k: last[k] for k in (
-        "kept", "kept_values", "successes", "ones", "cancelled", "net", "required", "success")})]
+    dice = test.dice or ()
+    data = {**c.to_json(), "kept_values": [dice[i] for i in c.kept], "required": test.required,
+            "success": c.net >= test.required}
+    return evolve(state, last=explain(test, c, meaning)), [Outcome(kind, meaning, data)]
 
 
 def _settle(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:

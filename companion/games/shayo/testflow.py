@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import EventError, RuleError
 from ...events import Source
@@ -27,7 +27,7 @@ from .signatures import Signature, parse_signature
 from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 
 from .values import evolve
-__all__ = ["labels", "start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
+__all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
            "explain", "parse_dice", "rating", "Resolved"]
 
 Resolved = tuple[ShayoState, Test, Count]
@@ -345,8 +345,37 @@ def resolve_empty(state: ShayoState) -> Resolved:
     return evolve(state, test=None), evolve(test, dice=()), Count((), 0, 0, 0, 0)
 
 
-def explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The last outcome, as the tablet shows it."""
+class Explanation(Mapping[str, Any]):
+    """The last outcome, as the tablet shows it: a read-only mapping built on first
+    read (a replay folds thousands of rolls; only the last one is ever shown)."""
+
+    __slots__ = ("_args", "_data")
+
+    def __init__(self, test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str, Any] | None) -> None:
+        self._args = (test, c, meaning, extra)
+        self._data: dict[str, Any] | None = None
+
+    def _built(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = _explain(*self._args)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._built()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+
+def explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> Explanation:
+    """The explanation of a counted test (see :func:`_explain` for its fields)."""
+    return Explanation(test, c, meaning, extra)
+
+
+def _explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     dice = list(test.dice or ())
     out: dict[str, Any] = {
         "kind": test.kind,
