@@ -130,19 +130,16 @@ def site() -> Iterator[tuple[str, _Server]]:
 
 
 @pytest.fixture()
-def page(site: tuple[str, _Server]) -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("Debian chromium is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        pg = browser.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.set_default_timeout(15000)
-        yield pg
-        browser.close()
-        assert errors == []
+def page(site: tuple[str, _Server], browser: Any) -> Iterator[Any]:
+    """A page on the shared chromium (tests/conftest.py), which skips without it."""
+    context = browser.new_context()
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15000)
+    yield pg
+    context.close()
+    assert errors == []
 
 
 def _start_test(page: Any) -> None:
