@@ -29,7 +29,7 @@ from .markers import ARUCO_DICT, DEFAULT_LAYOUT, MarkerLayout
 __all__ = ["Calibration", "detect_markers", "calibrate", "auto_calibration", "load_calibration",
            "DEFAULT_PX_PER_MM", "CALIBRATION_FILE", "BACKGROUND_FILE"]
 
-DEFAULT_PX_PER_MM = 3.0
+DEFAULT_PX_PER_MM = 4.0
 CALIBRATION_FILE = "calibration.json"
 BACKGROUND_FILE = "background.png"
 
@@ -157,10 +157,11 @@ def _homography(found: dict[int, np.ndarray], layout: MarkerLayout, px_per_mm: f
 
 
 def calibrate(frames: np.ndarray | Sequence[np.ndarray], layout: MarkerLayout = DEFAULT_LAYOUT,
-              px_per_mm: float = DEFAULT_PX_PER_MM, require: int = 4) -> Calibration:
+              px_per_mm: float = DEFAULT_PX_PER_MM, require: int = 3) -> Calibration:
     """Calibrate from one or more photos of the empty tray (averaged into the background).
 
-    Raises :class:`CalibrationError` naming the markers not found.
+    Three markers are enough (12 corners); fewer raise :class:`CalibrationError` naming
+    the markers not found.
     """
     if isinstance(frames, np.ndarray):
         frames = [frames]

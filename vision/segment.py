@@ -92,10 +92,12 @@ def estimate_background(image: np.ndarray, object_px: float, fg: np.ndarray | No
 
 def ratio_features(image: np.ndarray, background: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(brightness ratio, chromaticity difference) of each pixel against the empty tray."""
-    img = cv2.GaussianBlur(image.astype(np.float32), (0, 0), 1.0)
-    ratio = (img + 6.0) / (background.astype(np.float32) + 6.0)
-    bright = ratio.mean(axis=2)
-    chroma = np.sqrt((((ratio / bright[..., None]) - 1.0) ** 2).sum(axis=2))
+    img = cv2.GaussianBlur(image.astype(np.float32), (0, 0), 1.0) + np.float32(6.0)
+    ratio = cv2.divide(img, background.astype(np.float32) + np.float32(6.0))
+    b, g, r = cv2.split(ratio)
+    bright = (b + g + r) * np.float32(1 / 3)
+    inv = 1.0 / np.maximum(bright, 1e-3)
+    chroma = cv2.sqrt((b * inv - 1) ** 2 + (g * inv - 1) ** 2 + (r * inv - 1) ** 2)
     return bright, chroma
 
 

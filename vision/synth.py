@@ -95,7 +95,7 @@ class Scene:
 class SceneSpec:
     """How hard a scene is. Defaults are "varied light": what the accuracy bar is set on."""
 
-    size: tuple[int, int] = (960, 720)
+    size: tuple[int, int] = (1280, 960)
     markers: bool = True
     perspective: float = 0.035  # corner jitter, fraction of the frame
     rotation_deg: float = 8.0
@@ -117,7 +117,7 @@ def _body_polygon(kind: str, scale: float = 1.0) -> np.ndarray:
         r = 20.0 / math.sqrt(3) * scale
         pts = [(r * math.sin(a), -r * math.cos(a)) for a in (0, 2 * math.pi / 3, 4 * math.pi / 3)]
     elif kind == "d10":
-        pts = [(0, -11.0 * scale), (8.0 * scale, 0.0), (0, 8.0 * scale), (-8.0 * scale, 0.0)]
+        pts = [(0, -11.0 * scale), (9.0 * scale, -1.0 * scale), (0, 8.0 * scale), (-9.0 * scale, -1.0 * scale)]
     elif kind == "d12":
         r = 10.5 * scale
         pts = [(r * math.sin(2 * math.pi * i / 5), -r * math.cos(2 * math.pi * i / 5)) for i in range(5)]
@@ -241,22 +241,26 @@ PIPS = {
 }
 
 
-def _draw_numeral(pen: _Pen, value: int, height_mm: float, dy: float = 0.0) -> None:
-    text = str(value % 10 if value == 10 else value)
+def _draw_numeral(pen: _Pen, value: int, height_mm: float, dy: float = 0.0, zero_for_ten: bool = False) -> None:
+    text = "0" if (zero_for_ten and value == 10) else str(value)
     font = cv2.FONT_HERSHEY_DUPLEX
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
     scale = height_mm * SS / th
-    thick = max(1, int(round(1.05 * SS)))
+    thick = max(1, int(round(1.1 * SS)))
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     if len(text) == 2:  # keep two digits inside the face
-        scale2 = min(scale, 9.5 * SS / tw * scale)
-        thick = max(1, int(round(0.9 * SS)))
+        scale2 = min(scale, 12.0 * SS / tw * scale)
+        thick = max(1, int(round(1.0 * SS)))
         (tw, th), _ = cv2.getTextSize(text, font, scale2, thick)
         scale = scale2
     org = (int(pen.cx - tw / 2), int(pen.cy + th / 2 + dy * SS))
-    cv2.putText(pen.c, text, org, font, scale, pen.col, thick, cv2.LINE_AA)
+    if text == "0":  # the Hershey zero is slashed (like an 8); dice print a plain oval
+        cv2.ellipse(pen.c, (int(pen.cx), int(pen.cy + dy * SS)), (int(tw / 2 - thick / 2), int(th / 2)), 0, 0, 360,
+                    pen.col, thick, cv2.LINE_AA)
+    else:
+        cv2.putText(pen.c, text, org, font, scale, pen.col, thick, cv2.LINE_AA)
     if text in ("6", "9"):
-        y = pen.cy + th / 2 + dy * SS + 1.4 * SS
+        y = pen.cy + th / 2 + dy * SS + 1.2 * SS
         cv2.line(pen.c, (int(pen.cx - tw / 2), int(y)), (int(pen.cx + tw / 2), int(y)), pen.col, thick, cv2.LINE_AA)
 
 
@@ -288,9 +292,9 @@ def _sprite(kind: str, value: int | str, rng: np.random.Generator) -> tuple[np.n
         for px, py in PIPS[int(value)]:
             pen.circle(px * 4.4, py * 4.4, 2.0 if value == 1 else 1.55)
     elif kind in ("d4", "d10", "d12"):
-        height = {"d4": 7.0, "d10": 7.0, "d12": 6.5}[kind]
-        dy = {"d4": 1.2, "d10": -1.2, "d12": 0.0}[kind]
-        _draw_numeral(pen, int(value), height, dy)
+        height = {"d4": 8.0, "d10": 7.5, "d12": 8.0}[kind]
+        dy = {"d4": 1.4, "d10": -1.3, "d12": 0.0}[kind]
+        _draw_numeral(pen, int(value), height, dy, zero_for_ten=kind == "d10")
     else:
         GLYPHS[str(value)](pen)
     img = canvas.astype(np.float32)
@@ -343,9 +347,9 @@ def object_specs(rng: np.random.Generator, n: int, kinds: Sequence[str] | None =
 
 
 def _place(rng: np.random.Generator, specs: list[tuple[str, int | str]], layout: MarkerLayout,
-           touching: int) -> list[tuple[float, float, float]] | None:
+           touching: int, markers: bool = True) -> list[tuple[float, float, float]] | None:
     w, h = layout.tray_mm
-    keep = layout.marker_mm + layout.inset_mm + 6.0
+    keep = layout.paper_mm + layout.inset_mm + 4.0 if markers else -1e9
     placed: list[tuple[float, float, float]] = []
     radii = [_radius(k) for k, _ in specs]
     i = 0
@@ -404,7 +408,7 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
         rng, int(n_objects if n_objects is not None else rng.integers(6, 13)), kinds)
     placed = None
     for _ in range(20):
-        placed = _place(rng, specs, layout, touching)
+        placed = _place(rng, specs, layout, touching, spec.markers and not spec.crop_to_tray)
         if placed is not None:
             break
     if placed is None:
@@ -422,7 +426,7 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
             cx, cy = rng.uniform(0.15, 0.85) * ww, rng.uniform(0.15, 0.85) * wh
             s = rng.uniform(18, 32) * R
             yy, xx = np.ogrid[0:wh, 0:ww]
-            refl += float(rng.uniform(10, 35)) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s)).astype(np.float32)
+            refl += float(rng.uniform(6, 20)) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s)).astype(np.float32)
     light = _light(rng, ww, wh, spec)
     world = base + refl[..., None]
     empty = world.copy()
