@@ -51,16 +51,6 @@ class Enrollment:
     label: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
     source: str = "user"
 
-    def transposed(self) -> tuple[np.ndarray, np.ndarray]:
-        """Contiguous transposed template matrices (cached; a matrix product with a
-        contiguous right operand is several times faster)."""
-        key = (id(self.ink), id(self.sil), len(self.label))
-        cache = self.__dict__.get("_t")
-        if cache is None or cache[0] != key:
-            cache = (key, np.ascontiguousarray(self.ink.T), np.ascontiguousarray(self.sil.T))
-            self.__dict__["_t"] = cache
-        return cache[1], cache[2]
-
     def __len__(self) -> int:
         return int(len(self.label))
 
@@ -196,20 +186,36 @@ def _render_enrollment(views: int = DEFAULT_VIEWS, progress: Progress | None = N
     return enr
 
 
-def default_enrollment(cache_dir: Path | None = None, progress: Progress | None = None) -> Enrollment:
-    """The enrollment rendered from :mod:`vision.synth`, cached after first use."""
+PACKAGED = Path(__file__).resolve().parent / "data" / f"enroll-synth-v{DEFAULT_VERSION}.npz"
+_DEFAULT: Enrollment | None = None
+
+
+def default_enrollment(cache_dir: Path | None = None, progress: Progress | None = None,
+                       regenerate: bool = False) -> Enrollment:
+    """The enrollment rendered from :mod:`vision.synth`.
+
+    Shipped in the package (``vision/data``, 0.4 MB); when missing it is rendered once
+    (about 10 s) into the cache folder. ``regenerate`` renders it again.
+    """
+    global _DEFAULT
+    if not regenerate and cache_dir is None and _DEFAULT is not None:
+        return _DEFAULT
     folder = Path(cache_dir) if cache_dir else _cache_dir() / "vision"
     path = folder / f"enroll-synth-v{DEFAULT_VERSION}.npz"
-    if path.exists():
-        try:
-            return Enrollment.load(path)
-        except EnrollmentError:
-            pass
+    for candidate in ([] if regenerate else [PACKAGED, path]):
+        if candidate.exists():
+            try:
+                _DEFAULT = Enrollment.load(candidate)
+                return _DEFAULT
+            except EnrollmentError:
+                continue
     enr = _render_enrollment(progress=progress)
     try:
         enr.save(path)
     except OSError:  # read-only cache: keep it in memory
         pass
+    if cache_dir is None:
+        _DEFAULT = enr
     return enr
 
 

@@ -36,7 +36,8 @@ __all__ = ["Features", "Match", "ClassifyParams", "extract", "classify", "INK_SI
 INK_SIZE = 56
 SIL_SIZE = 20
 ROTATIONS = 36
-REF_GREY = 55.0
+REF_GREY = 40.0  # the tray's grey in relative colours (low enough that white on dark felt never clips)
+NO_INK = 0.004
 INK_SPAN = 1.1  # the ink canvas spans this many times the object's size (sqrt of its area)
 
 
@@ -134,6 +135,16 @@ def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt((0.3 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
+def _products(q: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """``q @ templates.T`` as one matrix-vector product per row of ``q``.
+
+    A matrix product this size makes OpenBLAS wake its thread pool, which on a busy
+    2-core Pi (or CI box) costs 10-50x more than the arithmetic; matrix-vector products
+    stay on the calling thread.
+    """
+    return np.stack([templates @ row for row in q])
+
+
 def class_scores(feat: Features, enrollment: "Enrollment", params: ClassifyParams = ClassifyParams()
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(overall score, ink-only score) of every enrolled class (index into ``enrollment.classes``).
@@ -142,15 +153,19 @@ def class_scores(feat: Features, enrollment: "Enrollment", params: ClassifyParam
     body-colour and an ink-amount penalty) tells the kind; the ink-only score tells faces
     of one kind apart (their silhouette and colour are the same).
     """
-    ink_t, sil_t = enrollment.transposed()
     dcol = colour_distance(enrollment.colour, feat.colour[None, :])
     col = np.exp(-0.5 * (dcol / params.colour_sigma) ** 2)
     # only templates of a plausible body colour are compared pixel by pixel
     rows = np.nonzero(dcol < 3.0 * params.colour_sigma)[0]
     if len(rows) == 0:
         rows = np.arange(len(dcol))
-    ink_s = feat.ink @ ink_t[:, rows]  # (ROT, R)
-    sil_s = feat.sil @ sil_t[:, rows]
+    if feat.ink_frac < NO_INK:
+        # a blank object (a gem with its highlight lost): correlation means nothing;
+        # it matches the templates that are blank as well
+        ink_s = np.repeat(np.exp(-enrollment.ink_frac[rows] / 0.02)[None, :], feat.ink.shape[0], axis=0)
+    else:
+        ink_s = _products(feat.ink, enrollment.ink[rows])  # (ROT, R)
+    sil_s = _products(feat.sil, enrollment.sil[rows])
     joint = params.ink_weight * ink_s + (1 - params.ink_weight) * sil_s
     shape = joint.max(axis=0)
     ink_only = ink_s.max(axis=0)
