@@ -126,26 +126,43 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
     """
     H, W = image.shape[:2]
     ppm = px_per_mm if px_per_mm else W / 260.0
-    object_px = 16.0 * ppm
-    if background is None:
-        bg0 = estimate_background(image, object_px)
-        fg0 = _mask(image, bg0, params, exclude)
-        fg0 = cv2.dilate(fg0, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-        bg = estimate_background(image, object_px, fg0)
-    else:
-        bg = cv2.GaussianBlur(background.astype(np.float32), (0, 0), 1.5)
-    fg = _mask(image, bg, params, exclude)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
-    min_area = params.min_area_mm2 * ppm * ppm
-    max_area = params.max_area_mm2 * ppm * ppm
-    single = params.single_area_mm2 * ppm * ppm
-    if not px_per_mm:
+    split_by_area = True
+    for attempt in range(2):
+        object_px = 16.0 * ppm
+        if background is None:
+            bg0 = estimate_background(image, object_px)
+            fg0 = _mask(image, bg0, params, exclude)
+            fg0 = cv2.dilate(fg0, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+            bg = estimate_background(image, object_px, fg0)
+        else:
+            bg = cv2.GaussianBlur(background.astype(np.float32), (0, 0), 1.5)
+        fg = _mask(image, bg, params, exclude)
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
+        min_area = params.min_area_mm2 * ppm * ppm
+        max_area = params.max_area_mm2 * ppm * ppm
+        single = params.single_area_mm2 * ppm * ppm
+        if px_per_mm:
+            break
         plausible = areas[(areas > 0.2 * single) & (areas < 4 * single)]
         if len(plausible) >= 3:  # the photo tells the scale better than a guess
             single = float(np.median(plausible))
             min_area = single * params.min_area_mm2 / params.single_area_mm2
             max_area = single * params.max_area_mm2 / params.single_area_mm2
+            break
+        # few objects: a close-up (one die filling the photo) or a far shot; take the
+        # scale from the largest object, and do not split blobs by area
+        split_by_area = False
+        big = areas[areas > 0.002 * H * W]
+        if len(big) == 0 or attempt == 1:
+            min_area = max(min_area, 0.0004 * H * W) if len(big) else min_area
+            max_area = 0.5 * H * W
+            break
+        new_ppm = float(np.sqrt(big.max() / params.single_area_mm2))
+        if 0.67 < new_ppm / ppm < 1.5:
+            max_area = max(max_area, 0.5 * H * W)
+            break
+        ppm = new_ppm
     blobs: list[Blob] = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
@@ -154,7 +171,7 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
         if x == 0 or y == 0 or x + w >= W or y + h >= H:
             continue  # cut by the frame edge: not readable
         comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
-        for part in _split(comp, single, min_area):
+        for part in _split(comp, single if split_by_area else float("inf"), min_area):
             blobs.append(_blob(part, x, y))
     blobs.sort(key=lambda b: (b.centre[1], b.centre[0]))
     return blobs, bg
