@@ -110,7 +110,7 @@ def run(n_objects: int, seed: int = 0, per_tray: int = 16) -> tuple[Tally, dict[
     times: list[float] = []
     for mode, objects, s in benchmark_scenes(n_objects, seed, per_tray):
         scene = render_for(mode, objects, s)
-        cal = calibrate(scene.background) if mode == "calibrated" else None
+        cal = calibrate(scene.background) if mode == "calibrated" and scene.background is not None else None
         read = read_tray(scene.image, calibration=cal, d6_reader=False)
         times.append(read.ms)
         t = score_read(read, scene.labels, f"[{mode} seed {s}]")

@@ -30,7 +30,7 @@ FACE_COUNTS: dict[str, dict[int | str, int]] = {
     "sentence": {"voyage": 2, "taels": 1, "bagne": 1, "blessure": 2},
 }
 
-GEM_COLOURS: tuple[str, ...] = FACES["gem"]
+GEM_COLOURS: tuple[str, ...] = tuple(str(f) for f in FACES["gem"])
 DIE_KINDS: tuple[str, ...] = tuple(k for k in FACES if k != "gem")
 
 #: Every (kind, face) class a reader may answer, in a fixed order.

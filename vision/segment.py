@@ -103,7 +103,7 @@ def ratio_features(image: np.ndarray, background: np.ndarray) -> tuple[np.ndarra
 
 def _mask(image: np.ndarray, background: np.ndarray, p: SegmentParams, exclude: np.ndarray | None) -> np.ndarray:
     bright, chroma = ratio_features(image, background)
-    fg = ((bright > p.bright) | (chroma > p.chroma) | (bright < p.dark)).astype(np.uint8) * 255
+    fg: np.ndarray = ((bright > p.bright) | (chroma > p.chroma) | (bright < p.dark)).astype(np.uint8) * 255
     if exclude is not None:
         fg[exclude > 0] = 0
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
@@ -232,7 +232,7 @@ def _kmeans_seeds(comp: np.ndarray, dist: np.ndarray, k: int) -> list[tuple[floa
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
     cv2.setRNGSeed(12345)
-    _, lab, centres = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    _, lab, centres = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     out = []
     for c in centres:
         cx, cy = int(round(c[0])), int(round(c[1]))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import numpy as np
 
@@ -48,7 +48,7 @@ class FrameSource(Protocol):
 
     def close(self) -> None: ...
 
-    def __enter__(self) -> "FrameSource": ...
+    def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc: object) -> None: ...
 
@@ -56,7 +56,7 @@ class FrameSource(Protocol):
 class _Base:
     name = "source"
 
-    def __enter__(self) -> "_Base":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -105,7 +105,7 @@ class PiCameraSource(_Base):
 
     def lock_exposure(self) -> dict[str, Any]:
         md = self._cam.capture_metadata()
-        controls = {"AeEnable": False, "AwbEnable": False,
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False,
                     "ExposureTime": int(md.get("ExposureTime", 10000)),
                     "AnalogueGain": float(md.get("AnalogueGain", 1.0))}
         if "ColourGains" in md:

@@ -150,40 +150,44 @@ class _Pen:
     def t(self, w: float) -> int:
         return max(1, int(round(w * self.u * SS)))
 
-    def poly(self, pts: Sequence[tuple[float, float]], fill: bool = True, w: float = 0.5) -> None:
+    def poly(self, pts: Sequence[tuple[float, float]], fill: bool = True, w: float = 0.5) -> "_Pen":
         arr = np.array([self.p(x, y) for x, y in pts], dtype=np.int32).reshape(-1, 1, 2)
         if fill:
             cv2.fillPoly(self.c, [arr], self.col, cv2.LINE_AA, shift=4)
         else:
             cv2.polylines(self.c, [arr], True, self.col, self.t(w), cv2.LINE_AA, shift=4)
+        return self
 
-    def circle(self, x: float, y: float, r: float, fill: bool = True, w: float = 0.5) -> None:
+    def circle(self, x: float, y: float, r: float, fill: bool = True, w: float = 0.5) -> "_Pen":
         cv2.circle(self.c, self.p(x, y), int(round(r * self.u * SS * 16)), self.col,
                    -1 if fill else self.t(w), cv2.LINE_AA, shift=4)
+        return self
 
     def ellipse(self, x: float, y: float, a: float, b: float, ang: float = 0, start: float = 0,
-                end: float = 360, fill: bool = True, w: float = 0.5) -> None:
+                end: float = 360, fill: bool = True, w: float = 0.5) -> "_Pen":
         cv2.ellipse(self.c, self.p(x, y), (int(a * self.u * SS * 16), int(b * self.u * SS * 16)), ang, start, end,
                     self.col, -1 if fill else self.t(w), cv2.LINE_AA, shift=4)
+        return self
 
-    def line(self, x0: float, y0: float, x1: float, y1: float, w: float = 0.5) -> None:
+    def line(self, x0: float, y0: float, x1: float, y1: float, w: float = 0.5) -> "_Pen":
         cv2.line(self.c, self.p(x0, y0), self.p(x1, y1), self.col, self.t(w), cv2.LINE_AA, shift=4)
+        return self
 
-    def rect(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        self.poly([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    def rect(self, x0: float, y0: float, x1: float, y1: float) -> "_Pen":
+        return self.poly([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
 
 
-def _star(p: _Pen, r: float, n: int = 5) -> None:
+def _star(p: _Pen, r: float, n: int = 5) -> _Pen:
     pts = []
     for i in range(2 * n):
         rr = r if i % 2 == 0 else r * 0.45
         a = math.pi * i / n - math.pi / 2
         pts.append((rr * math.cos(a), rr * math.sin(a)))
-    p.poly(pts)
+    return p.poly(pts)
 
 
 # Symbols in glyph units (1 unit = 1 mm; the cube face is 16 mm, symbols fit in ~11 mm).
-GLYPHS: dict[str, Callable[[_Pen], None]] = {
+GLYPHS: dict[str, Callable[[_Pen], object]] = {
     # lieu
     "montagne": lambda p: (p.poly([(-5.5, 4), (-1.5, -4.5), (2.5, 4)]), p.poly([(0.5, 4), (3.2, -1), (5.5, 4)])),
     "ville": lambda p: (p.rect(-5, -1, -2.2, 4.5), p.rect(-1.4, -5, 1.4, 4.5), p.rect(2.2, -2.5, 5, 4.5)),
@@ -225,13 +229,12 @@ class _Hole:
     def __init__(self, pen: _Pen, square: bool = False) -> None:
         self.pen, self.square = pen, square
 
-    def __call__(self, x: float, y: float, r: float) -> None:
+    def __call__(self, x: float, y: float, r: float) -> _Pen:
         body = getattr(self.pen, "body", (0, 0, 0))
         hole = _Pen(self.pen.c, body, self.pen.u)
         if self.square:
-            hole.rect(x - r, y - r, x + r, y + r)
-        else:
-            hole.circle(x, y, r)
+            return hole.rect(x - r, y - r, x + r, y + r)
+        return hole.circle(x, y, r)
 
 
 PIPS = {
@@ -269,7 +272,7 @@ def _sprite(kind: str, value: int | str, rng: np.random.Generator) -> tuple[np.n
     half = _radius(kind) + 2.0
     n = int(math.ceil(2 * half * SS))
     canvas = np.zeros((n, n, 3), np.uint8)
-    alpha = np.zeros((n, n), np.uint8)
+    alpha: np.ndarray = np.zeros((n, n), np.uint8)
     poly = _body_polygon(kind, scale=float(rng.uniform(0.95, 1.05)) if kind == "gem" else 1.0)
     if kind == "gem":
         poly[:, 1] *= float(rng.uniform(0.93, 1.0))
@@ -434,7 +437,7 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
     empty = world.copy()
 
     labels_world: list[tuple[str, int | str, np.ndarray]] = []
-    shadow = np.zeros((wh, ww), np.float32)
+    shadow: np.ndarray = np.zeros((wh, ww), np.float32)
     sh_dx, sh_dy = (rng.uniform(-3.5, 3.5) * R, rng.uniform(1.0, 3.5) * R)
     sprites = []
     for (kind, value), (x, y, ang) in zip(specs, placed):
@@ -478,7 +481,7 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
     if spec.crop_to_tray:
         src = np.array([[0, 0], [ww, 0], [ww, wh], [0, wh]], np.float32)
         j = spec.perspective * 0.5
-        dst = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
+        dst: np.ndarray = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
         dst += (rng.uniform(-j, j, (4, 2)) * np.array([W, H])).astype(np.float32) * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32) * -1
         dst = np.clip(dst, [-W * 0.05, -H * 0.05], [W * 1.05, H * 1.05]).astype(np.float32)
         # keep the frame inside the tray: shrink inward
@@ -492,8 +495,8 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
             fh = 0.9 * H
             fw = fh * tw / th
         rect = np.array([[-fw / 2, -fh / 2], [fw / 2, -fh / 2], [fw / 2, fh / 2], [-fw / 2, fh / 2]])
-        a = math.radians(float(rng.uniform(-spec.rotation_deg, spec.rotation_deg)))
-        rect = rect @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
+        turn = math.radians(float(rng.uniform(-spec.rotation_deg, spec.rotation_deg)))
+        rect = rect @ np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]]).T
         rect += rng.uniform(-spec.perspective, spec.perspective, (4, 2)) * np.array([W, H])
         # the markers (and the table around them) stay inside the frame
         span = (rect.max(axis=0) - rect.min(axis=0)) / np.array([W, H])
@@ -563,7 +566,7 @@ def _camera(world: np.ndarray, Hc: np.ndarray, size: tuple[int, int], rng: np.ra
     # OpenCV's generator is several times faster than numpy's here; seeded from ours
     cv2.setRNGSeed(int(rng.integers(1, 1 << 31)))
     n = np.empty_like(img)
-    cv2.randn(n, (0.0, 0.0, 0.0), (noise, noise, noise))
+    cv2.randn(n, (0.0, 0.0, 0.0), (noise, noise, noise))  # type: ignore[call-overload]
     cv2.add(img, n, dst=img)
     return np.clip(img, 0, 255, out=img).astype(np.uint8)
 

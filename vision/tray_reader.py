@@ -104,7 +104,7 @@ def read_tray(image: np.ndarray | None, calibration: Calibration | None = None,
         return Read(size=size, error="blank frame (no contrast): is the camera covered or the light off?",
                     ms=(time.perf_counter() - t0) * 1000)
     enr = enrollment if enrollment is not None else default_enrollment()
-    reader = _find_d6_reader() if d6_reader is None else (d6_reader or None)
+    reader: D6Reader | None = _find_d6_reader() if d6_reader is None else (d6_reader if callable(d6_reader) else None)
     view = prepare(image, calibration)
     gem_samples, gem_labels = enr.gem_samples()
     objects: list[ObjectRead] = []
@@ -112,7 +112,8 @@ def read_tray(image: np.ndarray | None, calibration: Calibration | None = None,
         feat = extract(view.image, view.background, blob)
         m = classify(feat, enr, params)
         box = view.box_in_input(blob)
-        kind, value, conf, pending = m.kind, m.face, m.confidence, m.pending
+        kind, conf, pending = m.kind, m.confidence, m.pending
+        value: int | str | None = m.face
         cands: tuple[tuple[int | str, float], ...] = tuple((f, s) for k, f, s in m.candidates if k == kind)
         if kind == "gem" and not pending:
             g = classify_gem(gem_colour_features(feat), gem_samples, gem_labels, gem_params)
