@@ -25,13 +25,15 @@ def main() -> int:
     ap.add_argument("--objects", type=int, default=30 * 61)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--per-tray", type=int, default=16)
+    ap.add_argument("--hard", action="store_true", help="harsher light, blur, noise and tilt (reported, no bar)")
     args = ap.parse_args()
     try:
         os.nice(10)
     except OSError:
         pass
 
-    from vision.accuracy import benchmark_scenes, render_for, run
+    from vision.accuracy import HARD, benchmark_scenes, render_for, run
+    from vision.synth import SceneSpec
     from vision.calibration import calibrate
     from vision.catalog import FACES
     from vision.enroll import default_enrollment
@@ -39,9 +41,10 @@ def main() -> int:
 
     default_enrollment()
     t0 = time.perf_counter()
-    total, by_mode, times = run(args.objects, args.seed, args.per_tray)
+    spec = HARD if args.hard else SceneSpec()
+    total, by_mode, times = run(args.objects, args.seed, args.per_tray, spec)
     wall = time.perf_counter() - t0
-    print(f"synthetic trays, seed {args.seed}: {total.summary()}")
+    print(f"synthetic trays{' (HARD conditions)' if args.hard else ''}, seed {args.seed}: {total.summary()}")
     for mode, t in by_mode.items():
         print(f"  {mode:10s} {t.summary()}")
     print("per kind (objects / pending / wrong):")
@@ -64,6 +67,8 @@ def main() -> int:
           f"(segmentation alone {base:.0f} ms; ratio {med / base:.2f}x); whole run {wall:.0f} s incl. rendering")
     bar = total.wrong == 0 and total.missed == 0 and total.extra == 0 and total.right >= 0.995 * total.objects
     print("bar (>= 99.5 % right, rest pending, no silent error):", "MET" if bar else "NOT MET")
+    if args.hard:  # no accuracy bar under hard conditions; silent errors still fail
+        return 0 if total.wrong == 0 and total.extra == 0 else 1
     return 0 if bar else 1
 
 

@@ -9,7 +9,7 @@ over no rendered object are *extra* (false detections).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -20,7 +20,7 @@ from .read import Read
 from .synth import Label, Scene, SceneSpec, render_tray
 from .tray_reader import read_tray
 
-__all__ = ["Tally", "score_read", "benchmark_scenes", "run"]
+__all__ = ["Tally", "score_read", "benchmark_scenes", "render_for", "run", "HARD"]
 
 MODES = ("calibrated", "markers", "photo")
 
@@ -96,20 +96,26 @@ def benchmark_scenes(n_objects: int, seed: int = 0, per_tray: int = 16) -> Itera
         yield MODES[k % len(MODES)], objs[start:start + per_tray], seed * 1000 + k
 
 
-def render_for(mode: str, objects: list[tuple[str, int | str]], seed: int) -> Scene:
+#: Harsher than the bar's "varied light": dimmer/brighter, more tint, steeper gradients,
+#: more blur and noise, more tilt. Reported by the benchmark, not held to the bar.
+HARD = SceneSpec(gain=(0.55, 1.45), tint=0.12, gradient=0.3, blur=(0.6, 1.6), noise=(3.0, 8.0), perspective=0.06)
+
+
+def render_for(mode: str, objects: list[tuple[str, int | str]], seed: int, spec: SceneSpec = SceneSpec()) -> Scene:
     if mode == "photo":
-        return render_tray(seed, objects=objects, spec=SceneSpec(crop_to_tray=True, markers=False),
+        return render_tray(seed, objects=objects, spec=replace(spec, crop_to_tray=True, markers=False),
                            with_background=False)
-    return render_tray(seed, objects=objects, with_background=mode == "calibrated")
+    return render_tray(seed, objects=objects, spec=spec, with_background=mode == "calibrated")
 
 
-def run(n_objects: int, seed: int = 0, per_tray: int = 16) -> tuple[Tally, dict[str, Tally], list[float]]:
+def run(n_objects: int, seed: int = 0, per_tray: int = 16,
+        spec: SceneSpec = SceneSpec()) -> tuple[Tally, dict[str, Tally], list[float]]:
     """Render, read and score ``n_objects`` objects; returns the total, per mode, and ms per tray."""
     total = Tally()
     by_mode = {m: Tally() for m in MODES}
     times: list[float] = []
     for mode, objects, s in benchmark_scenes(n_objects, seed, per_tray):
-        scene = render_for(mode, objects, s)
+        scene = render_for(mode, objects, s, spec)
         cal = calibrate(scene.background) if mode == "calibrated" and scene.background is not None else None
         read = read_tray(scene.image, calibration=cal, d6_reader=False)
         times.append(read.ms)

@@ -101,7 +101,15 @@ def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool
         inner = mask
     L = lab[..., 0]
     m = float(np.median(L[inner > 0]))
-    ink = np.clip((np.abs(L - m) - 30.0) / 45.0, 0, 1) * (inner > 0)
+    # ink contrast relative to this object's own (an over-exposed frame squeezes white
+    # numerals on orange to a small lightness step; a white die's shaded rim stays well
+    # under its black pips)
+    d = np.abs(L - m)
+    top = float(np.percentile(d[inner > 0], 98)) if np.count_nonzero(inner) else 0.0
+    if top < 14.0:
+        ink = np.zeros_like(L)
+    else:
+        ink = np.clip((d - 0.4 * top) / (0.35 * top), 0, 1) * (inner > 0)
     body = (inner > 0) & (ink < 0.05)
     colour = np.median(lab[body], axis=0) if np.count_nonzero(body) > 5 else np.median(lab[inner > 0], axis=0)
     ink_frac = float(ink[inner > 0].mean()) if np.count_nonzero(inner) else 0.0

@@ -130,10 +130,18 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
     for attempt in range(2):
         object_px = 16.0 * ppm
         if background is None:
-            bg0 = estimate_background(image, object_px)
-            fg0 = _mask(image, bg0, params, exclude)
+            # ignored areas (the white marker papers) must not brighten the estimate
+            # of the tray around them: paint them with the tray's median colour first
+            src = image
+            if exclude is not None and np.any(exclude > 0):
+                src = image.copy()
+                src[exclude > 0] = np.median(image[::4, ::4][exclude[::4, ::4] == 0], axis=0).astype(np.uint8)
+            bg0 = estimate_background(src, object_px)
+            fg0 = _mask(src, bg0, params, exclude)
+            if exclude is not None:
+                fg0 = np.maximum(fg0, exclude)
             fg0 = cv2.dilate(fg0, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-            bg = estimate_background(image, object_px, fg0)
+            bg = estimate_background(src, object_px, fg0)
         else:
             bg = cv2.GaussianBlur(background.astype(np.float32), (0, 0), 1.5)
         fg = _mask(image, bg, params, exclude)
