@@ -31,7 +31,7 @@ __all__ = ["Enrollment", "default_enrollment", "enroll_frame", "enroll_files", "
            "ENROLLMENT_FILE", "DEFAULT_VERSION"]
 
 ENROLLMENT_FILE = "enrollment.npz"
-DEFAULT_VERSION = 3
+DEFAULT_VERSION = 4  # bump when the features change: old stores are refused, not misread
 DEFAULT_VIEWS = 6
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
@@ -142,7 +142,8 @@ class Enrollment:
         try:
             with np.load(path, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
-                if meta.get("ink_size") != INK_SIZE or meta.get("sil_size") != SIL_SIZE:
+                if (meta.get("ink_size") != INK_SIZE or meta.get("sil_size") != SIL_SIZE
+                        or meta.get("version") != DEFAULT_VERSION):
                     raise EnrollmentError(f"{path} was made by another version of the reader: enroll again")
                 classes = [(str(k), int(f) if isinstance(f, int) else str(f)) for k, f in meta["classes"]]
                 return cls(classes, z["ink"].astype(np.float32), z["sil"].astype(np.float32),

@@ -176,3 +176,17 @@ def test_cli_errors_are_messages_not_tracebacks(tmp_path: Path, capsys: pytest.C
     assert "markers not found" in capsys.readouterr().err
     assert _run(["vision", "enroll", "--kind", "d6", "--data", str(tmp_path)]) == 1
     assert _run(["vision", "markers", "--out", str(tmp_path / "m.gif")]) == 1
+
+
+def test_store_from_another_reader_version_is_refused(tmp_path: Path) -> None:
+    import json
+
+    path = default_enrollment().merged(Enrollment()).save(tmp_path / "e.npz")
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"]))
+    meta["version"] = 1
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "old.npz", **arrays)
+    with pytest.raises(EnrollmentError, match="enroll again"):
+        Enrollment.load(tmp_path / "old.npz")
