@@ -164,7 +164,8 @@ def _cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("companion"))
 
 
-def _render_enrollment(views: int = DEFAULT_VIEWS, progress: Progress | None = None) -> Enrollment:
+def _render_enrollment(views: int = DEFAULT_VIEWS, progress: Progress | None = None,
+                       only: Sequence[tuple[str, int | str]] | None = None) -> Enrollment:
     from .segment import find_objects
     from .synth import SceneSpec, render_tray
     from .markers import MarkerLayout
@@ -172,9 +173,11 @@ def _render_enrollment(views: int = DEFAULT_VIEWS, progress: Progress | None = N
     layout = MarkerLayout(tray_mm=(64.0, 64.0))
     spec = SceneSpec(size=(256, 256), markers=False, crop_to_tray=True, reflections=False)
     enr = Enrollment(source="synthetic")
-    total = len(CLASSES) * views
+    total = len(only if only is not None else CLASSES) * views
     n = 0
     for ci, (kind, face) in enumerate(CLASSES):
+        if only is not None and (kind, face) not in only:
+            continue
         for v in range(views):
             seed = 100_000 + ci * 97 + v
             scene = render_tray(seed, objects=[(kind, face)], spec=spec, layout=layout)
