@@ -4,9 +4,9 @@ Each object is described by rotation-free, light-free features:
 
 * colours are taken relative to the empty tray around the object (``frame / background``
   per channel, times a fixed grey): uneven, tinted or dimmer light cancels out;
-* the *ink* map: how far each pixel's lightness is from the body's (pips, numerals,
-  symbols, whether dark on light or light on dark), on a canvas centred on the object and
-  scaled by its size;
+* the *ink* map: how far each pixel's colour is from the body's (pips, numerals,
+  symbols, whether dark on light or light on dark; relative to the object's own contrast),
+  on a canvas centred on the object and scaled by its size;
 * the silhouette (square, triangle, kite, pentagon, disc);
 * the body colour (median Lab of the non-ink pixels): blue, yellow and red symbol dice
   share a shape but not a colour.
@@ -100,11 +100,13 @@ def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool
     if np.count_nonzero(inner) < 10:
         inner = mask
     L = lab[..., 0]
-    m = float(np.median(L[inner > 0]))
+    med = np.median(lab[inner > 0], axis=0) if np.count_nonzero(inner) else np.zeros(3, np.float32)
     # ink contrast relative to this object's own (an over-exposed frame squeezes white
     # numerals on orange to a small lightness step; a white die's shaded rim stays well
     # under its black pips)
-    d = np.abs(L - m)
+    # distance in colour, not only lightness: an over-exposed frame can clip a white
+    # numeral and an orange body to nearly the same lightness, not the same colour
+    d = np.sqrt(((lab - med[None, None, :]) ** 2).sum(axis=2))
     top = float(np.percentile(d[inner > 0], 98)) if np.count_nonzero(inner) else 0.0
     if top < 14.0:
         ink = np.zeros_like(L)
