@@ -15,6 +15,9 @@ part of an object when it is clearly brighter than the tray (ratio > ``bright``)
 different chromaticity (``chroma``), or much darker than any shadow (``dark``). Holes
 (pips, black symbols) are filled; small specks are dropped.
 
+An object cut by the frame edge is kept and flagged (``Blob.cut``): the reader reports
+it as pending rather than silently dropping it.
+
 Touching objects are split: the number of objects in a blob is the larger of the number
 of distance-transform peaks (shapes meeting at a neck) and its area divided by the
 typical single-object area (side-by-side dice whose union is a rectangle, which has no
@@ -50,6 +53,7 @@ class Blob:
     mask: np.ndarray  # uint8 0/255, shape (h, w)
     area: float
     centre: tuple[float, float]
+    cut: bool = False  # touches the image edge: partly out of view
 
     def crop(self, image: np.ndarray, pad: int = 0) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
         """(image crop, mask crop, top-left) around the blob with ``pad`` pixels of margin."""
@@ -176,11 +180,15 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
         x, y, w, h, area = stats[i]
         if area < min_area or area > max_area:
             continue
-        if x == 0 or y == 0 or x + w >= W or y + h >= H:
-            continue  # cut by the frame edge: not readable
+        cut = bool(x == 0 or y == 0 or x + w >= W or y + h >= H)
+        if cut and area < 0.3 * single:
+            continue  # a sliver at the frame edge
         comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
         for part in _split(comp, single if split_by_area else float("inf"), min_area):
-            blobs.append(_blob(part, x, y))
+            b = _blob(part, x, y)
+            bx, by, bw, bh = b.box
+            b.cut = bool(bx == 0 or by == 0 or bx + bw >= W or by + bh >= H)
+            blobs.append(b)
     blobs.sort(key=lambda b: (b.centre[1], b.centre[0]))
     return blobs, bg
 

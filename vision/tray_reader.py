@@ -12,8 +12,9 @@ enrollment=None, d6_reader=None) -> Read``. It
 4. reads d6 with ``d6_reader`` when one is given (a callable taking the BGR crop of one
    die and returning ``(value, confidence)``, e.g. the pip network of ``vision.reader``);
    otherwise with the enrolled d6 faces;
-5. marks ``pending`` every object whose confidence is below the threshold or whose two
-   best candidates are close: its value is then ``None`` and its candidates are listed.
+5. marks ``pending`` every object whose confidence is below the threshold, whose two
+   best candidates are close, or that is cut by the frame edge: its value is then
+   ``None`` and its candidates are listed.
 
 Boxes are in pixels of the input image. A bad image gives a :class:`Read` with ``error``
 set, never an exception.
@@ -112,7 +113,7 @@ def read_tray(image: np.ndarray | None, calibration: Calibration | None = None,
         feat = extract(view.image, view.background, blob)
         m = classify(feat, enr, params)
         box = view.box_in_input(blob)
-        kind, conf, pending = m.kind, m.confidence, m.pending
+        kind, conf, pending = m.kind, m.confidence, m.pending or blob.cut
         value: int | str | None = m.face
         cands: tuple[tuple[int | str, float], ...] = tuple((f, s) for k, f, s in m.candidates if k == kind)
         if kind == "gem" and not pending:

@@ -120,3 +120,16 @@ def test_empty_tray_reads_nothing() -> None:
     cal = calibrate(scene.background)
     assert read_tray(scene.image, calibration=cal).objects == ()
     assert read_tray(scene.image).objects == ()  # markers only, no background
+
+
+def test_a_die_cut_by_the_frame_edge_is_pending_not_dropped() -> None:
+    scene = render_tray(36, n_objects=8, spec=SceneSpec(size=(1100, 800), crop_to_tray=True, markers=False),
+                        with_background=False)
+    # crop the photo through the middle of the right-most object
+    lab = max(scene.labels, key=lambda l: l.center[0])
+    x_cut = int(lab.center[0])
+    read = read_tray(scene.image[:, :x_cut].copy(), d6_reader=False)
+    over = [o for o in read.objects if o.box[0] + o.box[2] >= x_cut - 2]
+    assert len(over) == 1 and over[0].status == "pending" and over[0].value is None
+    inside = [l for l in scene.labels if l.box[0] + l.box[2] < x_cut - 2]
+    assert len(read.objects) == len(inside) + 1
