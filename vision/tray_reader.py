@@ -14,7 +14,8 @@ enrollment=None, d6_reader=None) -> Read``. It
    otherwise with the enrolled d6 faces;
 5. marks ``pending`` every object whose confidence is below the threshold, whose two
    best candidates are close, or that is cut by the frame edge: its value is then
-   ``None`` and its candidates are listed.
+   ``None`` and its candidates are listed (its ``kind`` stays the best guess, so the
+   tablet can ask "which face of this d12?").
 
 Boxes are in pixels of the input image. A bad image gives a :class:`Read` with ``error``
 set, never an exception.
