@@ -104,6 +104,7 @@ class SceneSpec:
     tint: float = 0.06
     gradient: float = 0.15
     reflections: bool = True
+    reflection_gain: tuple[float, float] = (6.0, 20.0)  # added grey level at the glare's centre
     shadows: bool = True
     blur: tuple[float, float] = (0.2, 0.9)
     noise: tuple[float, float] = (1.5, 4.5)
@@ -298,7 +299,7 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
             cx, cy = rng.uniform(0.15, 0.85) * ww, rng.uniform(0.15, 0.85) * wh
             s = rng.uniform(18, 32) * R
             yy, xx = np.ogrid[0:wh, 0:ww]
-            refl += float(rng.uniform(6, 20)) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s)).astype(np.float32)
+            refl += float(rng.uniform(*spec.reflection_gain)) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s)).astype(np.float32)
     light = _light(rng, ww, wh, spec)
     world = base + refl[..., None]
     empty = world.copy()

@@ -79,3 +79,16 @@ def test_single_photo_without_markers_or_background() -> None:
     blobs, _ = find_objects(scene.image)
     found, missed, extra = _match(blobs, scene.labels, np.eye(3))
     assert (missed, extra) == (0, 0)
+
+
+def test_strong_glare_on_an_empty_tray_is_not_an_object() -> None:
+    from vision.tray_reader import read_tray
+
+    glare = SceneSpec(size=(960, 720), reflection_gain=(30.0, 45.0))
+    for seed in (51, 52):
+        scene = render_tray(seed, objects=[], spec=glare)
+        assert read_tray(scene.image, calibrate(scene.background)).objects == ()
+        assert read_tray(scene.image).objects == ()  # markers only: no background to compare with
+        photo = render_tray(seed, objects=[], spec=SceneSpec(size=(960, 720), reflection_gain=(30.0, 45.0),
+                                                             crop_to_tray=True, markers=False), with_background=False)
+        assert read_tray(photo.image).objects == ()
