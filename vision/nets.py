@@ -36,8 +36,6 @@ class OnnxNet:
             self._net = cv2.dnn.readNetFromONNX(str(path))
         except cv2.error as exc:
             raise ModelError(f"cannot read model {path}: {exc}") from None
-        self._net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-        self._net.setPreferableTarget(cv2.dnn.DNN_TARGET_CPU)
         self._lock = threading.Lock()
         self.path = path
 

@@ -3,8 +3,9 @@
 Each candidate from :mod:`vision.detect` is cut out of the full-resolution frame (a
 square 1.3 times the die's side, scaled to 48 x 48) and ``d6_classifier.onnx`` gives
 seven probabilities: faces 1..6 and "not a die". With ``tta`` (on by default) the crop
-is also classified turned by 90 degrees and mirrored, and the probabilities averaged:
-a die looks the same turned, so disagreement there lowers the confidence.
+of a die the network is not sure of at once (best class under ``tta_below``, 0.97) is
+also classified turned by 90 degrees and mirrored, and the probabilities averaged: a
+die looks the same turned, so disagreement there lowers the confidence.
 
 Honesty (thresholds tuned on the training photos only, see :mod:`vision.train.tune`):
 
@@ -58,20 +59,29 @@ class PipClassifier:
         self.confidence = float(thr.get("confidence", 0.9))
         self.margin = float(thr.get("margin", 0.5))
         self.tta = tta
+        self.tta_below = float(cfg.get("tta_below", 0.97))
+
+    def _run(self, crops: np.ndarray) -> np.ndarray:
+        blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * np.float32(1 / 255)
+        logits = self.net(blob)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
 
     def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
-        """N x 7 probabilities (faces 1..6, not a die)."""
+        """N x 7 probabilities (faces 1..6, not a die). With ``tta``, the crops whose best
+        class is below ``tta_below`` are classified again turned and mirrored, and the
+        three answers averaged (most dice are sure at once: little extra time)."""
         if not candidates:
             return np.zeros((0, 7), np.float32)
         crops = np.stack([crop(frame, c.cx, c.cy, c.side, self.size, self.factor) for c in candidates])
-        blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * np.float32(1 / 255)
+        p = self._run(crops)
         if self.tta:
-            blob = np.concatenate([blob, np.rot90(blob, 1, axes=(2, 3)), blob[:, :, :, ::-1]])
-        logits = self.net(blob)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p = e / e.sum(axis=1, keepdims=True)
-        if self.tta:
-            p = p.reshape(3, len(candidates), -1).mean(axis=0)
+            unsure = np.nonzero(p.max(axis=1) < self.tta_below)[0]
+            if len(unsure):
+                again = crops[unsure]
+                views = np.concatenate([np.rot90(again, 1, axes=(1, 2)), again[:, :, ::-1]])
+                q = self._run(views).reshape(2, len(unsure), -1)
+                p[unsure] = (p[unsure] + q[0] + q[1]) / 3
         return p
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],

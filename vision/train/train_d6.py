@@ -19,8 +19,9 @@ are kept out to tune the thresholds, the ``test`` photos are never seen):
    the detector's own false peaks on the fit photos (hard negatives); dice the
    classifier gets wrong are drawn more often (hard examples);
 
-then exports ``d6_detector.onnx`` and ``d6_classifier.onnx`` (opset 11, read by
-``cv2.dnn``) and writes ``d6.json`` (input size, crop factor, thresholds) — the
+``--extra DIR`` adds every photo of another labelled folder (for instance synthetic
+tray renders in the same YOLO format) to the fitting set. Then it exports ``d6_detector.onnx`` and ``d6_classifier.onnx``
+(opset 11, read by ``cv2.dnn``) and writes ``d6.json`` (input size, crop factor, thresholds) — the
 thresholds are tuned afterwards by :mod:`vision.train.tune` on the ``calib`` photos.
 
 ``--steps-det`` / ``--steps-cls`` set the length (defaults: about 13 + 6 minutes on one
@@ -191,28 +192,6 @@ def train_detector(data: list, steps: int, seed: int, batch: int = 12, log: Any 
     return net
 
 
-def detect_torch(net: Any, img: np.ndarray, thr: float = 0.15) -> list[tuple[float, float, float, float]]:
-    """Peaks (cx, cy, side, score) in image pixels, the same decoding as vision.detect."""
-    import torch
-
-    h, w = img.shape[:2]
-    s = DET_SIZE / max(h, w)
-    small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-    canvas = np.full((DET_SIZE, DET_SIZE, 3), 127, np.uint8)
-    canvas[: small.shape[0], : small.shape[1]] = small
-    with torch.no_grad():
-        out = net(torch.from_numpy(canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0))[0].numpy()
-    heat = out[0]
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= thr)
-    res = []
-    for iy, ix in zip(*np.nonzero(peaks)):
-        cx = (ix + out[2, iy, ix]) * STRIDE / s
-        cy = (iy + out[3, iy, ix]) * STRIDE / s
-        side = math.exp(out[1, iy, ix]) * STRIDE / s
-        res.append((float(cx), float(cy), float(side), float(heat[iy, ix])))
-    return res
-
-
 # -- classifier -----------------------------------------------------------------------
 def crop_at(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0, flip: bool = False) -> np.ndarray:
     """The CROP x CROP patch centred on (cx, cy) covering CROP_FACTOR * side."""
@@ -338,7 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--split", default="fit", help="photos to learn from (default: fit)")
     ap.add_argument("--steps-det", type=int, default=2400)
-    ap.add_argument("--steps-cls", type=int, default=3000)
+    ap.add_argument("--steps-cls", type=int, default=5000)
+    ap.add_argument("--extra", type=Path, action="append", default=[],
+                    help="another labelled folder to learn from, every photo of it (e.g. synthetic "
+                         "renders of vision.synth in the same YOLO format); repeatable")
+    ap.add_argument("--skip-det", action="store_true",
+                    help="keep the detector already in --out; train the classifier only")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
     args = ap.parse_args(argv)
 
@@ -350,35 +334,46 @@ def main(argv: list[str] | None = None) -> int:
     np.random.seed(args.seed)
     t0 = time.time()
     data = load_set(args.photos, args.split, limit=2 if args.smoke else None)
+    for folder in args.extra:
+        data += load_set(folder, "all")
     if not data:
         print(f"no labelled photos in {args.photos}", file=sys.stderr)
         return 1
     steps_det, steps_cls = (1, 1) if args.smoke else (args.steps_det, args.steps_cls)
     print(f"{len(data)} photos, {sum(len(l) for _, l in data)} dice", flush=True)
 
-    det = train_detector(data, steps_det, args.seed, batch=2 if args.smoke else 12)
+    det_path = args.out / "d6_detector.onnx"
+    if args.skip_det:
+        if not det_path.exists():
+            print(f"--skip-det: no {det_path}", file=sys.stderr)
+            return 1
+    else:
+        det = train_detector(data, steps_det, args.seed, batch=2 if args.smoke else 12)
+        export(det, (1, 3, DET_SIZE, DET_SIZE), det_path)
+    # hard negatives: the exported detector's own false peaks (cv2.dnn, as at run time)
+    from vision.detect import DiceDetector
+
+    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1)
     rng = np.random.default_rng(args.seed + 2)
     negs = []
     n_false = 0
     for img, labels in data:
-        peaks = detect_torch(det, img, thr=0.1)
-        peaks.sort(key=lambda q: -q[3])  # strongest first; far() below drops the true dice
-        false = [(cx, cy, side) for cx, cy, side, _ in peaks[: 3 * len(labels) + 12]]
+        peaks = sorted(detector.detect(img), key=lambda c: -c.score)
+        false = [(c.cx, c.cy, c.side) for c in peaks[: 3 * len(labels) + 12]]  # far() drops the dice
         ns = negatives_for(img, labels, rng, n=max(8, 2 * len(labels)), extra=false)
         n_false += len(ns)
         negs.append(ns)
     print(f"{n_false} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
     cls = train_classifier(data, negs, steps_cls, args.seed, batch=8 if args.smoke else 64)
-
-    export(det, (1, 3, DET_SIZE, DET_SIZE), args.out / "d6_detector.onnx")
     export(cls, (1, 3, CROP, CROP), args.out / "d6_classifier.onnx")
     meta_path = args.out / "d6.json"
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     meta.update({
         "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": [1, 2, 3, 4, 5, 6, None],
-        "trained": {"split": args.split, "seed": args.seed, "steps_det": steps_det,
-                    "steps_cls": steps_cls, "photos": len(data), "seconds": round(time.time() - t0)},
+        "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det else steps_det,
+                    "steps_cls": steps_cls, "photos": len(data),
+                    "extra": [str(e) for e in args.extra], "seconds": round(time.time() - t0)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
