@@ -35,6 +35,8 @@ def register(subparsers: Any) -> None:
     e.add_argument("--split", default="all", choices=["all", "train", "fit", "calib", "test"],
                    help="which fixed part of the folder (see vision.labelled; default all)")
     e.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    e.add_argument("--fix-labels", action="store_true",
+                   help="apply the known label errors of vision.labelled.LABEL_FIXES")
     e.add_argument("--no-tta", action="store_true", help="classify each die once")
     e.set_defaults(func=_cmd_eval)
 
@@ -92,7 +94,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if not args.folder.is_dir():
         print(f"companion: error: not a folder: {args.folder}", file=sys.stderr)
         return 1
-    summary = evaluate(args.folder, split=args.split, reader=Reader(tta=not args.no_tta))
+    summary = evaluate(args.folder, split=args.split, reader=Reader(tta=not args.no_tta), fixes=args.fix_labels)
     if not summary["photos"]:
         print(f"companion: error: no labelled photos (NAME.jpg + NAME.txt) in {args.folder}", file=sys.stderr)
         return 1

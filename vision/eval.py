@@ -115,7 +115,7 @@ class Tally:
 
 
 def evaluate(folder: Path | str, split: str = "all", reader: Any = None,
-             progress: Any = None) -> dict[str, Any]:
+             progress: Any = None, fixes: bool = False) -> dict[str, Any]:
     """Read every labelled photo of ``folder`` in ``split`` and tally (see module doc)."""
     from .reader import default_reader
 
@@ -131,12 +131,13 @@ def evaluate(folder: Path | str, split: str = "all", reader: Any = None,
 
             img = cv2.imread(str(ph.path))
             h, w = img.shape[:2] if img is not None else (1, 1)
-        tally.add(read, load_labels(ph.path, w, h))
+        tally.add(read, load_labels(ph.path, w, h, fixes=fixes))
         if progress:
             progress(ph, read)
     out = tally.summary()
     out["folder"] = str(folder)
     out["split"] = split
+    out["label_fixes"] = fixes
     return out
 
 
@@ -147,7 +148,8 @@ def _pct(v: float | None) -> str:
 def format_report(s: dict[str, Any]) -> str:
     """A readable report of :func:`evaluate`'s summary."""
     lines = [
-        f"{s['folder']} (split {s['split']}): {s['photos']} photos, {s['true_dice']} dice"
+        f"{s['folder']} (split {s['split']}{', known label errors fixed' if s.get('label_fixes') else ''}): "
+        f"{s['photos']} photos, {s['true_dice']} dice"
         + (f", {s['errors']} unreadable" if s["errors"] else ""),
         f"  dice found (recall)          {_pct(s['recall'])}",
         f"  right face among found       {_pct(s['right_face'])}",

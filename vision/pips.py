@@ -1,8 +1,10 @@
 """Read ordinary pip d6 dice: a small network classifies a crop around each candidate.
 
 Each candidate from :mod:`vision.detect` is cut out of the full-resolution frame (a
-square 1.3 times the die's side, scaled to 48 x 48) and ``d6_classifier.onnx`` gives
-seven probabilities: faces 1..6 and "not a die". With ``tta`` (on by default) the crop
+square 1.3 times the die's side, scaled to 48 x 48) and the classifiers listed in
+``d6.json`` (``d6_classifier.onnx``, ``d6_classifier_2.onnx``: the same network trained
+from two seeds, an ensemble) give seven probabilities, averaged: faces 1..6 and "not a
+die". With ``tta`` (on by default) the crop
 of a die the network is not sure of at once (best class under ``tta_below``, 0.97) is
 also classified turned by 90 degrees and mirrored, and the probabilities averaged: a
 die looks the same turned, so disagreement there lowers the confidence.
@@ -44,15 +46,23 @@ def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = 48, f
 
 
 class PipClassifier:
-    """d6 pip faces via ``d6_classifier.onnx``; a plug-in of :class:`vision.reader.Reader`."""
+    """d6 pip faces via the ``d6_classifier*.onnx`` ensemble; a plug-in of
+    :class:`vision.reader.Reader`. ``model``: one ONNX file or several (averaged);
+    default: those named in ``settings["classifiers"]``."""
 
     kind = "d6"
 
-    def __init__(self, model: Path | None = None, settings: dict[str, Any] | None = None,
+    def __init__(self, model: Path | Sequence[Path] | None = None, settings: dict[str, Any] | None = None,
                  tta: bool = True) -> None:
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         thr = cfg.get("thresholds", {})
-        self.net = load_net(model or MODELS_DIR / "d6_classifier.onnx")
+        if model is None:
+            paths = [MODELS_DIR / name for name in cfg.get("classifiers", ["d6_classifier.onnx"])]
+        elif isinstance(model, (str, Path)):
+            paths = [Path(model)]
+        else:
+            paths = [Path(m) for m in model]
+        self.nets = [load_net(p) for p in paths]
         self.size = int(cfg.get("crop", 48))
         self.factor = float(cfg.get("crop_factor", 1.3))
         self.not_a_die = float(thr.get("not_a_die", 0.5))
@@ -63,9 +73,12 @@ class PipClassifier:
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
         blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * np.float32(1 / 255)
-        logits = self.net(blob)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        total = np.zeros((len(crops), 7), np.float64)
+        for net in self.nets:
+            logits = net(blob).astype(np.float64)
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            total += e / e.sum(axis=1, keepdims=True)
+        return total / len(self.nets)
 
     def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
         """N x 7 probabilities (faces 1..6, not a die). With ``tta``, the crops whose best

@@ -310,6 +310,11 @@ def export(net: Any, shape: tuple[int, ...], path: Path) -> None:
         raise RuntimeError(f"{path}: cv2.dnn differs from torch by {err}")
 
 
+def cls_name(k: int) -> str:
+    """File of the k-th (0-based) classifier of the ensemble."""
+    return "d6_classifier.onnx" if k == 0 else f"d6_classifier_{k + 1}.onnx"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("photos", type=Path, help="labelled photo folder (YOLO labels)")
@@ -323,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
                          "renders of vision.synth in the same YOLO format); repeatable")
     ap.add_argument("--skip-det", action="store_true",
                     help="keep the detector already in --out; train the classifier only")
+    ap.add_argument("--classifiers", type=int, default=2,
+                    help="classifiers in the ensemble (seeds SEED, SEED+1, ...; default 2)")
+    ap.add_argument("--only-cls", type=int, default=0, metavar="K",
+                    help="train only the K-th classifier (1-based), keep the others")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
     args = ap.parse_args(argv)
 
@@ -364,15 +373,20 @@ def main(argv: list[str] | None = None) -> int:
         n_false += len(ns)
         negs.append(ns)
     print(f"{n_false} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
-    cls = train_classifier(data, negs, steps_cls, args.seed, batch=8 if args.smoke else 64)
-    export(cls, (1, 3, CROP, CROP), args.out / "d6_classifier.onnx")
+    names = [cls_name(k) for k in range(args.classifiers)]
+    for k, name in enumerate(names):
+        if args.only_cls and k + 1 != args.only_cls:
+            continue
+        cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64)
+        export(cls, (1, 3, CROP, CROP), args.out / name)
     meta_path = args.out / "d6.json"
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     meta.update({
         "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": [1, 2, 3, 4, 5, 6, None],
+        "classifiers": names,
         "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det else steps_det,
-                    "steps_cls": steps_cls, "photos": len(data),
+                    "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": len(data),
                     "extra": [str(e) for e in args.extra], "seconds": round(time.time() - t0)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})

@@ -9,8 +9,9 @@ the held-aside ``test`` photos are never looked at). Runs with OpenCV only::
    automatically - COST * silent errors`` on the calib photos, every probability being
    lowered by ``--safety`` first (default 0.02, room for unseen dice). ``--cost``
    (default 25): one silent error weighs as much as 25 dice the players must confirm.
-   A cost rather than "no silent error at all" because the labels themselves hold a few
-   mistakes (a die labelled 2 that plainly shows 3): no threshold can avoid those.
+   The labels are taken with :data:`vision.labelled.LABEL_FIXES` applied (a few dice
+   labelled 2 that plainly show 3): no threshold can avoid those, and left as they are
+   they would push the thresholds up for nothing.
 
 Writes the thresholds into ``d6.json`` beside the models.
 """
@@ -44,7 +45,7 @@ def records(folder: Path, split: str, models: Path) -> tuple[list[dict[str, Any]
     n_true = 0
     for ph in list_photos(folder, split):
         img = cv2.imread(str(ph.path))
-        labels = load_labels(ph.path, img.shape[1], img.shape[0])
+        labels = load_labels(ph.path, img.shape[1], img.shape[0], fixes=True)
         n_true += len(labels)
         cands = det.detect(img)
         probs = clf.probabilities(img, cands)
