@@ -7,7 +7,8 @@ the held-aside ``test`` photos are never looked at). Runs with OpenCV only::
    ``not_a_die`` maximise ``recall - 2 * false detections`` (both per true die).
 2. Honesty: the (``confidence``, ``margin``) pair maximising ``dice read right
    automatically - COST * silent errors`` on the calib photos, every probability being
-   lowered by ``--safety`` first (default 0.02, room for unseen dice). ``--cost``
+   raised by ``--safety`` first (default 0.02: a wrong face must stay pending even a
+   little surer than any seen, room for unseen dice). ``--cost``
    (default 25): one silent error weighs as much as 25 dice the players must confirm.
    The labels are taken with :data:`vision.labelled.LABEL_FIXES` applied (a few dice
    labelled 2 that plainly show 3): no threshold can avoid those, and left as they are
@@ -40,7 +41,7 @@ def records(folder: Path, split: str, models: Path) -> tuple[list[dict[str, Any]
 
     cfg = load_settings(models / "d6.json")
     det = DiceDetector(models / "d6_detector.onnx", det_size=cfg["det_size"], stride=cfg["stride"], threshold=0.05)
-    clf = PipClassifier(models / "d6_classifier.onnx", settings=cfg)
+    clf = PipClassifier([models / n for n in cfg.get("classifiers", ["d6_classifier.onnx"])], settings=cfg)
     recs: list[dict[str, Any]] = []
     n_true = 0
     for ph in list_photos(folder, split):
@@ -84,7 +85,7 @@ def tune(recs: list[dict[str, Any]], n_true: int, safety: float, cost: float = 2
     choice = (0.0, 0.99, 0.9, 0)
     for conf in np.arange(0.5, 0.995, 0.01):
         for margin in np.arange(0.0, 0.91, 0.05):
-            read = (top - safety >= conf) & (top - second - safety >= margin)
+            read = (top + safety >= conf) & (top - second + safety >= margin)
             auto = int((read & ~wrong).sum())
             silent = int((read & wrong).sum())
             if auto - cost * silent > choice[0] - cost * choice[3]:
