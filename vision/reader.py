@@ -99,11 +99,12 @@ def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
         if why:
             raise ImageError(why)
         try:
-            frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
         except cv2.error:
-            frame = None
-        if frame is None:
+            decoded = None
+        if decoded is None:
             raise ImageError("not an image OpenCV can decode (corrupt or unknown format)")
+        frame = np.asarray(decoded, dtype=np.uint8)
     h, w = frame.shape[:2]
     if min(h, w) < MIN_SIDE:
         raise ImageError(f"image too small: {w}x{h} pixels (at least {MIN_SIDE} on each side)")

@@ -42,11 +42,13 @@ class CentreNet(nn.Module):
         self.fuse8 = _dws(c2, c2)
         self.lat8 = _cbr(c2, c1, 1)
         self.fuse4 = _dws(c1, ch)
-        self.head = nn.Sequential(_cbr(ch, ch, 3), nn.Conv2d(ch, 4, 1))
+        last = nn.Conv2d(ch, 4, 1)
+        self.head = nn.Sequential(_cbr(ch, ch, 3), last)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
         with torch.no_grad():
-            self.head[-1].bias.zero_()
-            self.head[-1].bias[0] = -2.19  # prior 0.1 on the heat, as CenterNet
+            assert last.bias is not None
+            last.bias.zero_()
+            last.bias[0] = -2.19  # prior 0.1 on the heat, as CenterNet
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x4 = self.s4(self.stem(x))

@@ -37,7 +37,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -82,7 +82,7 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, hue: bool = True) -
         f = np.repeat(g, 3, axis=2)
     if rng.random() < 0.3:
         k = float(rng.uniform(0.4, 1.3))
-        f = cv2.GaussianBlur(f, (0, 0), k)
+        f = np.asarray(cv2.GaussianBlur(f, (0, 0), k), np.float32)
     if rng.random() < 0.3:
         f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
     return np.clip(f, 0, 255).astype(np.uint8)
@@ -202,7 +202,7 @@ def crop_at(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0
 
 
 def negatives_for(img: np.ndarray, labels: list[Label], rng: np.random.Generator, n: int,
-                  extra: list[tuple[float, float, float]] = ()) -> list[tuple[float, float, float]]:
+                  extra: Sequence[tuple[float, float, float]] = ()) -> list[tuple[float, float, float]]:
     """'Not a die' spots (cx, cy, side): the detector's false peaks, crops well off a die,
     random background."""
     h, w = img.shape[:2]
@@ -265,7 +265,8 @@ def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], s
         xs, ys = [], []
         for k in idx:
             i, lab = dice[k]
-            xs.append(cls_sample(data[i][0], *lab.centre, lab.side, rng))
+            cx, cy = lab.centre
+            xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng))
             ys.append(lab.face - 1)
         for k in rng.integers(len(neg), size=n_neg) if neg else []:
             i, (cx, cy, side) = neg[k]
@@ -292,11 +293,11 @@ def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], s
 
 
 # -- export ---------------------------------------------------------------------------
-def export(net: Any, shape: tuple[int, ...], path: Path) -> None:
+def export(net: Any, shape: tuple[int, int, int, int], path: Path) -> None:
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(shape), str(path), opset_version=11,
+    torch.onnx.export(net, (torch.zeros(shape),), str(path), opset_version=11,
                       input_names=["input"], output_names=["output"], dynamo=False)
     # check that cv2.dnn reads it and agrees with torch
     x = np.random.default_rng(0).random(shape, dtype=np.float32)

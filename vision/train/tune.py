@@ -46,6 +46,8 @@ def records(folder: Path, split: str, models: Path) -> tuple[list[dict[str, Any]
     n_true = 0
     for ph in list_photos(folder, split):
         img = cv2.imread(str(ph.path))
+        if img is None:
+            continue
         labels = load_labels(ph.path, img.shape[1], img.shape[0], fixes=True)
         n_true += len(labels)
         cands = det.detect(img)
