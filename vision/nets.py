@@ -33,7 +33,12 @@ class OnnxNet:
         if not path.is_file():
             raise ModelError(f"model file not found: {path}")
         try:
-            self._net = cv2.dnn.readNetFromONNX(str(path))
+            # OpenCV 5's classic engine runs these small nets ~20 % faster than the new one
+            engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+            if engine is not None:
+                self._net = cv2.dnn.readNetFromONNX(str(path), engine=engine)
+            else:  # OpenCV 4.x
+                self._net = cv2.dnn.readNetFromONNX(str(path))
         except cv2.error as exc:
             raise ModelError(f"cannot read model {path}: {exc}") from None
         self._lock = threading.Lock()

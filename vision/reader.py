@@ -114,8 +114,9 @@ def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
 
 
 def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
-    """Median Lab (OpenCV 8-bit scale) of the central half of the candidate's square:
-    the die's body colour (pips are a minority of those pixels)."""
+    """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
+    BGR of the central half of the candidate's square: the die's body colour (pips are a
+    minority of those pixels)."""
     import cv2
 
     h, w = frame.shape[:2]
@@ -125,9 +126,10 @@ def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float
     patch = frame[y0:y1, x0:x1]
     if patch.size == 0:
         return (0.0, 128.0, 128.0)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    med = np.median(lab, axis=0)
-    return (float(med[0]), float(med[1]), float(med[2]))
+    med = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32) / 255.0
+    # one float pixel: no 8-bit lookup tables to build (their first use costs ~100 ms)
+    lab = cv2.cvtColor(med.reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
+    return (float(lab[0]) * 255 / 100, float(lab[1]) + 128, float(lab[2]) + 128)
 
 
 def _uniform(frame: np.ndarray) -> bool:
@@ -148,7 +150,7 @@ class Reader:
 
     def __init__(self, detectors: Sequence[Detector] | None = None,
                  classifiers: Sequence[ObjectClassifier] | None = None,
-                 settings: dict[str, Any] | None = None, tta: bool = True) -> None:
+                 settings: dict[str, Any] | None = None, tta: bool = True, warm_up: bool = True) -> None:
         from .nets import MODELS_DIR, load_settings
 
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
@@ -163,6 +165,18 @@ class Reader:
             classifiers = [PipClassifier(settings=cfg, tta=tta)]
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
+        if warm_up:
+            # the first run of each network and of the Lab conversion is slow: do it now,
+            # so that the first real read is as fast as the others
+            import numpy as np
+
+            frame = np.random.default_rng(0).integers(0, 255, (320, 320, 3), dtype=np.uint8)
+            for det in self.detectors:
+                det.detect(frame)
+            cand = Candidate(160.0, 160.0, 40.0, 1.0)
+            body = body_colour(frame, cand)  # OpenCV builds its Lab tables on first use (~100 ms)
+            for clf in self.classifiers:
+                clf.classify(frame, [cand], [body])
 
     def read_frame(self, frame: np.ndarray) -> tuple[ObjectRead, ...]:
         """Every object in a decoded BGR frame, in reading order (top to bottom, left to
