@@ -71,7 +71,11 @@ def _cmd_read(args: argparse.Namespace) -> int:
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     status = 0
-    for path in iter_images(args.paths):
+    paths = list(iter_images(args.paths))
+    if not paths:
+        print("companion: error: no image found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
+        return 1
+    for path in paths:
         read = reader.read(path)
         if read.error:
             status = 1

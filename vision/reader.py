@@ -54,11 +54,14 @@ class ObjectClassifier(Protocol):
 
 
 def _truncated(data: bytes) -> str | None:
-    """Why ``data`` is a cut-off JPEG or PNG, or None."""
-    tail = data.rstrip(b"\0")[-64:]
-    if data[:3] == b"\xff\xd8\xff" and not tail.endswith(b"\xff\xd9"):
+    """Why ``data`` is a cut-off JPEG or PNG, or None.
+
+    A JPEG's end-of-image marker (FF D9) cannot occur inside its compressed data, so a
+    file with none in its second half was cut (some phones append a trailer after the
+    marker: that is fine; an EXIF thumbnail's own marker sits near the start)."""
+    if data[:3] == b"\xff\xd8\xff" and data.rfind(b"\xff\xd9") < len(data) // 2:
         return "truncated JPEG file (no end-of-image marker)"
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in tail:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-64:]:
         return "truncated PNG file (no IEND chunk)"
     return None
 

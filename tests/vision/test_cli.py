@@ -83,6 +83,8 @@ def test_bad_paths_and_folders(tmp_path: Path) -> None:
     res = run("read", str(tmp_path / "nope.jpg"), "--json")
     assert res.returncode == 1
     assert "no such file" in json.loads(res.stdout)["error"]
+    res = run("read", str(tmp_path))
+    assert res.returncode == 1 and "no image found" in res.stderr
     res = run("eval", str(tmp_path))
     assert res.returncode == 1 and "no labelled photos" in res.stderr
     res = run("eval", str(tmp_path / "nope"))

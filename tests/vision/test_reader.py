@@ -201,6 +201,11 @@ def test_noise_grey_and_odd_sizes_read_without_error(reader: Reader) -> None:
             assert o.kind == "d6" and 0 <= o.confidence <= 1
 
 
+def test_jpeg_with_a_trailer_after_its_end_marker_still_reads() -> None:
+    frame = decode(_jpeg(_noise()) + b"SEFT trailer some phones append" * 10)
+    assert frame.shape == (200, 200, 3)
+
+
 def test_decode_raises_image_error_only() -> None:
     with pytest.raises(ImageError):
         decode(b"\xff\xd8\xff\xe0garbage")
