@@ -7,6 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from vision.eval import Tally
 from vision.labelled import list_photos, load_labels, shared_photos_dir
@@ -18,9 +19,12 @@ PHOTOS = shared_photos_dir()
 needs_photos = pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found (../shared or $COMPANION_SHARED)")
 
 
+_READER = Reader()  # models load once per process; hypothesis tests share it
+
+
 @pytest.fixture(scope="module")
 def reader() -> Reader:
-    return Reader()
+    return _READER
 
 
 def _some_photos(split: str, n: int) -> list[Path]:
@@ -209,3 +213,31 @@ def test_jpeg_with_a_trailer_after_its_end_marker_still_reads() -> None:
 def test_decode_raises_image_error_only() -> None:
     with pytest.raises(ImageError):
         decode(b"\xff\xd8\xff\xe0garbage")
+
+
+# -- property: whatever bytes or array come in, a Read comes out ------------------------
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(
+    st.binary(max_size=400),
+    st.binary(max_size=300).map(lambda b: b"\xff\xd8\xff\xe0" + b),
+    st.binary(max_size=300).map(lambda b: b"\x89PNG\r\n\x1a\n" + b),
+    st.integers(0, 4000).map(lambda n: _jpeg(_noise(90, 120))[:n]),
+))
+def test_any_bytes_give_a_read_never_an_exception(data: bytes) -> None:
+    read = _READER.read(data)
+    assert isinstance(read, Read)
+    assert (read.error is None) or read.objects == ()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 300), st.sampled_from([1, 3, 4]), st.integers(0, 255))
+def test_any_frame_shape_gives_a_read(h: int, w: int, channels: int, level: int) -> None:
+    frame = np.full((h, w, channels), level, np.uint8)
+    frame[h // 3: h // 2, w // 3: w // 2] = 255 - level
+    read = _READER.read(frame)
+    assert isinstance(read, Read)
+    if min(h, w) < 64:
+        assert read.error is not None and "too small" in read.error
+    for o in read.objects:
+        assert 0.0 <= o.confidence <= 1.0
+
