@@ -1,0 +1,121 @@
+"""Read ordinary pip d6 dice: a small network classifies a crop around each candidate.
+
+Each candidate from :mod:`vision.detect` is cut out of the full-resolution frame (a
+square 1.3 times the die's side, scaled to 48 x 48) and the classifiers listed in
+``d6.json`` (``d6_classifier.onnx``, ``d6_classifier_2.onnx``: the same network trained
+from two seeds, an ensemble) give seven probabilities, averaged: faces 1..6 and "not a
+die". With ``tta`` (on by default) the crop
+of a die the network is not sure of at once (best class under ``tta_below``, 0.97) is
+also classified turned by 90 degrees and mirrored, and the probabilities averaged: a
+die looks the same turned, so disagreement there lowers the confidence.
+
+Honesty (thresholds tuned on the training photos only, see :mod:`vision.train.tune`):
+
+- "not a die" at least ``not_a_die``: the candidate is dropped (a false detection);
+- the die's confidence is the probability of its best face; it is ``read`` only if
+  that is at least ``confidence`` AND beats the second face by ``margin``; otherwise
+  ``pending`` with its two best candidates, for the players to confirm.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .detect import Candidate
+from .nets import MODELS_DIR, load_net, load_settings
+from .read import STATUS_PENDING, STATUS_READ, ObjectRead
+
+__all__ = ["PipClassifier", "crop"]
+
+NOT_A_DIE = 6
+
+
+def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = 48, factor: float = 1.3) -> np.ndarray:
+    """The ``size`` x ``size`` patch centred on (cx, cy) covering ``factor * side`` pixels
+    (edges replicated past the frame), as in training."""
+    import cv2
+
+    scale = size / (factor * max(side, 1.0))
+    m = np.array([[scale, 0, size / 2 - scale * cx], [0, scale, size / 2 - scale * cy]], np.float64)
+    return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+class PipClassifier:
+    """d6 pip faces via the ``d6_classifier*.onnx`` ensemble; a plug-in of
+    :class:`vision.reader.Reader`. ``model``: one ONNX file or several (averaged);
+    default: those named in ``settings["classifiers"]``."""
+
+    kind = "d6"
+
+    def __init__(self, model: Path | Sequence[Path] | None = None, settings: dict[str, Any] | None = None,
+                 tta: bool = True) -> None:
+        cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
+        thr = cfg.get("thresholds", {})
+        if model is None:
+            paths = [MODELS_DIR / name for name in cfg.get("classifiers", ["d6_classifier.onnx"])]
+        elif isinstance(model, (str, Path)):
+            paths = [Path(model)]
+        else:
+            paths = [Path(m) for m in model]
+        self.nets = [load_net(p) for p in paths]
+        self.size = int(cfg.get("crop", 48))
+        self.factor = float(cfg.get("crop_factor", 1.3))
+        self.not_a_die = float(thr.get("not_a_die", 0.5))
+        self.confidence = float(thr.get("confidence", 0.9))
+        self.margin = float(thr.get("margin", 0.5))
+        self.tta = tta
+        self.tta_below = float(cfg.get("tta_below", 0.97))
+
+    def _run(self, crops: np.ndarray) -> np.ndarray:
+        blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * np.float32(1 / 255)
+        total = np.zeros((len(crops), 7), np.float64)
+        for net in self.nets:
+            logits = net(blob).astype(np.float64)
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            total += e / e.sum(axis=1, keepdims=True)
+        return total / len(self.nets)
+
+    def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+        """N x 7 probabilities (faces 1..6, not a die). With ``tta``, the crops whose best
+        class is below ``tta_below`` are classified again turned and mirrored, and the
+        three answers averaged (most dice are sure at once: little extra time)."""
+        if not candidates:
+            return np.zeros((0, 7), np.float32)
+        crops = np.stack([crop(frame, c.cx, c.cy, c.side, self.size, self.factor) for c in candidates])
+        p = self._run(crops)
+        if self.tta:
+            unsure = np.nonzero(p.max(axis=1) < self.tta_below)[0]
+            if len(unsure):
+                again = crops[unsure]
+                views = np.concatenate([np.rot90(again, 1, axes=(1, 2)), again[:, :, ::-1]])
+                q = self._run(views).reshape(2, len(unsure), -1)
+                p[unsure] = (p[unsure] + q[0] + q[1]) / 3
+        return p
+
+    def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
+                 bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
+        """One :class:`ObjectRead` per candidate, or ``None`` for "not a die"."""
+        probs = self.probabilities(frame, candidates)
+        return [self.decide(c, p) for c, p in zip(candidates, probs)]
+
+    def decide(self, cand: Candidate, p: np.ndarray) -> ObjectRead | None:
+        if float(p[NOT_A_DIE]) >= self.not_a_die:
+            return None
+        faces = p[:6]
+        order = np.argsort(-faces)
+        best, second = int(order[0]), int(order[1])
+        conf = float(faces[best])
+        ok = conf >= self.confidence and conf - float(faces[second]) >= self.margin
+        cands = tuple((int(k) + 1, round(float(faces[k]), 4)) for k in order[:3] if faces[k] >= 0.01)
+        if not math.isfinite(conf):
+            return None
+        return ObjectRead(
+            kind=self.kind, value=best + 1, box=cand.box, confidence=conf,
+            status=STATUS_READ if ok else STATUS_PENDING,
+            candidates=cands if not ok else (),
+        )
