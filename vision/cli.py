@@ -40,6 +40,11 @@ def register(subparsers: Any) -> None:
     e.add_argument("--no-tta", action="store_true", help="classify each die once")
     e.set_defaults(func=_cmd_eval)
 
+    # Set-up commands: markers, calibrate, enroll, synth, read-tray (vision/cli2.py).
+    from .cli2 import register_vision
+
+    register_vision(sub)
+
 
 def annotate(frame: Any, read: Any) -> Any:
     """A copy of ``frame`` with each object's box and value drawn: green when read,
