@@ -1,0 +1,178 @@
+"""The enrollment store and the set-up commands (markers, calibrate, enroll, synth, read-tray)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.catalog import CLASSES, parse_face
+from vision.enroll import (DEFAULT_VIEWS, PACKAGED, Enrollment, _render_enrollment, default_enrollment,
+                           enroll_frame, folder_items)
+from vision.errors import EnrollmentError
+from vision.faces import classify, extract
+from vision.markers import MarkerLayout
+from vision.segment import find_objects
+from vision.synth import SceneSpec, render_tray
+
+
+def _photo(kind: str, face, seed: int, size: int = 480, objects=None) -> np.ndarray:
+    """A close-up photo of one object on the tray, as a player takes to enroll."""
+    return render_tray(seed, objects=objects or [(kind, face)], layout=MarkerLayout(tray_mm=(80.0, 60.0)),
+                       spec=SceneSpec(size=(size, size * 3 // 4), markers=False, crop_to_tray=True),
+                       with_background=False).image
+
+
+def test_shipped_default_enrollment_covers_every_class() -> None:
+    enr = default_enrollment()
+    assert PACKAGED.exists() and enr.source == "synthetic"
+    assert set(enr.classes) == set(CLASSES)
+    assert min(enr.counts().values()) >= DEFAULT_VIEWS - 1
+
+
+def test_shipped_enrollment_is_what_the_renderer_makes() -> None:
+    # rebuild a few classes from the renderer and compare with the shipped templates
+    fresh = _render_enrollment(views=2)
+    shipped = default_enrollment()
+    for cls in [("d6", 4), ("lieu", "etang"), ("gem", "temps")]:
+        a = fresh.ink[fresh.label == fresh.classes.index(cls)]
+        b = shipped.ink[shipped.label == shipped.classes.index(cls)][:2]
+        assert np.abs(a - b).max() < 0.02
+        assert np.allclose(fresh.colour[fresh.label == fresh.classes.index(cls)],
+                           shipped.colour[shipped.label == shipped.classes.index(cls)][:2], atol=1.0)
+
+
+def test_save_load_round_trip(tmp_path: Path) -> None:
+    enr = Enrollment()
+    for kind, face, seed in [("d10", 10, 1), ("epreuve", "magie", 2), ("gem", "ete", 3)]:
+        enroll_frame(enr, _photo(kind, face, seed), kind, str(face))
+    path = enr.save(tmp_path / "e.npz")
+    again = Enrollment.load(path)
+    assert again.classes == [("d10", 10), ("epreuve", "magie"), ("gem", "ete")]
+    assert np.allclose(again.ink, enr.ink, atol=1e-3) and np.array_equal(again.label, enr.label)
+    assert np.allclose(again.gem, enr.gem)
+
+
+def test_enrolled_faces_are_what_the_classifier_uses() -> None:
+    enr = Enrollment()
+    faces = [("recompense", "banquet"), ("recompense", "gourde"), ("recompense", "taels"), ("recompense", "frere")]
+    for i, (kind, face) in enumerate(faces):
+        for v in range(2):
+            enroll_frame(enr, _photo(kind, face, 50 + 10 * i + v), kind, face)
+    scene = render_tray(77, objects=[("recompense", "gourde")],
+                        spec=SceneSpec(size=(1280, 960)))
+    from vision.tray_reader import read_tray
+
+    read = read_tray(scene.image, enrollment=enr, d6_reader=False)
+    assert [(o.kind, o.value, o.status) for o in read.objects] == [("recompense", "gourde", "read")]
+
+
+def test_photo_with_two_objects_is_refused() -> None:
+    img = _photo("d6", 1, 5, objects=[("d6", 1), ("d6", 2)])
+    with pytest.raises(EnrollmentError, match="found 2 objects"):
+        enroll_frame(Enrollment(), img, "d6", 1)
+
+
+@pytest.mark.parametrize("kind, face, msg", [("d8", 1, "unknown kind"), ("d6", 7, "not a face of d6"),
+                                             ("lieu", "desert", "not a face of lieu")])
+def test_unknown_kind_or_face_is_refused(kind: str, face, msg: str) -> None:
+    store = Enrollment()
+    with pytest.raises(EnrollmentError, match=msg):
+        enroll_frame(store, _photo("d6", 1, 6), kind, face)
+    assert len(store) == 0
+
+
+def test_face_names_are_forgiving() -> None:
+    assert parse_face("lieu", "Forêt") == "foret"
+    assert parse_face("d10", "0") == 10 and parse_face("d12", " 12 ") == 12
+    assert parse_face("gem", "Été") == "ete"
+
+
+def test_remove_and_merge() -> None:
+    enr = default_enrollment().merged(Enrollment())
+    n = len(enr)
+    removed = enr.remove("lieu", "ville")
+    assert removed >= DEFAULT_VIEWS - 1 and len(enr) == n - removed and ("lieu", "ville") not in enr.classes
+    mine = Enrollment()
+    enroll_frame(mine, _photo("d6", 3, 8), "d6", 3)
+    merged = mine.merged(default_enrollment())
+    # the players' d6 replaces the default d6; other kinds come from the default
+    assert [c for c in merged.classes if c[0] == "d6"] == [("d6", 3)]
+    assert ("lieu", "ville") in merged.classes
+
+
+def test_folder_layout(tmp_path: Path) -> None:
+    (tmp_path / "lieu" / "montagne").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "lieu" / "montagne" / "a.jpg"), _photo("lieu", "montagne", 9))
+    (tmp_path / "lieu" / "montagne" / "readme.txt").write_text("x")
+    items = folder_items(tmp_path)
+    assert [(k, f, p.name) for k, f, p in items] == [("lieu", "montagne", "a.jpg")]
+    (tmp_path / "dragon").mkdir()
+    with pytest.raises(EnrollmentError, match="unknown kind folder 'dragon'"):
+        folder_items(tmp_path)
+
+
+def test_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "e.npz").write_bytes(b"junk")
+    with pytest.raises(EnrollmentError, match="unreadable enrollment"):
+        Enrollment.load(tmp_path / "e.npz")
+    with pytest.raises(EnrollmentError, match="no enrollment"):
+        Enrollment.load(tmp_path / "missing.npz")
+
+
+# -- the commands ----------------------------------------------------------------------
+def _run(argv: list[str]) -> int:
+    from vision import cli2
+
+    parser = argparse.ArgumentParser(prog="companion")
+    cli2.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+def test_cli_markers_calibrate_enroll_and_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    assert _run(["vision", "markers", "--out", str(tmp_path / "m.png"), "--dpi", "150"]) == 0
+    assert (tmp_path / "m.png").exists() and "20 mm" in capsys.readouterr().out
+
+    assert _run(["vision", "synth", "--out", str(tmp_path / "s"), "--count", "1", "--seed", "3"]) == 0
+    assert (tmp_path / "s" / "tray_00003.json").exists()
+    assert _run(["vision", "calibrate", "--image", str(tmp_path / "s" / "tray_00003_empty.png"),
+                 "--data", str(data)]) == 0
+    assert (data / "calibration.json").exists() and (data / "background.png").exists()
+
+    folder = tmp_path / "photos" / "sentence" / "bagne"
+    folder.mkdir(parents=True)
+    for i in range(2):
+        cv2.imwrite(str(folder / f"{i}.png"), _photo("sentence", "bagne", 30 + i))
+    cv2.imwrite(str(folder / "2.png"), _photo("d6", 1, 5, objects=[("d6", 1), ("d6", 2)]))
+    capsys.readouterr()
+    assert _run(["vision", "enroll", "--folder", str(tmp_path / "photos"), "--data", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "3/3" in out and "refused: found 2 objects" in out and "enrolled 2 of 3" in out
+    assert _run(["vision", "enroll", "--list", "--data", str(data)]) == 0
+    assert "bagne" in capsys.readouterr().out
+
+    assert _run(["vision", "read-tray", str(tmp_path / "s" / "tray_00003.png"), "--data", str(data), "--json"]) == 0
+    import json
+
+    read = json.loads(capsys.readouterr().out)
+    truth = json.loads((tmp_path / "s" / "tray_00003.json").read_text())["objects"]
+    # only sentence/bagne is enrolled: the other objects are found but pending, never guessed
+    assert len(read["objects"]) == len(truth)
+    for o in read["objects"]:
+        assert o["status"] == "pending" or (o["kind"], o["value"]) == ("sentence", "bagne")
+
+
+def test_cli_errors_are_messages_not_tracebacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["vision", "calibrate", "--image", str(tmp_path / "none.png"), "--data", str(tmp_path)]) == 1
+    assert "cannot read image" in capsys.readouterr().err
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((300, 400, 3), 90, np.uint8))
+    assert _run(["vision", "calibrate", "--image", str(blank), "--data", str(tmp_path)]) == 1
+    assert "markers not found" in capsys.readouterr().err
+    assert _run(["vision", "enroll", "--kind", "d6", "--data", str(tmp_path)]) == 1
+    assert _run(["vision", "markers", "--out", str(tmp_path / "m.gif")]) == 1

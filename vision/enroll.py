@@ -1,0 +1,281 @@
+"""The enrollment store: templates of every face the players have shown the camera.
+
+Players enroll their own dice and gems from a few photos per face (one object per photo,
+on the tray): ``companion vision enroll --kind lieu --face montagne IMAGES...`` or a
+folder laid out ``kind/face/*.jpg``. Each photo gives one template: the rotation-free
+features of :mod:`vision.faces` (ink map, silhouette, body colour) and, for gems, the
+interior colour of :mod:`vision.gems`. Nothing is downloaded: the store is a ``.npz``
+file in the data folder.
+
+A default enrollment, rendered by :mod:`vision.synth`, is generated at first use into the
+cache folder (a few seconds), so the demo reads synthetic trays out of the box. It is not
+meant to read real dice: enroll yours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .catalog import CLASSES, FACES, parse_face
+from .errors import EnrollmentError
+from .faces import INK_SIZE, SIL_SIZE, Features, extract
+from .gems import gem_colour_features
+
+__all__ = ["Enrollment", "default_enrollment", "enroll_frame", "enroll_files", "folder_items",
+           "ENROLLMENT_FILE", "DEFAULT_VERSION"]
+
+ENROLLMENT_FILE = "enrollment.npz"
+DEFAULT_VERSION = 3
+DEFAULT_VIEWS = 6
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class Enrollment:
+    """Templates: row ``i`` belongs to class ``classes[label[i]]`` (a (kind, face) pair)."""
+
+    classes: list[tuple[str, int | str]] = field(default_factory=list)
+    ink: np.ndarray = field(default_factory=lambda: np.zeros((0, INK_SIZE * INK_SIZE), np.float32))
+    sil: np.ndarray = field(default_factory=lambda: np.zeros((0, SIL_SIZE * SIL_SIZE), np.float32))
+    colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    ink_frac: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    gem: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    label: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
+    source: str = "user"
+
+    def __len__(self) -> int:
+        return int(len(self.label))
+
+    def kinds(self) -> list[str]:
+        return sorted({k for k, _ in self.classes})
+
+    def counts(self) -> dict[tuple[str, int | str], int]:
+        c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)
+        return {cls: int(n) for cls, n in zip(self.classes, c)}
+
+    def add(self, kind: str, face: int | str, feat: Features) -> None:
+        """Add one template (``feat`` extracted with ``rotated=False``)."""
+        face = parse_face(kind, face)
+        if (kind, face) not in self.classes:
+            self.classes.append((kind, face))
+        idx = self.classes.index((kind, face))
+        ink = feat.ink.reshape(1, -1) if feat.ink.ndim == 1 else feat.ink[:1]
+        sil = feat.sil.reshape(1, -1) if feat.sil.ndim == 1 else feat.sil[:1]
+        self.ink = np.vstack([self.ink, ink.astype(np.float32)])
+        self.sil = np.vstack([self.sil, sil.astype(np.float32)])
+        self.colour = np.vstack([self.colour, feat.colour.reshape(1, 3)])
+        self.ink_frac = np.append(self.ink_frac, np.float32(feat.ink_frac))
+        gem = gem_colour_features(feat) if kind == "gem" else np.zeros(3, np.float32)
+        self.gem = np.vstack([self.gem, gem.reshape(1, 3)])
+        self.label = np.append(self.label, idx)
+
+    def remove(self, kind: str, face: int | str | None = None) -> int:
+        """Forget the templates of one face (or of the whole kind); returns how many."""
+        keep = np.ones(len(self.label), bool)
+        for i, (k, f) in enumerate(self.classes):
+            if k == kind and (face is None or f == parse_face(kind, face)):
+                keep &= self.label != i
+        n = int((~keep).sum())
+        self._subset(keep)
+        return n
+
+    def _subset(self, keep: np.ndarray) -> None:
+        used = sorted(set(int(v) for v in self.label[keep]))
+        remap = {old: new for new, old in enumerate(used)}
+        self.classes = [self.classes[i] for i in used]
+        self.ink, self.sil, self.colour = self.ink[keep], self.sil[keep], self.colour[keep]
+        self.ink_frac, self.gem = self.ink_frac[keep], self.gem[keep]
+        self.label = np.array([remap[int(v)] for v in self.label[keep]], np.int64)
+
+    def merged(self, other: "Enrollment") -> "Enrollment":
+        """This store plus ``other``'s templates for the kinds this one lacks."""
+        out = Enrollment(list(self.classes), self.ink.copy(), self.sil.copy(), self.colour.copy(),
+                         self.ink_frac.copy(), self.gem.copy(), self.label.copy(), self.source)
+        mine = set(self.kinds())
+        for i, (k, f) in enumerate(other.classes):
+            if k in mine:
+                continue
+            rows = np.nonzero(other.label == i)[0]
+            if (k, f) not in out.classes:
+                out.classes.append((k, f))
+            idx = out.classes.index((k, f))
+            out.ink = np.vstack([out.ink, other.ink[rows]])
+            out.sil = np.vstack([out.sil, other.sil[rows]])
+            out.colour = np.vstack([out.colour, other.colour[rows]])
+            out.ink_frac = np.concatenate([out.ink_frac, other.ink_frac[rows]])
+            out.gem = np.vstack([out.gem, other.gem[rows]])
+            out.label = np.concatenate([out.label, np.full(len(rows), idx, np.int64)])
+        return out
+
+    def gem_samples(self) -> tuple[np.ndarray, list[str]]:
+        rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] == "gem"]
+        return self.gem[rows], [str(self.classes[int(self.label[i])][1]) for i in rows]
+
+    # -- disk ------------------------------------------------------------------------
+    def save(self, path: Path) -> Path:
+        path = Path(path)
+        if path.suffix != ".npz":
+            path = path / ENROLLMENT_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, ink=self.ink.astype(np.float16), sil=self.sil.astype(np.float16),
+                            colour=self.colour, ink_frac=self.ink_frac, gem=self.gem, label=self.label,
+                            meta=np.array(json.dumps({"classes": self.classes, "source": self.source,
+                                                      "version": DEFAULT_VERSION, "ink_size": INK_SIZE,
+                                                      "sil_size": SIL_SIZE})))
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(cls, path: Path) -> "Enrollment":
+        path = Path(path)
+        if path.is_dir():
+            path = path / ENROLLMENT_FILE
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                if meta.get("ink_size") != INK_SIZE or meta.get("sil_size") != SIL_SIZE:
+                    raise EnrollmentError(f"{path} was made by another version of the reader: enroll again")
+                classes = [(str(k), int(f) if isinstance(f, int) else str(f)) for k, f in meta["classes"]]
+                return cls(classes, z["ink"].astype(np.float32), z["sil"].astype(np.float32),
+                           z["colour"].astype(np.float32), z["ink_frac"].astype(np.float32),
+                           z["gem"].astype(np.float32), z["label"].astype(np.int64), str(meta.get("source", "user")))
+        except FileNotFoundError:
+            raise EnrollmentError(f"no enrollment at {path}") from None
+        except (KeyError, ValueError, OSError) as exc:
+            raise EnrollmentError(f"unreadable enrollment {path}: {exc}") from None
+
+
+def _cache_dir() -> Path:
+    env = os.environ.get("COMPANION_CACHE")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("companion"))
+
+
+def _render_enrollment(views: int = DEFAULT_VIEWS, progress: Progress | None = None) -> Enrollment:
+    from .segment import find_objects
+    from .synth import SceneSpec, render_tray
+    from .markers import MarkerLayout
+
+    layout = MarkerLayout(tray_mm=(64.0, 64.0))
+    spec = SceneSpec(size=(256, 256), markers=False, crop_to_tray=True, reflections=False)
+    enr = Enrollment(source="synthetic")
+    total = len(CLASSES) * views
+    n = 0
+    for ci, (kind, face) in enumerate(CLASSES):
+        for v in range(views):
+            seed = 100_000 + ci * 97 + v
+            scene = render_tray(seed, objects=[(kind, face)], spec=spec, layout=layout)
+            blobs, bg = find_objects(scene.image, scene.background, px_per_mm=4.0)
+            if len(blobs) == 1:
+                enr.add(kind, face, extract(scene.image, bg, blobs[0], rotated=False))
+            n += 1
+            if progress:
+                progress(n, total, f"{kind}/{face}")
+    return enr
+
+
+PACKAGED = Path(__file__).resolve().parent / "data" / f"enroll-synth-v{DEFAULT_VERSION}.npz"
+_DEFAULT: Enrollment | None = None
+
+
+def default_enrollment(cache_dir: Path | None = None, progress: Progress | None = None,
+                       regenerate: bool = False) -> Enrollment:
+    """The enrollment rendered from :mod:`vision.synth`.
+
+    Shipped in the package (``vision/data``, 0.4 MB); when missing it is rendered once
+    (about 10 s) into the cache folder. ``regenerate`` renders it again.
+    """
+    global _DEFAULT
+    if not regenerate and cache_dir is None and _DEFAULT is not None:
+        return _DEFAULT
+    folder = Path(cache_dir) if cache_dir else _cache_dir() / "vision"
+    path = folder / f"enroll-synth-v{DEFAULT_VERSION}.npz"
+    for candidate in ([] if regenerate else [PACKAGED, path]):
+        if candidate.exists():
+            try:
+                _DEFAULT = Enrollment.load(candidate)
+                return _DEFAULT
+            except EnrollmentError:
+                continue
+    enr = _render_enrollment(progress=progress)
+    try:
+        enr.save(path)
+    except OSError:  # read-only cache: keep it in memory
+        pass
+    if cache_dir is None:
+        _DEFAULT = enr
+    return enr
+
+
+def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | str) -> None:
+    """Add the one object of ``image`` (a photo of the tray with a single die or gem)."""
+    from .tray_reader import prepare
+
+    if image is None or image.ndim != 3:
+        raise EnrollmentError("not a colour image")
+    try:
+        face = parse_face(kind, face)
+    except ValueError as exc:
+        raise EnrollmentError(str(exc)) from None
+    view = prepare(image)
+    if len(view.blobs) != 1:
+        raise EnrollmentError(f"found {len(view.blobs)} objects; photograph one die or gem at a time")
+    store.add(kind, face, extract(view.image, view.background, view.blobs[0], rotated=False))
+
+
+def folder_items(root: Path) -> list[tuple[str, str, Path]]:
+    """(kind, face, image) for every image under ``root/kind/face/``; raises on unknown names."""
+    root = Path(root)
+    if not root.is_dir():
+        raise EnrollmentError(f"no such folder: {root}")
+    items = []
+    for kdir in sorted(p for p in root.iterdir() if p.is_dir()):
+        if kdir.name not in FACES:
+            raise EnrollmentError(f"unknown kind folder {kdir.name!r}; expected one of {', '.join(FACES)}")
+        for fdir in sorted(p for p in kdir.iterdir() if p.is_dir()):
+            try:
+                parse_face(kdir.name, fdir.name)
+            except ValueError as exc:
+                raise EnrollmentError(str(exc)) from None
+            for img in sorted(fdir.iterdir()):
+                if img.suffix.lower() in IMAGE_SUFFIXES:
+                    items.append((kdir.name, fdir.name, img))
+    return items
+
+
+def enroll_files(store: Enrollment, items: Sequence[tuple[str, str | int, Path]],
+                 progress: Progress | None = None) -> list[tuple[Path, str]]:
+    """Enroll every (kind, face, path); returns the (path, reason) of photos refused."""
+    import cv2
+
+    failures: list[tuple[Path, str]] = []
+    for i, (kind, face, path) in enumerate(items, 1):
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            if img is None:
+                raise EnrollmentError("cannot read this image")
+            enroll_frame(store, img, kind, face)
+            status = "ok"
+        except EnrollmentError as exc:
+            failures.append((Path(path), str(exc)))
+            status = f"refused: {exc}"
+        if progress:
+            progress(i, len(items), f"{kind}/{face} {Path(path).name}: {status}")
+    return failures
+
+
+def iter_classes(store: Enrollment) -> Iterable[tuple[str, int | str, int]]:
+    for (k, f), n in store.counts().items():
+        yield k, f, n
