@@ -1,0 +1,297 @@
+"""Die kinds as data: every die of the table, its faces and their labels.
+
+The kinds live in ``companion/data/dice.json`` (a table may supply its own file in the
+same format, e.g. with other face frequencies for the symbol dice: spec D1/D2). This
+module turns that JSON into small frozen values and validates it with clear messages.
+
+Format (``"format": "companion-dice"``)::
+
+    {"kinds": {
+        "d10": {"sides": 10, "zero_is": 10, "label": {"fr": "D10", "en": "d10"}},
+        "lieu": {"colour": "blue", "label": {...},
+                 "faces": [{"key": "montagne", "fr": "Montagne", "en": "Mountain",
+                            "icon": "⛰️"}, ... six faces ...]}}}
+
+- A *numeric* kind gives ``sides``: its faces are 1..sides (keys are ints). ``zero_is``
+  says which value a face printed "0" stands for (the d10's 0 is 10).
+- A *symbol* kind lists its physical faces; a result printed on several faces repeats
+  its key (the trial die has three ``combat`` faces).
+
+Face keys are a contract: the rules, the table logs and the camera reads (``vision``
+reports ``kind`` = ``lieu|adversaire|epreuve|recompense|sentence`` and ``value`` = the
+face key) all use them. The symbol kinds of Péripéties must carry exactly these results
+(:data:`SYMBOL_RESULTS`); a table's file may change labels, icons and how many faces
+show each result, never the keys.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from .errors import CompanionError
+
+__all__ = [
+    "DiceError",
+    "Face",
+    "DieKind",
+    "DiceSet",
+    "SYMBOL_RESULTS",
+    "DEFAULT_DICE_PATH",
+    "dice_from_json",
+    "load_dice",
+    "default_dice",
+    "fold_text",
+]
+
+DEFAULT_DICE_PATH = Path(__file__).resolve().parent / "data" / "dice.json"
+
+#: The results each symbol die must carry (keys, in display order).
+SYMBOL_RESULTS: Mapping[str, tuple[str, ...]] = {
+    "lieu": ("montagne", "ville", "temple", "auberge", "foret", "etang"),
+    "adversaire": ("mandarin", "soldats", "bandits", "animal", "paysans", "nature"),
+    "epreuve": ("combat", "esprit", "magie"),
+    "recompense": ("banquet", "gourde", "taels", "frere"),
+    "sentence": ("voyage", "taels", "bagne", "blessure"),
+}
+
+#: Numeric kinds every table has.
+NUMERIC_KINDS: tuple[str, ...] = ("d4", "d6", "d10", "d12")
+
+
+class DiceError(CompanionError):
+    """A dice file is malformed, or a value is not a face of its die."""
+
+
+def fold_text(value: str) -> str:
+    """Lower-case, accents stripped, spaces/hyphens/apostrophes dropped: ``"Forêt"`` ->
+    ``"foret"``, ``"Gourde d'arak"`` -> ``"gourdedarak"``. Used to accept typed values."""
+    nfkd = unicodedata.normalize("NFKD", value.strip().casefold())
+    return "".join(c for c in nfkd if c.isalnum() and not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class Face:
+    """One result of a die: its key and its labels (French, English), an optional icon."""
+
+    key: str | int
+    fr: str
+    en: str
+    icon: str = ""
+
+    def label(self, lang: str = "fr") -> str:
+        return self.en if lang == "en" else self.fr
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "fr": self.fr, "en": self.en}
+        if self.icon:
+            out["icon"] = self.icon
+        return out
+
+
+@dataclass(frozen=True)
+class DieKind:
+    """A kind of die: its physical faces (a result may be on several) and its labels."""
+
+    name: str
+    faces: tuple[Face, ...]
+    label_fr: str
+    label_en: str
+    colour: str = ""
+    numeric: bool = False
+    zero_is: int | None = None
+
+    @property
+    def sides(self) -> int:
+        return len(self.faces)
+
+    def results(self) -> tuple[Face, ...]:
+        """Distinct results, in the order of their first face."""
+        seen: dict[str | int, Face] = {}
+        for f in self.faces:
+            seen.setdefault(f.key, f)
+        return tuple(seen.values())
+
+    def keys(self) -> tuple[str | int, ...]:
+        return tuple(f.key for f in self.results())
+
+    def face(self, key: str | int) -> Face:
+        for f in self.faces:
+            if f.key == key:
+                return f
+        raise DiceError(f"{key!r} is not a face of the {self.name} die")
+
+    def probability(self, key: str | int) -> Fraction:
+        """Chance of rolling ``key`` (faces showing it / all faces)."""
+        n = sum(1 for f in self.faces if f.key == key)
+        return Fraction(n, len(self.faces))
+
+    def parse(self, value: Any) -> str | int:
+        """The face key for a value as typed, tapped or read; :class:`DiceError` if none.
+
+        Numeric dice take an int (or its digits as a string; ``0`` means ``zero_is``).
+        Symbol dice take the key, or the French or English label, with any case and
+        accents (``"Forêt"``, ``"forest"``, ``"foret"``).
+        """
+        if self.numeric:
+            if isinstance(value, bool):
+                raise DiceError(f"{value!r} is not a face of a {self.name}")
+            if isinstance(value, str) and value.strip().isdigit():
+                value = int(value.strip())
+            if not isinstance(value, int):
+                raise DiceError(f"a {self.name} shows a number 1-{self.sides}, not {value!r}")
+            if value == 0 and self.zero_is is not None:
+                value = self.zero_is
+            if not 1 <= value <= self.sides:
+                raise DiceError(f"a {self.name} shows 1-{self.sides}, not {value}")
+            return value
+        if isinstance(value, str) and value in self._lookup:
+            return self._lookup[value]
+        if not isinstance(value, str):
+            raise DiceError(f"the {self.name} die shows a symbol ({', '.join(map(str, self.keys()))}), not {value!r}")
+        folded = fold_text(value)
+        if folded in self._lookup:
+            return self._lookup[folded]
+        raise DiceError(
+            f"{value!r} is not a face of the {self.name} die; faces: {', '.join(map(str, self.keys()))}"
+        )
+
+    @cached_property
+    def _lookup(self) -> dict[str, str | int]:
+        """Folded key, French and English labels -> face key (built once per kind)."""
+        table: dict[str, str | int] = {}
+        for f in reversed(self.faces):
+            for text_ in (f.en, f.fr, str(f.key)):
+                table[fold_text(text_)] = f.key
+        for f in self.faces:
+            table[str(f.key)] = f.key
+        return table
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": {"fr": self.label_fr, "en": self.label_en},
+            "colour": self.colour,
+            "numeric": self.numeric,
+            "sides": self.sides,
+            "results": [f.to_json() for f in self.results()],
+            "faces": [f.key for f in self.faces],
+        }
+
+
+@dataclass(frozen=True)
+class DiceSet:
+    """Every die kind of a table, by name."""
+
+    kinds: Mapping[str, DieKind]
+
+    def __getitem__(self, name: str) -> DieKind:
+        try:
+            return self.kinds[name]
+        except KeyError:
+            raise DiceError(f"unknown die kind {name!r}; known: {', '.join(self.kinds)}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.kinds
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.kinds)
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: kind.to_json() for name, kind in self.kinds.items()}
+
+
+def _label(obj: Any, where: str, default: str) -> tuple[str, str]:
+    if obj is None:
+        return default, default
+    if not isinstance(obj, Mapping) or not isinstance(obj.get("fr"), str) or not isinstance(obj.get("en"), str):
+        raise DiceError(f"{where}: 'label' must be {{\"fr\": ..., \"en\": ...}}")
+    return obj["fr"], obj["en"]
+
+
+def _kind(name: str, obj: Any, where: str) -> DieKind:
+    if not isinstance(obj, Mapping):
+        raise DiceError(f"{where}: kind {name!r} must be a JSON object")
+    where = f"{where}: kind {name!r}"
+    fr, en = _label(obj.get("label"), where, name)
+    colour = obj.get("colour", "")
+    if not isinstance(colour, str):
+        raise DiceError(f"{where}: 'colour' must be a string")
+    if "sides" in obj:
+        sides = obj["sides"]
+        if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 100:
+            raise DiceError(f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
+        zero_is = obj.get("zero_is")
+        if zero_is is not None and (not isinstance(zero_is, int) or isinstance(zero_is, bool) or not 1 <= zero_is <= sides):
+            raise DiceError(f"{where}: 'zero_is' must be a face value 1-{sides}")
+        faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
+        return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
+    raw_faces = obj.get("faces")
+    if not isinstance(raw_faces, list) or len(raw_faces) < 2:
+        raise DiceError(f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
+    faces_l: list[Face] = []
+    for i, f in enumerate(raw_faces, 1):
+        if not isinstance(f, Mapping):
+            raise DiceError(f"{where}: face {i} must be a JSON object")
+        key = f.get("key")
+        if not isinstance(key, str) or not key or fold_text(key) != key:
+            raise DiceError(f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
+        for lang in ("fr", "en"):
+            if not isinstance(f.get(lang), str) or not f[lang]:
+                raise DiceError(f"{where}: face {i} ({key}) needs a '{lang}' label")
+        icon = f.get("icon", "")
+        if not isinstance(icon, str):
+            raise DiceError(f"{where}: face {i} ({key}): 'icon' must be a string")
+        faces_l.append(Face(key, f["fr"], f["en"], icon))
+    kind = DieKind(name, tuple(faces_l), fr, en, colour)
+    required = SYMBOL_RESULTS.get(name)
+    if required is not None and set(kind.keys()) != set(required):
+        missing = sorted(set(required) - set(kind.keys()))
+        extra = sorted(str(k) for k in set(kind.keys()) - set(required))
+        detail = "; ".join(
+            p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
+        )
+        raise DiceError(f"{where}: its results must be exactly {', '.join(required)} ({detail})")
+    return kind
+
+
+def dice_from_json(obj: Any, where: str = "dice") -> DiceSet:
+    """Validate a parsed dice file and build the :class:`DiceSet`."""
+    if not isinstance(obj, Mapping):
+        raise DiceError(f"{where}: a dice file is a JSON object with 'kinds'")
+    kinds = obj.get("kinds")
+    if not isinstance(kinds, Mapping) or not kinds:
+        raise DiceError(f"{where}: 'kinds' must be a non-empty object of die kinds")
+    built = {str(name): _kind(str(name), k, where) for name, k in kinds.items()}
+    missing = [k for k in (*NUMERIC_KINDS, *SYMBOL_RESULTS) if k not in built]
+    if missing:
+        raise DiceError(f"{where}: missing die kind(s): {', '.join(missing)}")
+    for name in NUMERIC_KINDS:
+        if not built[name].numeric or built[name].sides != int(name[1:]):
+            raise DiceError(f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
+    return DiceSet(built)
+
+
+def load_dice(path: str | Path | None = None) -> DiceSet:
+    """Load and validate a dice file (default: the packaged ``data/dice.json``)."""
+    p = Path(path) if path is not None else DEFAULT_DICE_PATH
+    try:
+        raw = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DiceError(f"cannot read dice file {p}: {exc.strerror or exc}") from None
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise DiceError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    return dice_from_json(obj, str(p))
+
+
+@lru_cache(maxsize=1)
+def default_dice() -> DiceSet:
+    """The packaged dice, loaded once."""
+    return load_dice(None)

@@ -1,0 +1,73 @@
+"""Small helpers shared by the rule modules: outcomes, character updates, arguments."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import EventError, RuleError
+from ..base import Outcome
+from .model import Character, State, evolve
+
+__all__ = ["Out", "put", "need_character", "int_field", "name_of", "refuse", "RECENT"]
+
+#: How many recent outcomes the state keeps for describe() and the tablet.
+RECENT = 8
+
+
+class Out(list):  # type: ignore[type-arg]
+    """The outcomes of one event, in order."""
+
+    def add(self, kind: str, fr: str, en: str, **data: Any) -> None:
+        self.append(Outcome(kind, {"fr": fr, "en": en}, data))
+
+
+def refuse(rule: str, fr: str, en: str) -> RuleError:
+    """A refusal in both languages, naming its rule.
+
+    The message is ``"fr / en"`` (French first, for a core that shows ``str(error)``);
+    ``error.text`` holds ``{"fr", "en"}`` apart for a page that shows one language.
+    """
+    err = RuleError(f"{fr} / {en}", rule=rule)
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
+
+
+def name_of(ch: Character) -> str:
+    return ch.card.name
+
+
+def put(state: State, ch: Character) -> State:
+    """The state with ``ch`` replacing the character of the same id."""
+    chars = tuple(ch if c.id == ch.id else c for c in state.characters)
+    return evolve(state, characters=chars)
+
+
+def need_character(state: State, data: Mapping[str, Any], key: str = "character") -> Character:
+    cid = data.get(key)
+    if not isinstance(cid, str) or not cid:
+        raise EventError(f"'{key}' must be the id of a character")
+    ch = state.character(cid)
+    if ch is None:
+        for d in state.dead:
+            if d.id == cid:
+                raise refuse("R23", f"{d.card.name} est mort et ne joue plus", f"{d.card.name} is dead and takes no further part")
+        known = ", ".join(c.id for c in state.characters) or "none"
+        raise EventError(f"no character {cid!r} at the table (characters: {known})")
+    return ch
+
+
+def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
+    v = data.get(key, default)
+    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        v = int(v.strip())
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise EventError(f"'{key}' must be an integer {lo}-{hi}, not {v!r}")
+    return v
+
+
+def with_recent(state: State, out: Out) -> State:
+    if not out:
+        return state
+    return evolve(state, recent=(state.recent + tuple(out))[-RECENT:])
+

@@ -1,0 +1,151 @@
+"""Character decks: the bandit cards' numbers, as data (spec 1.6).
+
+Deck file format (JSON, ``"format": "peripeties-deck"``)::
+
+    {"name": {"fr": ..., "en": ...}, "example": true,
+     "cards": [{"id": "song-jiang", "name": "Song Jiang",
+                "nickname": {"fr": "Pluie opportune", "en": "Timely Rain"},
+                "rank": 1, "star": "celeste", "combat": 3, "esprit": 6, "magie": 2,
+                "lieu": "ville"}, ...]}
+
+- ``rank``: an integer; only compared between cards (option ``rank_order`` says whether
+  1 is the most senior, the default, or the most junior).
+- ``star``: ``celeste`` (rolls a D12) or ``terrestre`` (rolls a D10).
+- ``combat``, ``esprit``, ``magie``: integers (no range is assumed).
+- ``lieu``: the favoured location, a location face key (``montagne``, ``ville``,
+  ``temple``, ``auberge``, ``foret``, ``etang``; labels and accents are accepted).
+- ``id`` is optional (made from the name); ``nickname`` is optional.
+
+The packaged ``companion/data/decks/example.json`` holds example values only (names from
+the 108 Stars tradition, invented numbers). A table's own deck reaches the rules inside
+the log (option ``deck`` or event ``peripeties.deck``), so a log replays alike anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from collections.abc import Mapping
+from typing import Any
+
+from ...dice import DiceError, fold_text
+from ...errors import EventError
+from .model import LOCATIONS, Card
+
+__all__ = ["EXAMPLE_DECK_PATH", "card_from_json", "cards_from_json", "example_cards", "slug", "parse_location"]
+
+EXAMPLE_DECK_PATH = Path(__file__).resolve().parents[2] / "data" / "decks" / "example.json"
+
+CARD_FIELDS = ("id", "name", "nickname", "rank", "star", "combat", "esprit", "magie", "lieu")
+
+
+def slug(name: str) -> str:
+    """``"Song Jiang"`` -> ``"song-jiang"`` (accents dropped)."""
+    import unicodedata
+
+    s = unicodedata.normalize("NFKD", name.casefold())
+    s = "".join(c for c in s if not unicodedata.combining(c))
+    s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
+    return s or "card"
+
+
+_LOCATION_ALIASES = {
+    fold_text(x): key
+    for key, names in {
+        "montagne": ("montagne", "mountain"),
+        "ville": ("ville", "town", "village"),
+        "temple": ("temple",),
+        "auberge": ("auberge", "inn"),
+        "foret": ("foret", "forest"),
+        "etang": ("etang", "pond", "marais", "marsh"),
+    }.items()
+    for x in names
+}
+
+
+def parse_location(value: Any, where: str) -> str:
+    if isinstance(value, str) and fold_text(value) in _LOCATION_ALIASES:
+        return _LOCATION_ALIASES[fold_text(value)]
+    raise EventError(f"{where}: favoured location 'lieu' must be one of {', '.join(LOCATIONS)}, not {value!r}")
+
+
+def _int(obj: Mapping[str, Any], key: str, where: str) -> int:
+    v = obj.get(key)
+    if isinstance(v, str) and re.fullmatch(r"-?\d+", v.strip()):
+        v = int(v)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise EventError(f"{where}: '{key}' must be an integer, not {v!r}")
+    return v
+
+
+def parse_star(value: Any, where: str) -> str:
+    if isinstance(value, str):
+        f = fold_text(value)
+        for star, names in (("celeste", ("celeste", "celestial", "d12")), ("terrestre", ("terrestre", "terrestrial", "d10"))):
+            if f in names:
+                return star
+    raise EventError(f"{where}: 'star' must be celeste or terrestre, not {value!r}")
+
+
+def card_from_json(obj: Any, where: str = "card", custom: bool = False) -> Card:
+    """One card; :class:`EventError` says which field is wrong."""
+    if not isinstance(obj, Mapping):
+        raise EventError(f"{where}: a card is a JSON object")
+    unknown = set(obj) - set(CARD_FIELDS)
+    if unknown:
+        raise EventError(f"{where}: unknown card field(s) {', '.join(sorted(unknown))}; fields: {', '.join(CARD_FIELDS)}")
+    name = obj.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise EventError(f"{where}: a card needs a 'name'")
+    where = f"{where} ({name})"
+    cid = obj.get("id", slug(name))
+    if not isinstance(cid, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", cid):
+        raise EventError(f"{where}: 'id' must be lower-case letters, digits, '-' or '_'")
+    nick = obj.get("nickname")
+    nfr = nen = ""
+    if nick is not None:
+        if isinstance(nick, str):
+            nfr = nen = nick
+        elif isinstance(nick, Mapping) and isinstance(nick.get("fr", ""), str) and isinstance(nick.get("en", ""), str):
+            nfr, nen = nick.get("fr", ""), nick.get("en", "")
+        else:
+            raise EventError(f"{where}: 'nickname' must be a string or {{\"fr\", \"en\"}}")
+    return Card(
+        id=cid,
+        name=name.strip(),
+        rank=_int(obj, "rank", where),
+        star=parse_star(obj.get("star"), where),
+        combat=_int(obj, "combat", where),
+        esprit=_int(obj, "esprit", where),
+        magie=_int(obj, "magie", where),
+        lieu=parse_location(obj.get("lieu"), where),
+        nickname_fr=nfr,
+        nickname_en=nen,
+        custom=custom,
+    )
+
+
+def cards_from_json(obj: Any, where: str = "deck") -> tuple[Card, ...]:
+    """A deck file's content (or just its list of cards) -> cards, ids unique."""
+    cards_raw = obj.get("cards") if isinstance(obj, Mapping) else obj
+    if not isinstance(cards_raw, list):
+        raise EventError(f"{where}: a deck is a JSON object with a list of 'cards'")
+    cards = tuple(card_from_json(c, f"{where}: card {i}") for i, c in enumerate(cards_raw, 1))
+    seen: set[str] = set()
+    for c in cards:
+        if c.id in seen:
+            raise EventError(f"{where}: two cards have the id {c.id!r}")
+        seen.add(c.id)
+    return cards
+
+
+@lru_cache(maxsize=1)
+def example_cards() -> tuple[Card, ...]:
+    """The packaged example deck (read once; it is part of the program's data)."""
+    try:
+        obj = json.loads(EXAMPLE_DECK_PATH.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:  # pragma: no cover - packaging error
+        raise DiceError(f"cannot read the example deck {EXAMPLE_DECK_PATH}: {exc}") from None
+    return cards_from_json(obj, str(EXAMPLE_DECK_PATH))

@@ -1,0 +1,105 @@
+"""Parsing the dice of a ``peripeties.dice`` event.
+
+Two forms, which may be mixed in one event:
+
+- the list a camera read gives: ``{"dice": [{"kind": "lieu", "value": "montagne"},
+  {"kind": "d10", "value": 7}, {"kind": "d6", "value": 3, "role": "detail"}, ...]}``;
+  ``role`` (one of :data:`SLOTS`) is optional and inferred from the step when absent;
+- keyed by role, handy by hand: ``{"lieu": "montagne", "adversaire": "animal",
+  "epreuve": "combat", "recompense": "banquet", "sentence": "blessure",
+  "difficulty": [7, 8], "detail": 3, "trial": 9, "taels": 6, "prison": 3}``.
+
+Symbol values are face keys (labels and accents accepted: ``"Forêt"``); numeric values
+are ints (a d10's ``0`` is 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ...dice import DiceError, DiceSet
+from ...errors import EventError
+
+__all__ = ["DieIn", "SLOTS", "SYMBOL_SLOTS", "parse_dice_event"]
+
+SYMBOL_SLOTS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
+#: Roles a die can play: its slot in the current step.
+SLOTS = (*SYMBOL_SLOTS, "difficulty", "detail", "trial", "taels", "prison")
+_NUMERIC_SLOT_KIND = {"detail": "d6", "taels": "d10", "prison": "d4"}
+CHOICE_KEYS = ("gourd", "brother", "replace")
+_EVENT_FIELDS = frozenset({*SLOTS, "dice", "character", *CHOICE_KEYS})
+_DIE_FIELDS = frozenset({"kind", "value", "role", "confidence", "box", "status", "candidates"})
+
+
+class DieIn(NamedTuple):
+    """One die of an input: its kind, its value (a face key, or a raw int when the kind
+    is only known later: ``difficulty``/``trial`` in keyed form), its role if given."""
+
+    kind: str | None
+    value: Any
+    slot: str | None
+
+
+def _numbers(v: Any, key: str) -> list[Any]:
+    if isinstance(v, list):
+        if not v:
+            raise EventError(f"'{key}' is an empty list")
+        return v
+    return [v]
+
+
+def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
+    """The dice of an event, validated against their kinds; :class:`EventError` if bad."""
+    unknown = data.keys() - _EVENT_FIELDS
+    if unknown:
+        raise EventError(
+            f"unknown field(s) in peripeties.dice: {', '.join(sorted(unknown))};"
+            f" use 'dice' (a list of {{kind, value, role}}) or the roles {', '.join(SLOTS)}"
+        )
+    items: list[DieIn] = []
+    try:
+        raw = data.get("dice")
+        if raw is not None:
+            if not isinstance(raw, list):
+                raise EventError("'dice' must be a list of {\"kind\", \"value\", \"role\"?}")
+            for i, d in enumerate(raw, 1):
+                if not (type(d) is dict or isinstance(d, Mapping)) or "kind" not in d or "value" not in d:
+                    raise EventError(f"die {i}: needs 'kind' and 'value'")
+                extra = d.keys() - _DIE_FIELDS
+                if extra:
+                    raise EventError(f"die {i}: unknown field(s) {', '.join(sorted(extra))}")
+                kind = d["kind"]
+                die_kind = dice.kinds.get(kind) if isinstance(kind, str) else None
+                if die_kind is None:
+                    raise EventError(f"die {i}: unknown kind {kind!r}; kinds: {', '.join(dice)}")
+                if d.get("status") == "pending" or d["value"] is None:
+                    raise EventError(f"die {i} ({kind}) was not read with confidence: enter its face by hand")
+                role = d.get("role")
+                if role is not None and role not in SLOTS:
+                    raise EventError(f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
+                if role in SYMBOL_SLOTS and role != kind:
+                    raise EventError(f"die {i}: a {kind} die cannot play the role {role}")
+                items.append(DieIn(kind, die_kind.parse(d["value"]), role))
+        for slot in SYMBOL_SLOTS:
+            if slot in data:
+                items.append(DieIn(slot, dice[slot].parse(data[slot]), slot))
+        for slot in ("difficulty", "detail", "trial", "taels", "prison"):
+            if slot not in data:
+                continue
+            values = _numbers(data[slot], slot)
+            if slot in ("trial", "taels", "prison") and len(values) != 1:
+                raise EventError(f"'{slot}' is one die")
+            kind = _NUMERIC_SLOT_KIND.get(slot)
+            for v in values:
+                if kind is not None:
+                    items.append(DieIn(kind, dice[kind].parse(v), slot))
+                else:  # difficulty (d10 or d6) and trial (d10 or d12): kind known later
+                    if isinstance(v, bool) or not isinstance(v, int):
+                        raise EventError(f"'{slot}' values are die faces (integers), not {v!r}")
+                    items.append(DieIn(None, v, slot))
+    except DiceError as exc:
+        raise EventError(str(exc)) from None
+    if not items and not any(k in data for k in CHOICE_KEYS):
+        raise EventError("no die in this event: give 'dice' or the roles (lieu, difficulty, trial...)")
+    return items

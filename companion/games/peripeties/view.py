@@ -1,0 +1,387 @@
+"""The state as JSON for the tablet (with ``expects``) and as readable text.
+
+``expects`` says exactly what the current step waits for::
+
+    {"step": "episode", "turn": 1, "character": "lin-chong", "player": "Alice",
+     "next_player": "Bruno", "event": "peripeties.dice",
+     "dice": [{"kind": "lieu", "role": "lieu", "count": 1, "by": "Alice"}, ...,
+              {"kind": "d10", "role": "difficulty", "count": 2, "by": "Bruno",
+               "if": {"epreuve": ["combat", "esprit"]}},
+              {"kind": "d6", "role": "difficulty", "count": 2, "by": "Bruno",
+               "if": {"epreuve": ["magie"]}},
+              {"kind": "d6", "role": "detail", "count": 1, "by": "Bruno", "optional": true}],
+     "have": {"lieu": "montagne", ...},
+     "choices": [...], "odds": [...]}
+
+Steps: ``setup``, ``episode``, ``trial``, ``gourd``, ``reward_taels``,
+``reward_reroll``, ``brother_card``, ``fine``, ``sentence_reroll``, ``prison``,
+``bribe``, ``travel``. Each entry of ``dice`` is what the tablet offers to tap and what
+the camera should find: ``kind`` (a die kind of ``dice_faces``), ``role`` (the key to
+send it under), ``count`` (how many dice still missing), ``by`` (who rolls it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .episode import episode_narration, missing_dice
+from .model import MAX_BROTHERS, TRIALS, Character, Episode, State
+from .trial import choice_odds, modifiers
+
+__all__ = ["state_json", "expects", "describe", "character_json"]
+
+_SYMBOLS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
+_DETAIL_N = {"one": 1, "two": 2, "none": 0}
+
+
+def character_json(state: State, ch: Character) -> dict[str, Any]:
+    t = state.turn
+    may_travel = ch.prison == 0 and ch.stay_turn != t
+    return {
+        "id": ch.id,
+        "player": ch.player,
+        "card": ch.card.to_json(),
+        "tokens": {
+            "xp": {k: ch.xp_of(k) for k in TRIALS},
+            "wounds": ch.wounds,
+            "banquets": ch.banquets,
+            "gourds": ch.gourds,
+            "taels": ch.taels,
+            "immobilised": ch.immobilised,
+            "prison": ch.prison,
+        },
+        "effective": {
+            "combat": ch.effective_combat,
+            "esprit": ch.card.esprit + ch.xp_of("esprit"),
+            "magie": ch.card.magie + ch.xp_of("magie"),
+        },
+        "brothers": [b.to_json() for b in ch.brothers],
+        "cell": ch.cell,
+        "travel": {"may_travel": may_travel, "moves": (2 if ch.banquet_turn == t else 1) if may_travel else 0},
+        "pending": ch.id in state.queue,
+        "current": state.episode is not None and state.episode.character == ch.id,
+    }
+
+
+def _die(kind: str, role: str, by: str, count: int = 1, **extra: Any) -> dict[str, Any]:
+    return {"kind": kind, "role": role, "count": count, "by": by, **extra}
+
+
+def _episode_dice(state: State, ep: Episode, owner: str, nxt: str) -> list[dict[str, Any]]:
+    missing = missing_dice(state, ep)
+    out: list[dict[str, Any]] = []
+    for k in ("lieu", "adversaire", "epreuve"):
+        if k in missing:
+            out.append(_die(k, k, owner))
+    if "recompense" in missing:
+        out.append(_die("recompense", "recompense", nxt))
+    if "recompense_reroll" in missing:
+        out.append(_die("recompense", "recompense", nxt, reroll=True, rule="R16"))
+    if "sentence" in missing:
+        out.append(_die("sentence", "sentence", nxt))
+    if "difficulty" in missing:
+        left = 2 - len(ep.difficulty)
+        if ep.epreuve is None:
+            out.append(_die("d10", "difficulty", nxt, left, **{"if": {"epreuve": ["combat", "esprit"]}}))
+            out.append(_die("d6", "difficulty", nxt, left, **{"if": {"epreuve": ["magie"]}}))
+        else:
+            out.append(_die("d6" if ep.epreuve == "magie" else "d10", "difficulty", nxt, left))
+    n = _DETAIL_N[state.options.detail_dice] - len(ep.detail)
+    if n > 0:
+        out.append(_die("d6", "detail", nxt, n, optional=True))
+    return out
+
+
+def _have(ep: Episode) -> dict[str, Any]:
+    have: dict[str, Any] = {}
+    for k in ("lieu", "adversaire", "epreuve"):
+        if getattr(ep, k) is not None:
+            have[k] = getattr(ep, k)
+    if ep.rewards:
+        have["recompense"] = ep.reward
+        if len(ep.rewards) > 1:
+            have["recompense_rolls"] = list(ep.rewards)
+    if ep.sentences:
+        have["sentence"] = ep.sentence
+        if len(ep.sentences) > 1:
+            have["sentence_rolls"] = list(ep.sentences)
+    if ep.difficulty:
+        have["difficulty"] = list(ep.difficulty)
+        have["difficulty_kind"] = ep.difficulty_kind
+        if ep.difficulty_total is not None:
+            have["difficulty_total"] = ep.difficulty_total
+    if ep.detail:
+        have["detail"] = list(ep.detail)
+    if ep.roll is not None:
+        have["trial"] = ep.roll
+    return have
+
+
+def expects(state: State) -> dict[str, Any]:
+    o = state.options
+    base: dict[str, Any] = {"turn": state.turn}
+    if state.phase == "setup":
+        return {
+            **base,
+            "step": "setup",
+            "event": "peripeties.add_character",
+            "dice": [],
+            "choices": [
+                {"name": "add_character", "event": "peripeties.add_character"},
+                {"name": "next_turn", "event": "peripeties.next_turn", "enabled": bool(state.characters)},
+            ],
+        }
+    if state.phase == "travel" or state.episode is None:
+        return {
+            **base,
+            "step": "travel",
+            "event": "peripeties.next_turn",
+            "dice": [],
+            "choices": [{"name": "next_turn", "event": "peripeties.next_turn", "enabled": True}],
+            "travel": [
+                {"character": c.id, **character_json(state, c)["travel"]} for c in state.characters
+            ],
+        }
+    ep = state.episode
+    ch = state.current
+    assert ch is not None
+    owner, nxt = ch.player, state.next_player(ch.player)
+    head = {**base, "character": ch.id, "player": owner, "next_player": nxt, "have": _have(ep)}
+    sub = ep.sub
+    die = f"d{ch.card.die}"
+    if sub == "dice":
+        choices: list[dict[str, Any]] = []
+        if not _have(ep):
+            others = [c for c in state.queue if c != ch.id and (state.character(c) or ch).player == owner]
+            if others:
+                choices.append({"name": "character", "event": "peripeties.choose", "field": "character",
+                                "values": [ch.id, *others], "selected": ch.id, "by": owner})
+        return {**head, "step": "episode", "event": "peripeties.dice",
+                "dice": _episode_dice(state, ep, owner, nxt), "choices": choices, "correctable": True}
+    if sub == "trial":
+        choices = []
+        if ep.epreuve == "combat" and ch.gourds > 0 and o.gourds_per_trial > 0:
+            choices.append({"name": "gourd", "event": "peripeties.choose", "field": "gourd",
+                            "values": list(range(0, min(ch.gourds, o.gourds_per_trial) + 1)),
+                            "selected": ep.gourds, "by": owner, "rule": "R14"})
+        if ch.brothers and o.brothers_per_trial >= 1:
+            choices.append({"name": "brother", "event": "peripeties.choose", "field": "brother",
+                            "values": [None, *(b.id for b in ch.brothers)],
+                            "labels": [None, *(b.name for b in ch.brothers)],
+                            "selected": ep.brother, "by": owner, "rule": "R17"})
+        mods = modifiers(o, ch, ep, ep.gourds, ep.brother)
+        return {
+            **head,
+            "step": "trial",
+            "event": "peripeties.dice",
+            "dice": [_die(die, "trial", owner)],
+            "choices": choices,
+            "difficulty": ep.difficulty_total,
+            "modifiers": [m.to_json() for m in mods],
+            "modifier": sum(m.value for m in mods),
+            "odds": choice_odds(o, ch, ep),
+            "correctable": True,
+        }
+    if sub == "gourd":
+        return {**head, "step": "gourd", "event": "peripeties.choose", "dice": [],
+                "choices": [{"name": "gourd", "event": "peripeties.choose", "field": "gourd",
+                             "values": list(range(0, min(ch.gourds, o.gourds_per_trial) + 1)),
+                             "selected": 0, "by": owner, "rule": "D7"}]}
+    if sub == "reward_taels":
+        return {**head, "step": "reward_taels", "event": "peripeties.dice", "dice": [_die("d10", "taels", owner)], "choices": []}
+    if sub == "reward_reroll":
+        return {**head, "step": "reward_reroll", "event": "peripeties.dice",
+                "dice": [_die("recompense", "recompense", nxt, reroll=True, rule="R16")], "choices": []}
+    if sub == "brother_card":
+        in_pile = [c for c in state.pile]
+        return {**head, "step": "brother_card", "event": "peripeties.choose", "dice": [],
+                "choices": [{"name": "card", "event": "peripeties.choose", "field": "card",
+                             "values": [*in_pile, None],
+                             "labels": [*(state.deck[c].name for c in in_pile), None], "by": owner, "rule": "R16"}]}
+    if sub == "fine":
+        return {**head, "step": "fine", "event": "peripeties.dice", "dice": [_die("d10", "taels", owner)], "choices": [],
+                "taels": ch.taels}
+    if sub == "sentence_reroll":
+        return {**head, "step": "sentence_reroll", "event": "peripeties.dice",
+                "dice": [_die("sentence", "sentence", nxt, reroll=True, rule="R19")], "choices": []}
+    if sub == "prison":
+        choices = []
+        if o.ask_convict_cell:
+            choices.append({"name": "cell", "event": "peripeties.cell", "field": "cell", "optional": True, "by": nxt, "rule": "D9"})
+        return {**head, "step": "prison", "event": "peripeties.dice", "dice": [_die("d4", "prison", owner)], "choices": choices}
+    if sub == "bribe":
+        from .consequences import bribe_max
+
+        rate = o.bribe_rate
+        top = bribe_max(state, ch)
+        return {**head, "step": "bribe", "event": "peripeties.bribe", "dice": [],
+                "choices": [{"name": "bribe", "event": "peripeties.bribe", "field": "turns",
+                             "values": list(range(0, top + 1)), "cost_per_turn": rate, "by": owner, "rule": "R21",
+                             "payers": [c.id for c in state.characters if c.player == owner] if o.bribe_payer == "player" else [ch.id]}]}
+    return {**head, "step": sub, "dice": [], "choices": []}  # pragma: no cover
+
+
+def _episode_json(state: State) -> dict[str, Any] | None:
+    ep = state.episode
+    if ep is None:
+        return None
+    story = episode_narration(state, ep)
+    return {
+        "character": ep.character,
+        "step": ep.sub,
+        "dice": _have(ep),
+        "gourd": ep.gourds,
+        "brother": ep.brother,
+        "corrected": ep.corrected,
+        "narration": story,
+        "results": [{"kind": k, "text": {"fr": fr, "en": en}} for k, fr, en in ep.notes],
+    }
+
+
+def episode_summary(state: State, ep: Episode) -> dict[str, Any]:
+    """A resolved episode as JSON (``state_json()["last"]``)."""
+    story = episode_narration(state, ep)
+    return {
+        "turn": ep.turn,
+        "character": ep.character,
+        "name": ep.name,
+        "lieu": ep.lieu,
+        "adversaire": ep.adversaire,
+        "epreuve": ep.epreuve,
+        "difficulty": ep.difficulty_total,
+        "difficulty_dice": list(ep.difficulty),
+        "detail": list(ep.detail),
+        "rewards": list(ep.rewards),
+        "sentences": list(ep.sentences),
+        "roll": ep.roll,
+        "total": ep.total,
+        "success": ep.success,
+        "natural": ep.natural,
+        "gourds": ep.gourds,
+        "brother": ep.brother,
+        "taels_rolls": list(ep.taels_rolls),
+        "corrected": ep.corrected,
+        "results": [{"kind": k, "text": {"fr": fr, "en": en}} for k, fr, en in ep.notes],
+        "narration": {"fr": story["fr"], "en": story["en"]} if story else None,
+    }
+
+
+def state_json(state: State) -> dict[str, Any]:
+    dice = state.dice
+    return {
+        "turn": state.turn,
+        "phase": state.phase,
+        "players": list(state.players),
+        "order": list(state.queue),
+        "characters": [character_json(state, c) for c in state.characters],
+        "dead": [{**character_json(state, c), "dead": True} for c in state.dead],
+        "episode": _episode_json(state),
+        "last": episode_summary(state, state.last) if state.last is not None else None,
+        "expects": expects(state),
+        "recent": [{"kind": o.kind, "text": dict(o.text)} for o in state.recent],
+        "deck": {
+            "pile": len(state.pile),
+            "discard": list(state.discard),
+            "hands": {p: list(h) for p, h in state.hands},
+            "cards": [c.to_json() for c in state.deck.values()],
+            "available": _available(state),
+        },
+        "dice_faces": {k: [f.to_json() for f in dice[k].results()] for k in _SYMBOLS},
+        "max_brothers": MAX_BROTHERS,
+    }
+
+
+def _available(state: State) -> list[str]:
+    """Cards that may start as a new character: every card not in play."""
+    used = {c.card.id for c in state.characters} | {b.id for c in state.characters for b in c.brothers}
+    return [cid for cid in state.deck if cid not in used]
+
+
+# -- text -------------------------------------------------------------------------------
+_STEP_WORDS = {
+    "setup": ("mise en place : ajoutez personnages et joueurs", "setup: add characters and players"),
+    "travel": ("phase de voyage", "travel phase"),
+    "episode": ("dés de péripétie attendus", "waiting for the episode dice"),
+    "trial": ("jet d'épreuve attendu", "waiting for the trial roll"),
+    "gourd": ("boire la gourde ?", "drink the gourd?"),
+    "reward_taels": ("D10 de taels attendu", "waiting for the taels d10"),
+    "reward_reroll": ("relance du dé de récompense", "re-roll of the reward die"),
+    "brother_card": ("carte bandit piochée attendue", "waiting for the drawn bandit card"),
+    "fine": ("D10 d'amende attendu", "waiting for the fine d10"),
+    "sentence_reroll": ("relance du dé de sentence", "re-roll of the sentence die"),
+    "prison": ("D4 du bagne attendu", "waiting for the prison d4"),
+    "bribe": ("corruption ?", "bribe?"),
+}
+
+
+def _tokens_text(ch: Character, lang: str) -> str:
+    fr = lang != "en"
+    parts = []
+    xp = ", ".join(f"{k} +{ch.xp_of(k)}" for k in TRIALS if ch.xp_of(k))
+    if xp:
+        parts.append(("exp. " if fr else "xp ") + xp)
+    for n, (wfr, wen) in (
+        (ch.wounds, ("blessure(s) -2", "wound(s) -2")),
+        (ch.banquets, ("banquet(s)", "banquet(s)")),
+        (ch.gourds, ("gourde(s)", "gourd(s)")),
+        (ch.taels, ("taels", "taels")),
+        (ch.immobilised, ("Immobilisé", "Immobilised")),
+    ):
+        if n:
+            parts.append(f"{n} {wfr if fr else wen}")
+    if ch.prison:
+        parts.append((f"bagne D4={ch.prison}" if fr else f"prison d4={ch.prison}") + (f" ({ch.cell})" if ch.cell else ""))
+    if ch.brothers:
+        parts.append(("frères : " if fr else "brothers: ") + ", ".join(b.name for b in ch.brothers))
+    return "; ".join(parts) if parts else ("aucun jeton" if fr else "no token")
+
+
+def describe(state: State, lang: str = "fr") -> str:
+    fr = lang != "en"
+    exp = expects(state)
+    step = _STEP_WORDS.get(exp["step"], (exp["step"], exp["step"]))
+    lines = [
+        ("Péripéties — tour " if fr else "Péripéties — turn ") + str(state.turn) + " — " + (step[0] if fr else step[1]),
+    ]
+    if state.players:
+        lines.append(("Joueurs : " if fr else "Players: ") + ", ".join(state.players))
+    lines.append("Personnages :" if fr else "Characters:")
+    for ch in state.characters:
+        c = ch.card
+        star = ("céleste D12" if fr else "celestial d12") if c.star == "celeste" else ("terrestre D10" if fr else "terrestrial d10")
+        mark = "▶ " if exp.get("character") == ch.id else "  "
+        lines.append(
+            f"{mark}{c.name} ({ch.player}) — {'rang' if fr else 'rank'} {c.rank}, {star}, "
+            f"combat {c.combat} ({'effectif' if fr else 'effective'} {ch.effective_combat}), "
+            f"{'esprit' if fr else 'mind'} {c.esprit}, {'magie' if fr else 'magic'} {c.magie}, "
+            f"{'lieu' if fr else 'place'} {state.dice['lieu'].face(c.lieu).label(lang)}"
+        )
+        lines.append("    " + _tokens_text(ch, lang))
+    if not state.characters:
+        lines.append("  (aucun)" if fr else "  (none)")
+    for d in state.dead:
+        lines.append(("  † " if fr else "  † ") + f"{d.card.name} ({d.player})")
+    if state.episode is not None:
+        ep = state.episode
+        have = _have(ep)
+        if have:
+            lines.append(("Péripétie en cours : " if fr else "Current episode: ") + ", ".join(f"{k}={v}" for k, v in have.items()))
+        story = episode_narration(state, ep)
+        if story:
+            lines.append("  « " + story["fr"] + " »" if fr else "  “" + story["en"] + "”")
+        if exp["step"] == "trial":
+            for row in exp.get("odds", []):
+                lines.append(f"  {row['label'][lang if lang in ('fr', 'en') else 'fr']}: "
+                             f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {row['probability']:.0%}")
+        want = [
+            f"{d['count']}×{d['kind']} ({d['role']}" + (", " + "/".join(d["if"]["epreuve"]) if "if" in d else "") + ")"
+            for d in exp.get("dice", [])
+            if not d.get("optional")
+        ]
+        if want:
+            lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))
+    if state.recent:
+        lines.append("Derniers résultats :" if fr else "Recent outcomes:")
+        for o in state.recent[-6:]:
+            lines.append("  - " + (o.text["fr"] if fr else o.text["en"]))
+    return "\n".join(lines)
