@@ -1,0 +1,390 @@
+"""Train the d6 reader's two networks on labelled photos and export them to ONNX.
+
+Reproducible (every random draw comes from ``--seed``; torch runs on one thread)::
+
+    pip install '.[train]'          # torch (CPU) + onnx, for training only
+    nice -n 10 python -m vision.train.train_d6 ../shared/data/tray-dice-photos \\
+        --out vision/models
+
+It trains, on the ``fit`` photos only (see :mod:`vision.labelled`; the ``calib`` photos
+are kept out to tune the thresholds, the ``test`` photos are never seen):
+
+1. the die-centre detector (:class:`~vision.train.nets_torch.CentreNet`) on random
+   256 x 256 patches of the photos scaled to the detector's input size, with rotation,
+   flips, scale, colour jitter and blur; CenterNet focal loss on the centre heat, L1 on
+   the log side and the sub-cell offset at the centres;
+2. the crop classifier (:class:`~vision.train.nets_torch.CropNet`) on 48 x 48 crops
+   around the labelled dice (jittered in centre, scale, rotation, flips, hue, contrast,
+   blur, noise) and on "not a die" crops: random background, crops well off a die, and
+   the detector's own false peaks on the fit photos (hard negatives); dice the
+   classifier gets wrong are drawn more often (hard examples);
+
+then exports ``d6_detector.onnx`` and ``d6_classifier.onnx`` (opset 11, read by
+``cv2.dnn``) and writes ``d6.json`` (input size, crop factor, thresholds) — the
+thresholds are tuned afterwards by :mod:`vision.train.tune` on the ``calib`` photos.
+
+``--steps-det`` / ``--steps-cls`` set the length (defaults: about 13 + 6 minutes on one
+core of a 2-core laptop CPU); ``--smoke`` runs one step of each on two photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.labelled import Label, list_photos, load_labels
+
+DET_SIZE = 320  # detector input for a 640 x 640 photo (scale 0.5)
+STRIDE = 4
+PATCH = 256  # training patch of the detector
+CROP = 48  # classifier input
+CROP_FACTOR = 1.3  # crop side / die side
+NOT_A_DIE = 6
+
+
+# -- data -----------------------------------------------------------------------------
+def load_set(folder: Path, split: str, limit: int | None = None) -> list[tuple[np.ndarray, list[Label]]]:
+    out = []
+    for ph in list_photos(folder, split)[:limit]:
+        img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        out.append((img, load_labels(ph.path, w, h)))
+    return out
+
+
+def colour_jitter(img: np.ndarray, rng: np.random.Generator, hue: bool = True) -> np.ndarray:
+    """Hue shift, saturation, brightness, contrast, blur, noise (uint8 BGR in and out)."""
+    if hue and rng.random() < 0.8:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.6, 1.4), 0, 255)
+        img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    f = img.astype(np.float32)
+    a = rng.uniform(0.65, 1.35)
+    b = rng.uniform(-35, 35)
+    mean = f.mean()
+    f = (f - mean) * a + mean + b
+    f *= rng.uniform(0.9, 1.1, size=3).astype(np.float32)  # white balance
+    if rng.random() < 0.1:
+        g = f.mean(axis=2, keepdims=True)
+        f = np.repeat(g, 3, axis=2)
+    if rng.random() < 0.3:
+        k = float(rng.uniform(0.4, 1.3))
+        f = cv2.GaussianBlur(f, (0, 0), k)
+    if rng.random() < 0.3:
+        f += rng.normal(0, rng.uniform(2, 8), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def _affine(cx: float, cy: float, angle: float, scale: float, flip: bool, ox: float, oy: float) -> np.ndarray:
+    """2x3 matrix: rotate/scale about (cx, cy), optional mirror, then put (cx, cy) at (ox, oy)."""
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    if flip:
+        m = np.vstack([m, [0, 0, 1]])
+        f = np.array([[-1, 0, 2 * cx], [0, 1, 0], [0, 0, 1]], dtype=np.float64)
+        m = (m @ f)[:2]
+    m[0, 2] += ox - cx
+    m[1, 2] += oy - cy
+    return m
+
+
+# -- detector -------------------------------------------------------------------------
+def det_sample(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One training patch (3 x PATCH x PATCH float) and its target (5 x P/4 x P/4:
+    heat, log side, off x, off y, mask)."""
+    h, w = img.shape[:2]
+    base = DET_SIZE / max(h, w)
+    scale = base * math.exp(rng.uniform(math.log(0.7), math.log(1.4)))
+    angle = float(rng.uniform(0, 360))
+    flip = bool(rng.random() < 0.5)
+    # centre the patch on a die half the time, anywhere else otherwise
+    if labels and rng.random() < 0.6:
+        cx, cy = labels[int(rng.integers(len(labels)))].centre
+        cx += rng.uniform(-80, 80)
+        cy += rng.uniform(-80, 80)
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    m = _affine(cx, cy, angle, scale, flip, PATCH / 2, PATCH / 2)
+    grey = int(rng.integers(60, 200))
+    patch = cv2.warpAffine(img, m, (PATCH, PATCH), flags=cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=(grey, grey, grey))
+    patch = colour_jitter(patch, rng, hue=rng.random() < 0.5)
+    g = PATCH // STRIDE
+    tgt = np.zeros((5, g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for lab in labels:
+        px, py = m @ np.array([*lab.centre, 1.0])
+        side = lab.side * scale
+        gx, gy = px / STRIDE, py / STRIDE
+        if not (0 <= gx < g and 0 <= gy < g):
+            continue
+        sigma = max(0.7, side / STRIDE / 5)
+        heat = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2))
+        tgt[0] = np.maximum(tgt[0], heat)
+        ix, iy = int(gx), int(gy)
+        tgt[0, iy, ix] = 1.0
+        tgt[1, iy, ix] = math.log(side / STRIDE)
+        tgt[2, iy, ix] = gx - ix
+        tgt[3, iy, ix] = gy - iy
+        tgt[4, iy, ix] = 1.0
+    x = patch.astype(np.float32).transpose(2, 0, 1) / 255.0
+    return x, tgt
+
+
+def det_loss(out: Any, tgt: Any) -> Any:
+    import torch
+
+    heat = out[:, 0].clamp(1e-4, 1 - 1e-4)
+    gt = tgt[:, 0]
+    pos = tgt[:, 4]
+    pos_loss = -((1 - heat) ** 2) * torch.log(heat) * pos
+    neg_loss = -((1 - gt) ** 4) * heat**2 * torch.log(1 - heat) * (1 - pos)
+    n = pos.sum().clamp(min=1)
+    focal = (pos_loss.sum() + neg_loss.sum()) / n
+    size = (torch.abs(out[:, 1] - tgt[:, 1]) * pos).sum() / n
+    off = (torch.abs(out[:, 2:4] - tgt[:, 2:4]) * pos[:, None]).sum() / n
+    return focal + 0.5 * size + off
+
+
+def train_detector(data: list, steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
+    import torch
+
+    from vision.train.nets_torch import CentreNet
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = CentreNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(steps, 1), pct_start=0.1)
+    net.train()
+    t0 = time.time()
+    avg = None
+    for step in range(steps):
+        xs, ts = [], []
+        for _ in range(batch):
+            img, labels = data[int(rng.integers(len(data)))]
+            x, t = det_sample(img, labels, rng)
+            xs.append(x)
+            ts.append(t)
+        out = net(torch.from_numpy(np.stack(xs)))
+        loss = det_loss(out, torch.from_numpy(np.stack(ts)))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        lv0 = float(loss.detach())
+        avg = lv0 if avg is None else 0.98 * avg + 0.02 * lv0
+        if step % 50 == 0 or step == steps - 1:
+            log(f"det step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
+    net.eval()
+    return net
+
+
+def detect_torch(net: Any, img: np.ndarray, thr: float = 0.15) -> list[tuple[float, float, float, float]]:
+    """Peaks (cx, cy, side, score) in image pixels, the same decoding as vision.detect."""
+    import torch
+
+    h, w = img.shape[:2]
+    s = DET_SIZE / max(h, w)
+    small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    canvas = np.full((DET_SIZE, DET_SIZE, 3), 127, np.uint8)
+    canvas[: small.shape[0], : small.shape[1]] = small
+    with torch.no_grad():
+        out = net(torch.from_numpy(canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255.0))[0].numpy()
+    heat = out[0]
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= thr)
+    res = []
+    for iy, ix in zip(*np.nonzero(peaks)):
+        cx = (ix + out[2, iy, ix]) * STRIDE / s
+        cy = (iy + out[3, iy, ix]) * STRIDE / s
+        side = math.exp(out[1, iy, ix]) * STRIDE / s
+        res.append((float(cx), float(cy), float(side), float(heat[iy, ix])))
+    return res
+
+
+# -- classifier -----------------------------------------------------------------------
+def crop_at(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0, flip: bool = False) -> np.ndarray:
+    """The CROP x CROP patch centred on (cx, cy) covering CROP_FACTOR * side."""
+    scale = CROP / (CROP_FACTOR * side)
+    m = _affine(cx, cy, angle, scale, flip, CROP / 2, CROP / 2)
+    return cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def negatives_for(img: np.ndarray, labels: list[Label], rng: np.random.Generator, n: int,
+                  extra: list[tuple[float, float, float]] = ()) -> list[tuple[float, float, float]]:
+    """'Not a die' spots (cx, cy, side): the detector's false peaks, crops well off a die,
+    random background."""
+    h, w = img.shape[:2]
+    sides = [lab.side for lab in labels] or [40.0]
+    cents = np.array([lab.centre for lab in labels]) if labels else np.zeros((0, 2))
+
+    def far(cx: float, cy: float) -> bool:
+        if not len(cents):
+            return True
+        d = np.hypot(cents[:, 0] - cx, cents[:, 1] - cy)
+        return bool((d > 0.75 * np.array(sides)).all())
+
+    out = [e for e in extra if far(e[0], e[1])]
+    tries = 0
+    while len(out) < n + len(extra) and tries < 50 * n:
+        tries += 1
+        side = float(rng.choice(sides)) * rng.uniform(0.7, 1.4)
+        if labels and rng.random() < 0.4:  # beside a die (half on it, half off)
+            lab = labels[int(rng.integers(len(labels)))]
+            a = rng.uniform(0, 2 * math.pi)
+            r = lab.side * rng.uniform(0.8, 1.3)
+            cx, cy = lab.centre[0] + r * math.cos(a), lab.centre[1] + r * math.sin(a)
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if far(cx, cy):
+            out.append((float(cx), float(cy), side))
+    return out
+
+
+def cls_sample(img: np.ndarray, cx: float, cy: float, side: float, rng: np.random.Generator, jitter: bool = True) -> np.ndarray:
+    if jitter:
+        cx += rng.normal(0, 0.07) * side
+        cy += rng.normal(0, 0.07) * side
+        side *= math.exp(rng.normal(0, 0.1))
+    c = crop_at(img, cx, cy, side, float(rng.uniform(0, 360)), bool(rng.random() < 0.5))
+    return colour_jitter(c, rng)
+
+
+def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
+                     batch: int = 64, log: Any = print) -> Any:
+    import torch
+    import torch.nn.functional as F
+
+    from vision.train.nets_torch import CropNet
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 1)
+    dice = [(i, lab) for i, (_, labels) in enumerate(data) for lab in labels]
+    hard = np.ones(len(dice), np.float64)  # running loss per die: hard dice are drawn more
+    neg = [(i, n) for i, ns in enumerate(negs) for n in ns]
+    net = CropNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.1)
+    n_neg = batch // 5
+    t0 = time.time()
+    avg = None
+    for step in range(steps):
+        p = 0.5 / len(dice) + 0.5 * hard / hard.sum()
+        idx = rng.choice(len(dice), size=batch - n_neg, p=p / p.sum())
+        xs, ys = [], []
+        for k in idx:
+            i, lab = dice[k]
+            xs.append(cls_sample(data[i][0], *lab.centre, lab.side, rng))
+            ys.append(lab.face - 1)
+        for k in rng.integers(len(neg), size=n_neg) if neg else []:
+            i, (cx, cy, side) = neg[k]
+            xs.append(cls_sample(data[i][0], cx, cy, side, rng))
+            ys.append(NOT_A_DIE)
+        x = torch.from_numpy(np.stack(xs).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        y = torch.tensor(ys)
+        out = net(x)
+        losses = F.cross_entropy(out, y, reduction="none", label_smoothing=0.02)
+        loss = losses.mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        lv = losses.detach().numpy()
+        for j, k in enumerate(idx):
+            hard[k] = 0.7 * hard[k] + 0.3 * float(lv[j])
+        lv0 = float(loss.detach())
+        avg = lv0 if avg is None else 0.98 * avg + 0.02 * lv0
+        if step % 50 == 0 or step == steps - 1:
+            log(f"cls step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
+    net.eval()
+    return net
+
+
+# -- export ---------------------------------------------------------------------------
+def export(net: Any, shape: tuple[int, ...], path: Path) -> None:
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(shape), str(path), opset_version=11,
+                      input_names=["input"], output_names=["output"], dynamo=False)
+    # check that cv2.dnn reads it and agrees with torch
+    x = np.random.default_rng(0).random(shape, dtype=np.float32)
+    cvnet = cv2.dnn.readNetFromONNX(str(path))
+    cvnet.setInput(x)
+    got = cvnet.forward()
+    with torch.no_grad():
+        want = net(torch.from_numpy(x)).numpy()
+    err = float(np.abs(got - want).max())
+    if err > 1e-3:
+        raise RuntimeError(f"{path}: cv2.dnn differs from torch by {err}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("photos", type=Path, help="labelled photo folder (YOLO labels)")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--split", default="fit", help="photos to learn from (default: fit)")
+    ap.add_argument("--steps-det", type=int, default=2400)
+    ap.add_argument("--steps-cls", type=int, default=3000)
+    ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    t0 = time.time()
+    data = load_set(args.photos, args.split, limit=2 if args.smoke else None)
+    if not data:
+        print(f"no labelled photos in {args.photos}", file=sys.stderr)
+        return 1
+    steps_det, steps_cls = (1, 1) if args.smoke else (args.steps_det, args.steps_cls)
+    print(f"{len(data)} photos, {sum(len(l) for _, l in data)} dice", flush=True)
+
+    det = train_detector(data, steps_det, args.seed, batch=2 if args.smoke else 12)
+    rng = np.random.default_rng(args.seed + 2)
+    negs = []
+    n_false = 0
+    for img, labels in data:
+        peaks = detect_torch(det, img, thr=0.1)
+        peaks.sort(key=lambda q: -q[3])  # strongest first; far() below drops the true dice
+        false = [(cx, cy, side) for cx, cy, side, _ in peaks[: 3 * len(labels) + 12]]
+        ns = negatives_for(img, labels, rng, n=max(8, 2 * len(labels)), extra=false)
+        n_false += len(ns)
+        negs.append(ns)
+    print(f"{n_false} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
+    cls = train_classifier(data, negs, steps_cls, args.seed, batch=8 if args.smoke else 64)
+
+    export(det, (1, 3, DET_SIZE, DET_SIZE), args.out / "d6_detector.onnx")
+    export(cls, (1, 3, CROP, CROP), args.out / "d6_classifier.onnx")
+    meta_path = args.out / "d6.json"
+    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    meta.update({
+        "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
+        "classes": [1, 2, 3, 4, 5, 6, None],
+        "trained": {"split": args.split, "seed": args.seed, "steps_det": steps_det,
+                    "steps_cls": steps_cls, "photos": len(data), "seconds": round(time.time() - t0)},
+    })
+    meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"done in {time.time() - t0:.0f} s -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
