@@ -1,0 +1,97 @@
+"""``companion odds shayo``: exact odds of a Shayo test.
+
+    companion odds shayo --attribute 4 --skill 2 --difficulty 6 [--json]
+
+Prints the probability of success (net successes >= ``--required``, default 1, A3) and
+the distribution of net successes, with the spec's default decisions unless told
+otherwise. Imports only the standard library and :mod:`.odds` (no OpenCV, no Flask).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+__all__ = ["register_odds", "odds_report"]
+
+
+def register_odds(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "shayo",
+        help="Shayo: roll (attribute) d10, keep (skill), successes >= difficulty, 1s cancel",
+        description="Exact odds of a Shayo test (computed, not simulated).",
+    )
+    p.add_argument("--attribute", type=int, required=True, help="dice rolled (the attribute, 0-5 on a sheet)")
+    p.add_argument("--skill", type=int, required=True, help="dice kept (the skill)")
+    p.add_argument("--difficulty", type=int, required=True, help="target number per die (2 or more)")
+    p.add_argument("--ki-rolled", type=int, default=0, help="Ki spent for extra dice rolled")
+    p.add_argument("--ki-kept", type=int, default=0, help="Ki spent for extra dice kept")
+    p.add_argument("--rolled-mod", type=int, default=0, help="other modifier to dice rolled (wounds, situation)")
+    p.add_argument("--kept-mod", type=int, default=0, help="other modifier to dice kept")
+    p.add_argument("--signature", action="append", default=[], metavar="ID",
+                   help="a signature of the catalogue (repeatable): annule_1, relance_echec, plus_1, relance_1, relance_10")
+    p.add_argument("--required", type=int, default=1, help="net successes needed (default 1)")
+    p.add_argument("--ones-scope", choices=["all_rolled", "kept_only", "ones_forced_kept"], default="all_rolled",
+                   help="which 1s cancel (A1; default all_rolled)")
+    p.add_argument("--tens-reroll", choices=["explode", "extra_die"], default="explode",
+                   help="meaning of the 're-roll 10s' signature (A6; default explode)")
+    p.add_argument("--damage", action="store_true", help="a damage roll: every die counts (no keep, A11)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--lang", choices=["fr", "en"], default="fr")
+    p.set_defaults(func=_cmd_odds)
+
+
+def odds_report(args: argparse.Namespace) -> dict[str, Any]:
+    from ...errors import CompanionError
+    from .odds import as_floats, net_distribution, pool_from, success_probability
+    from .signatures import parse_signature
+
+    rolled = max(0, args.attribute + args.ki_rolled + args.rolled_mod)
+    kept = rolled if args.damage else max(0, args.skill + args.ki_kept + args.kept_mod)
+    if args.required < 1:
+        raise CompanionError("--required must be at least 1")
+    sigs = [parse_signature(s) for s in args.signature]
+    try:
+        spec = pool_from(rolled, kept, args.difficulty, sigs, args.ones_scope, args.tens_reroll)
+    except ValueError as exc:
+        raise CompanionError(str(exc)) from None
+    dist = net_distribution(spec)
+    return {
+        "game": "shayo",
+        "rolled": rolled,
+        "kept": kept,
+        "difficulty": args.difficulty,
+        "required": args.required,
+        "signatures": [s.id for s in sigs],
+        "ones_scope": args.ones_scope,
+        "tens_reroll": args.tens_reroll,
+        "success": float(success_probability(spec, args.required)),
+        "success_exact": str(success_probability(spec, args.required)),
+        "net_successes": as_floats(dist),
+        "net_successes_exact": {str(k): str(v) for k, v in sorted(dist.items())},
+    }
+
+
+def _cmd_odds(args: argparse.Namespace) -> int:
+    rep = odds_report(args)
+    if args.json:
+        json.dump(rep, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    fr = args.lang == "fr"
+    head = (f"Shayo : {rep['rolled']}d10, garder {rep['kept']}, difficulté {rep['difficulty']}"
+            if fr else f"Shayo: {rep['rolled']}d10, keep {rep['kept']}, difficulty {rep['difficulty']}")
+    if rep["signatures"]:
+        head += (" ; signatures : " if fr else "; signatures: ") + ", ".join(rep["signatures"])
+    print(head)
+    print(("Réussite (≥ {r} succès nets) : {p:.2%}" if fr else "Success (≥ {r} net successes): {p:.2%}")
+          .format(r=rep["required"], p=rep["success"]))
+    print("succès nets   probabilité   au moins" if fr else "net successes probability   at least")
+    tail = 1.0
+    for k, p in rep["net_successes"].items():
+        bar = "#" * round(p * 40)
+        print(f"{k:>13}   {p:>10.2%}   {tail:>7.2%}  {bar}")
+        tail -= p
+    return 0

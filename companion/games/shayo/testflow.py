@@ -1,0 +1,365 @@
+"""The roll sequence of one test (R3), on real dice.
+
+1. ``start_test``: attribute and skill (by name from the sheet, or plain numbers for a
+   character without a sheet), difficulty (+ manoeuvre, R8), Ki declared (R6: +1 die
+   rolled or kept per Ki, at most INS per action, A7), modifiers to dice rolled / kept.
+2. ``enter_roll``: the d10 values (one event, tapped or camera-read; "0" reads 10).
+3. ``use_signature``: step 5, each signature once per test (A6), re-rolls before
+   "cancel a 1" / "+1".
+4. ``choose_keep``: step 6, the player's keep (or the best keep), then step 7: count.
+
+Functions return the new state and, once the test is counted, the :class:`Count` and the
+explanation that becomes ``state.last``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from typing import Any, Mapping, Sequence
+
+from ...errors import EventError, RuleError
+from ...events import Source
+from .dice import Count, best_keep, check_keep, count, is_active_one
+from .sheet import norm_key
+from .signatures import Signature, parse_signature
+from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
+
+from .values import evolve
+__all__ = ["labels", "start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
+           "explain", "parse_dice", "rating", "Resolved"]
+
+Resolved = tuple[ShayoState, Test, Count]
+
+
+def _int(v: Any, what: str, lo: int | None = None) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise EventError(f"{what} must be an integer, not {v!r}")
+    if lo is not None and v < lo:
+        raise EventError(f"{what} must be at least {lo}")
+    return v
+
+
+def rating(state: ShayoState, who: str | None, raw: Any, table: str) -> tuple[str | None, int]:
+    """An attribute or skill: a name looked up on ``who``'s sheet, or a plain number.
+
+    A skill missing from the sheet is 0 (untrained, A16); a missing attribute is an error.
+    """
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        if raw < 0:
+            raise EventError(f"the {table} cannot be negative")
+        return None, raw
+    if not isinstance(raw, str) or not raw.strip():
+        raise EventError(f"give the {table} (a name on the sheet or a number)")
+    if who is None:
+        raise EventError(f"the {table} {raw!r} is a name: say whose sheet ('who')")
+    ch = character(state, who)
+    key = norm_key(raw)
+    if table == "attribute":
+        if key not in ch.attributes:
+            raise RuleError(f"{who} has no attribute {raw!r} (has: {', '.join(ch.attributes)})", rule="R1")
+        return key, ch.attributes[key]
+    return key, ch.skills.get(key, 0)
+
+
+def parse_dice(raw: Any, what: str = "dice") -> tuple[int, ...]:
+    if not isinstance(raw, list):
+        raise EventError(f"'{what}' must be a list of d10 values (1-10; 0 reads 10)")
+    out = []
+    for v in raw:
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10:
+            raise EventError(f"{v!r} is not a d10 face (1-10, or 0 for 10)")
+        out.append(10 if v == 0 else v)
+    return tuple(out)
+
+
+def _ki_decl(state: ShayoState, who: str | None, raw: Any) -> tuple[int, int, Any, bool]:
+    if raw is None:
+        return 0, 0, None, False
+    if not isinstance(raw, Mapping):
+        raise EventError("'ki' must be an object {rolled, kept, from, surpass}")
+    unknown = set(raw) - {"rolled", "kept", "from", "surpass"}
+    if unknown:
+        raise EventError(f"unknown Ki field(s): {', '.join(sorted(unknown))}")
+    a = _int(raw.get("rolled", 0), "Ki for dice rolled", 0)
+    b = _int(raw.get("kept", 0), "Ki for dice kept", 0)
+    if a + b:
+        if who is None:
+            raise EventError("spending Ki needs a character ('who')")
+        ins = character(state, who).ins
+        if a + b > ins:
+            raise RuleError(
+                f"at most INS = {ins} Ki per action on extra dice; {a} rolled + {b} kept = {a + b}",
+                rule="R6",
+            )
+    return a, b, raw.get("from"), bool(raw.get("surpass", False))
+
+
+def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
+               difficulty: int | None = None, extra_notes: Sequence[str] = (),
+               who_key: str = "who") -> ShayoState:
+    """R3 steps 1–3: declare a test (refused while another test is open)."""
+    if state.test is not None:
+        raise RuleError("a test is already open: enter its dice, or cancel it (shayo.cancel)", rule="R3")
+    who = data.get(who_key)
+    if who is not None:
+        character(state, who)
+    attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
+    skill_name, skill = rating(state, who, data.get("skill"), "skill")
+    notes = list(extra_notes)
+    if difficulty is None:
+        difficulty = _int(data.get("difficulty"), "'difficulty'", 2)
+    man = data.get("manoeuvre")
+    man_ki = 0
+    if man is not None:
+        if not isinstance(man, Mapping):
+            raise EventError("'manoeuvre' must be an object {name, ki, mastered, difficulty}")
+        forbid_in_bought_action(state, who, "manoeuvre")
+        man_ki = _int(man.get("ki", 0), "manoeuvre Ki", 0)
+        mastered = bool(man.get("mastered", True))
+        table = state.options["manoeuvre_difficulty"]
+        plus = man.get("difficulty", table["mastered" if mastered else "unmastered"])
+        plus = _int(plus, "manoeuvre difficulty")
+        difficulty += plus
+        label = str(man.get("name", "manœuvre"))
+        notes.append(f"{label} ({'maîtrisée' if mastered else 'non maîtrisée'}) +{plus}")
+    a, b, source, surpass = _ki_decl(state, who, data.get("ki"))
+    mods = data.get("modifiers") or {}
+    if not isinstance(mods, Mapping) or set(mods) - {"rolled", "kept"}:
+        raise EventError("'modifiers' must be an object {rolled, kept} (signed integers)")
+    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled")
+    mod_k = _int(mods.get("kept", 0), "modifier to dice kept")
+    sigs = _test_signatures(state, who, skill_name, data.get("signatures"))
+    required = _int(data.get("required", state.options["required_successes"]), "'required'", 1)
+    if a + b + man_ki:
+        if who is None:
+            raise EventError("spending Ki needs a character ('who')")
+        state, paid = pay_ki(state, who, a + b + man_ki, source, surpass)
+    else:
+        paid = {}
+    label = data.get("label", "")
+    test = Test(
+        kind=kind, who=who, attribute_name=attr_name, skill_name=skill_name, attribute=attr,
+        skill=skill, difficulty=difficulty, difficulty_notes=tuple(notes), ki_rolled=a, ki_kept=b,
+        ki_extra=man_ki, ki_paid=paid, mod_rolled=mod_r, mod_kept=mod_k, signatures=sigs,
+        required=required, label=label if isinstance(label, str) else "",
+    )
+    return evolve(state, test=test)
+
+
+def _test_signatures(state: ShayoState, who: str | None, skill: str | None, raw: Any) -> tuple[Signature, ...]:
+    own: tuple[Signature, ...] = ()
+    if who is not None and skill is not None:
+        own = character(state, who).signatures_for(skill)
+    if raw is None:
+        return own
+    if not isinstance(raw, list):
+        raise EventError("'signatures' must be a list of signature ids (or records for a character without a sheet)")
+    if who is not None and skill is not None:
+        by_id = {s.id: s for s in own}
+        out = []
+        for r in raw:
+            sid = r if isinstance(r, str) else (r.get("id") if isinstance(r, Mapping) else None)
+            if sid not in by_id:
+                raise RuleError(f"{who} has no signature {sid!r} on {skill}", rule="R4")
+            out.append(by_id[sid])
+        return tuple(out)
+    return tuple(parse_signature(r) for r in raw)
+
+
+def declare_ki(state: ShayoState, data: Mapping[str, Any]) -> ShayoState:
+    """R3 step 2 (again): replace the Ki declared for the open test, before its roll."""
+    test = state.test
+    if test is None or test.dice is not None:
+        raise RuleError("Ki for dice is declared before the roll (R3 step 2)", rule="R6")
+    if test.who is None:
+        raise EventError("this test has no character: no Ki to spend")
+    state = refund_ki(state, test.who, test.ki_paid)
+    a, b, source, surpass = _ki_decl(state, test.who, data)
+    total = a + b + test.ki_extra
+    state, paid = pay_ki(state, test.who, total, source, surpass)
+    return evolve(state, test=evolve(test, ki_rolled=a, ki_kept=b, ki_paid=paid))
+
+
+# -- dice ---------------------------------------------------------------------------------
+def enter_roll(state: ShayoState, dice: tuple[int, ...]) -> ShayoState:
+    """R3 step 4: the dice rolled (the count must match what the test expects)."""
+    test = state.test
+    if test is None:
+        raise RuleError("no test is waiting for dice: declare one first (shayo.test, shayo.attack...)", rule="R3")
+    if test.dice is not None:
+        raise RuleError("the dice of this test are already entered; use shayo.correct to fix them", rule="R3")
+    if len(dice) != test.rolled:
+        raise RuleError(f"this test rolls {test.rolled} d10, but {len(dice)} were given", rule="R3")
+    return evolve(state, test=evolve(test, dice=dice, entered=dice, cancelled=(False,) * len(dice)))
+
+
+def _eligible(test: Test, sig: Signature, useful: bool, tens_mode: str) -> list[int]:
+    assert test.dice is not None
+    v, c, d = test.dice, test.cancelled, test.difficulty
+    idx = range(len(v))
+    if sig.kind == "reroll":
+        if test.adjusted:
+            return []
+        if sig.which == "ones":
+            return [i for i in idx if is_active_one(v, c, i)]
+        if sig.which == "failures":
+            return [i for i in idx if v[i] != 1 and v[i] < d]
+        if useful and tens_mode == "explode" and d <= 10:
+            return []
+        return [i for i in idx if v[i] == 10]
+    if sig.kind == "cancel_one":
+        return [i for i in idx if is_active_one(v, c, i)]
+    if useful:
+        return [i for i in idx if v[i] != 1 and v[i] == d - 1]
+    return [i for i in idx if v[i] != 1]
+
+
+def usable(test: Test, tens_mode: str) -> list[dict[str, Any]]:
+    """The signatures that could still change this roll, with the dice they may target."""
+    if test.dice is None:
+        return []
+    out = []
+    for sig in test.signatures:
+        if sig.id in test.used:
+            continue
+        dice = _eligible(test, sig, True, tens_mode)
+        if dice:
+            out.append({"id": sig.id, "kind": sig.kind, "which": sig.which, "count": sig.count,
+                        "fr": sig.fr, "en": sig.en, "dice": dice})
+    return out
+
+
+def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
+    """R3 step 5 / R4: apply one signature to chosen dice."""
+    test = state.test
+    if test is None or test.dice is None:
+        raise RuleError("signatures apply to rolled dice (R3 step 5): no roll is open", rule="R3")
+    sid = data.get("signature")
+    sig = next((s for s in test.signatures if s.id == sid), None)
+    if sig is None:
+        have = ", ".join(s.id for s in test.signatures) or "none"
+        raise RuleError(f"signature {sid!r} is not available on this test (available: {have})", rule="R4")
+    if sig.id in test.used:
+        raise RuleError(f"signature {sig.id!r} was already used in this test (once per test)", rule="A6")
+    if sig.kind == "reroll" and test.adjusted:
+        raise RuleError("re-rolls come before 'cancel a 1' and '+1' (A6 order)", rule="A6")
+    raw_idx = data.get("dice")
+    if not isinstance(raw_idx, list) or not raw_idx:
+        raise EventError("'dice' must list the positions (0, 1, ...) of the dice the signature acts on")
+    if any(not isinstance(i, int) or isinstance(i, bool) for i in raw_idx) or len(set(raw_idx)) != len(raw_idx):
+        raise EventError("'dice' must be distinct positions (integers)")
+    if sig.count is not None and len(raw_idx) > sig.count:
+        raise RuleError(f"signature {sig.id!r} acts on at most {sig.count} die(s)", rule="R4")
+    tens_mode = state.options["tens_reroll"]
+    ok = set(_eligible(test, sig, False, tens_mode))
+    wrong = [i for i in raw_idx if i not in ok]
+    if wrong:
+        raise RuleError(f"signature {sig.id!r} cannot act on die/dice at position(s) {wrong}", rule="R4")
+    values = list(test.dice)
+    cancelled = list(test.cancelled)
+    new_vals: tuple[int, ...] = ()
+    if sig.kind == "reroll":
+        if "values" in data:
+            new_vals = parse_dice(data["values"], "values")
+        elif source == Source.SYSTEM:
+            new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
+        else:
+            raise EventError("a re-roll needs the new 'values' (one per re-rolled die)")
+        if len(new_vals) != len(raw_idx):
+            raise EventError(f"{len(raw_idx)} die/dice re-rolled but {len(new_vals)} value(s) given")
+        if sig.which == "tens" and tens_mode == "explode":
+            for i, nv in zip(raw_idx, new_vals):
+                values[i] = values[i] + nv
+        elif sig.which == "tens":
+            values.extend(new_vals)
+            cancelled.extend([False] * len(new_vals))
+        else:
+            for i, nv in zip(raw_idx, new_vals):
+                values[i] = nv
+    elif sig.kind == "cancel_one":
+        for i in raw_idx:
+            cancelled[i] = True
+    else:
+        for i in raw_idx:
+            values[i] += 1
+    note = {"signature": sig.id, "fr": sig.fr, "en": sig.en, "dice": list(raw_idx),
+            "before": [test.dice[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
+    if new_vals and sig.which == "tens" and tens_mode == "extra_die":
+        note["added"] = list(new_vals)
+    return evolve(state, test=evolve(
+        test, dice=tuple(values), cancelled=tuple(cancelled), used=test.used + (sig.id,),
+        adjusted=test.adjusted or sig.kind != "reroll", notes=test.notes + (note,),
+    ))
+
+
+def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
+    """R3 steps 6–7: keep (given or best) and count; the test is closed."""
+    test = state.test
+    if test is None or test.dice is None:
+        raise RuleError("no rolled test to keep dice from", rule="R3")
+    scope = state.options["ones_scope"]
+    if chosen is None or test.keep_all:
+        kept = tuple(range(len(test.dice))) if test.keep_all else best_keep(test.dice, test.cancelled, test.keep, scope)
+    else:
+        if not isinstance(chosen, list):
+            raise EventError("'dice' must list the positions of the kept dice")
+        kept = check_keep(test.dice, test.cancelled, test.keep, scope, chosen)
+    c = count(test.dice, test.cancelled, kept, test.difficulty, scope, test.ones_cancel)
+    return evolve(state, test=None), test, c
+
+
+def resolve_empty(state: ShayoState) -> Resolved:
+    """A5: nothing to roll or keep: 0 successes."""
+    test = state.test
+    assert test is not None
+    return evolve(state, test=None), evolve(test, dice=()), Count((), 0, 0, 0, 0)
+
+
+def explain(test: Test, c: Count, meaning: Mapping[str, str], extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The last outcome, as the tablet shows it."""
+    dice = list(test.dice or ())
+    out: dict[str, Any] = {
+        "kind": test.kind,
+        "who": test.who,
+        "label": test_label(test),
+        "labels": labels(test),
+        "attribute": {"name": test.attribute_name, "value": test.attribute},
+        "skill": {"name": test.skill_name, "value": test.skill},
+        "difficulty": test.difficulty,
+        "difficulty_notes": list(test.difficulty_notes),
+        "rolled": len(dice),
+        "keep": test.keep,
+        "entered": list(test.entered or ()),
+        "dice": dice,
+        "cancelled_ones": [i for i, x in enumerate(test.cancelled) if x],
+        "kept": list(c.kept),
+        "kept_values": [dice[i] for i in c.kept],
+        "successes": c.successes,
+        "ones": c.ones,
+        "cancelled": c.cancelled,
+        "net": c.net,
+        "required": test.required,
+        "success": c.net >= test.required,
+        "signatures": [dict(n) for n in test.notes],
+        "ki": {"rolled": test.ki_rolled, "kept": test.ki_kept, "manoeuvre": test.ki_extra,
+               "paid": dict(test.ki_paid)},
+        "meaning": dict(meaning),
+    }
+    if extra:
+        out.update(extra)
+    return out
+
+
+def test_label(test: Test, lang: str = "fr") -> str:
+    """A4: "test of ATTRIBUTE under SKILL" ("AGI 4 sous Kenjutsu 3")."""
+    if test.label:
+        return test.label_en if (lang == "en" and test.label_en) else test.label
+    fr = lang == "fr"
+    a = f"{test.attribute_name or ('carac' if fr else 'attribute')} {test.attribute}"
+    s = f"{test.skill_name or ('compétence' if fr else 'skill')} {test.skill}"
+    return f"{a} {'sous' if fr else 'under'} {s}"
+
+
+def labels(test: Test) -> dict[str, str]:
+    return {"fr": test_label(test, "fr"), "en": test_label(test, "en")}

@@ -1,0 +1,145 @@
+"""The Shayo state as JSON for the tablet (``state_json``) and as text (``describe``).
+
+``expects`` says what the table waits for:
+
+- ``{"step": "roll", "who", "dice": [{"kind": "d10", "count": N}], "keep", "difficulty",
+  "odds": {"success", "net_successes": {"0": p, ...}}, "ki": {...}}`` before a roll;
+- ``{"step": "signatures", "signatures": [{id, dice: [positions]...}], "suggested_keep"}``
+  while a signature could still change the roll (then ``shayo.keep``);
+- ``{"step": "keep", ...}`` with ``auto_keep`` off;
+- ``{"step": "defence", "who": target}`` after attack successes;
+- ``{"step": "idle", "choices": [...]}`` otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .combat import life_line
+from .dice import best_keep
+from .odds import as_floats, net_distribution, pool_from, success_probability
+from .state import ShayoState, Test, group_left, group_pool
+from .testflow import labels, test_label, usable
+
+__all__ = ["state_to_json", "describe", "test_odds"]
+
+IDLE_CHOICES = ["shayo.test", "shayo.attack", "shayo.craft", "shayo.improve", "shayo.initiative",
+                "shayo.spend_ki", "shayo.character", "shayo.edit_character", "shayo.refresh_ki", "shayo.health",
+                "shayo.use_improvement", "shayo.end"]
+
+
+def test_odds(state: ShayoState, t: Test) -> dict[str, Any]:
+    """Exact odds of the open test, with its signatures and the table's options."""
+    keep = t.rolled if t.keep_all else t.keep
+    spec = pool_from(t.rolled, keep, t.difficulty, t.signatures, state.options["ones_scope"],
+                     state.options["tens_reroll"], t.ones_cancel)
+    return {"success": float(success_probability(spec, t.required)),
+            "net_successes": as_floats(net_distribution(spec)), "required": t.required}
+
+
+def _ki(state: ShayoState, t: Test) -> dict[str, Any] | None:
+    if t.who is None or t.who not in state.characters:
+        return None
+    ch = state.characters[t.who]
+    return {"cap": ch.ins, "rolled": t.ki_rolled, "kept": t.ki_kept, "manoeuvre": t.ki_extra,
+            "paid": dict(t.ki_paid), "personal_left": ch.personal_left, "group_left": group_left(state)}
+
+
+def _test_json(state: ShayoState, t: Test) -> dict[str, Any]:
+    return {
+        "kind": t.kind, "who": t.who, "label": test_label(t), "labels": labels(t), "difficulty": t.difficulty,
+        "difficulty_notes": list(t.difficulty_notes), "rolled": t.rolled, "keep": t.keep,
+        "attribute": {"name": t.attribute_name, "value": t.attribute},
+        "skill": {"name": t.skill_name, "value": t.skill},
+        "modifiers": {"rolled": t.mod_rolled, "kept": t.mod_kept},
+        "signatures": [s.to_json() for s in t.signatures], "used": list(t.used),
+        "dice": list(t.dice) if t.dice is not None else None,
+        "cancelled": [i for i, x in enumerate(t.cancelled) if x],
+        "notes": [dict(n) for n in t.notes], "required": t.required,
+    }
+
+
+def expects(state: ShayoState) -> dict[str, Any]:
+    t = state.test
+    if t is not None and t.dice is None:
+        out: dict[str, Any] = {"step": "roll", "who": t.who, "kind": t.kind,
+                               "dice": [{"kind": "d10", "count": t.rolled}],
+                               "keep": t.rolled if t.keep_all else t.keep, "difficulty": t.difficulty,
+                               "odds": test_odds(state, t)}
+        ki = _ki(state, t)
+        if ki is not None and t.kind != "damage":
+            out["ki"] = ki
+            out["choices"] = ["shayo.roll", "shayo.ki", "shayo.cancel"]
+        else:
+            out["choices"] = ["shayo.roll", "shayo.cancel"]
+        return out
+    if t is not None:
+        sigs = usable(t, state.options["tens_reroll"])
+        suggested = list(best_keep(t.dice or (), t.cancelled, t.keep, state.options["ones_scope"]))
+        step = "signatures" if sigs else "keep"
+        return {"step": step, "who": t.who, "kind": t.kind, "dice": list(t.dice or ()),
+                "keep": t.keep, "difficulty": t.difficulty, "signatures": sigs,
+                "suggested_keep": suggested,
+                "choices": (["shayo.signature"] if sigs else []) + ["shayo.keep", "shayo.correct", "shayo.cancel"]}
+    ex = state.exchange
+    if ex is not None and ex.step == "defence":
+        return {"step": "defence", "who": ex.target, "attack_successes": ex.attack_net,
+                "difficulty": state.options["defence_difficulty"],
+                "choices": ["shayo.defend", "shayo.no_defence", "shayo.correct"]}
+    choices = list(IDLE_CHOICES)
+    if state.turn is not None:
+        choices.append("shayo.next_action")
+    if state.base is not None:
+        choices.append("shayo.correct")
+    return {"step": "idle", "choices": choices}
+
+
+def state_to_json(state: ShayoState) -> dict[str, Any]:
+    labels = state.options["life_lines"]
+    chars = []
+    for ch in state.characters.values():
+        j = ch.to_json()
+        line = life_line(ch)
+        lab = labels[line] if line < len(labels) else {"fr": f"ligne {line + 1}", "en": f"line {line + 1}"}
+        j["life_line"] = {"index": line, "fr": lab.get("fr"), "en": lab.get("en")}
+        j["health_boxes"] = ch.health_boxes
+        chars.append(j)
+    return {
+        "expects": expects(state),
+        "characters": chars,
+        "group_pool": {"max": group_pool(state), "left": group_left(state)},
+        "test": _test_json(state, state.test) if state.test is not None else None,
+        "exchange": state.exchange.to_json() if state.exchange else None,
+        "project": state.project.to_json() if state.project else None,
+        "objects": [o.to_json() for o in state.objects.values()],
+        "turn": state.turn.to_json() if state.turn else None,
+        "last": dict(state.last) if state.last else None,
+        "can_correct": state.base is not None,
+    }
+
+
+def describe(state: ShayoState, lang: str = "fr") -> str:
+    fr = lang == "fr"
+    lines = ["Shayo"]
+    gp = group_pool(state)
+    lines.append(("Réserve de groupe" if fr else "Group pool") + f" : {group_left(state)}/{gp}")
+    labels = state.options["life_lines"]
+    for ch in state.characters.values():
+        line = life_line(ch)
+        lab = labels[line].get(lang, "") if line < len(labels) else ""
+        lines.append(f"- {ch.name}: Ki {ch.personal_left}/{ch.personal_pool}, "
+                     + ("santé" if fr else "health") + f" {ch.damage}/{ch.health_boxes} ({lab})"
+                     + (f", {ch.grave_wounds} " + ("blessure(s) grave(s)" if fr else "grave wound(s)") if ch.grave_wounds else ""))
+    for o in state.objects.values():
+        lines.append(f"* {o.name}: {o.quality}, {o.pc} PC" + (", cassé" if o.broken and fr else ", broken" if o.broken else ""))
+    if state.last:
+        m = state.last.get("meaning", {})
+        lines.append(("Dernier résultat" if fr else "Last outcome") + f" : {m.get(lang, '')}")
+        if state.last.get("dice") is not None:
+            lines.append(("Dés" if fr else "Dice") + f" : {state.last['dice']} ; "
+                         + ("gardés" if fr else "kept") + f" : {state.last.get('kept_values')}")
+    e = expects(state)
+    lines.append(("Attendu" if fr else "Expecting") + f" : {e['step']}"
+                 + (f" ({e['dice'][0]['count']}d10, " + ("garder" if fr else "keep") + f" {e['keep']}, SD {e['difficulty']})"
+                    if e["step"] == "roll" else ""))
+    return "\n".join(lines)
