@@ -118,6 +118,7 @@ const Companion = (() => {
 
   function render() {
     applyI18n();
+    if (document.body.dataset.page) { renderDevices(); emit("render", {}); return; }  // another page (calibration)
     const root = document.getElementById("game");
     root.replaceChildren();
     document.getElementById("title").textContent = table && table.title ? tr(table.title) : t("Compagnon de table", "Table companion");
