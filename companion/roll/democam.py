@@ -16,7 +16,7 @@ import random
 import threading
 from typing import Any, Mapping, Sequence
 
-__all__ = ["DemoCamera", "demo_objects", "DEMO_SPEC"]
+__all__ = ["DemoCamera", "demo_objects", "DEMO_SPEC", "DEMO_PX_PER_MM"]
 
 Obj = tuple[str, "int | str"]
 
@@ -28,6 +28,8 @@ def _spec() -> Any:
 
 
 DEMO_SPEC = _spec
+#: Scale of the demo camera's top-down tray image (its frame shows ~3.4 px/mm).
+DEMO_PX_PER_MM = 3.0
 
 
 class DemoCamera:

@@ -22,7 +22,9 @@ def democam():
 def calibration(democam):
     from vision.calibration import calibrate
 
-    return calibrate(democam.background)
+    from companion.roll.democam import DEMO_PX_PER_MM
+
+    return calibrate(democam.background, px_per_mm=DEMO_PX_PER_MM)
 
 
 def make(tmp_path, game, democam, calibration, strict=False):
