@@ -133,6 +133,8 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
     device: it is reported to the tablets and looked for again."""
     cam_spec = camera or os.environ.get("COMPANION_CAMERA") or ("demo" if demo else "auto")
     tray_spec = tray or os.environ.get("COMPANION_TRAY") or ("emulated" if demo else "auto")
+    if tray_spec.strip().lower() == "emulate":
+        tray_spec = "emulated"
     gpio_spec = (gpio or os.environ.get("COMPANION_GPIO") or "auto").lower()
     vision_dir = vision_dir or data_dir / "vision"
 
