@@ -16,9 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 class LiveServer:
     def __init__(self, app: Any, threads: int = 32) -> None:
-        from waitress import create_server
+        from web.server import create_server
 
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=120)
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         self.port = self.server.effective_port
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()

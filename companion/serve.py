@@ -139,9 +139,8 @@ def serve(args: argparse.Namespace) -> int:
     if game and not service.table.frames:
         seed_demo(service, game)
 
-    from waitress import create_server
-
     from web.app import create_app
+    from web.server import create_server
 
     from .roll.wiring import start_devices
 
@@ -154,8 +153,7 @@ def serve(args: argparse.Namespace) -> int:
         "SERVICE": service, "TABLE_PIN": pin, "SECRET_KEY": settings["secret_key"],
         "DATA_DIR": str(data_dir), "DEMO": bool(args.demo), "DEVICES": devices,
     })
-    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads),
-                           channel_timeout=120, ident="companion")
+    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads))
     port = server.effective_port  # type: ignore[attr-defined]
     hosts = lan_addresses() if args.host in ("0.0.0.0", "::") else [args.host]
     print("Compagnon de table / Table companion", flush=True)
