@@ -70,7 +70,10 @@ def _reload(devs: Any) -> None:
 def save_calibration(devs: Any, frame: Any) -> dict[str, Any]:
     from vision.calibration import calibrate
 
-    cal = calibrate(frame)  # CalibrationError is a ValueError with a clear message
+    try:
+        cal = calibrate(frame)
+    except ValueError as exc:  # CalibrationError: which markers are missing
+        raise ValueError(f"Repères introuvables : dégagez les quatre coins du plateau / {exc}") from None
     cal.save(_vision_dir(devs))
     _reload(devs)
     return {"ok": True, "markers": list(cal.markers_found), "error_px": round(cal.reprojection_px, 2)}
@@ -81,7 +84,14 @@ def enroll_face(devs: Any, frame: Any, kind: str, face: Any) -> dict[str, Any]:
 
     path = _vision_dir(devs) / ENROLLMENT_FILE
     store = Enrollment.load(path) if path.exists() else Enrollment()
-    enroll_frame(store, frame, kind, face)  # EnrollmentError (ValueError) when not exactly one object
+    try:
+        enroll_frame(store, frame, kind, face)
+    except ValueError as exc:  # EnrollmentError: not exactly one object, unknown face
+        msg = str(exc)
+        if msg.startswith("found "):
+            n = msg.split()[1]
+            raise ValueError(f"{n} objet(s) dans le plateau : posez un seul dé ou une seule gemme / {msg}") from None
+        raise
     store.save(path)
     _reload(devs)
     return enrollment_progress(devs)
