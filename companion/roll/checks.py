@@ -111,8 +111,8 @@ def enrollment_progress(devs: Any) -> dict[str, Any]:
     kinds = []
     done = total = 0
     for kind, faces in FACES.items():
-        rows = [{"face": f, "views": counts.get((kind, f), 0)} for f in faces]
-        kinds.append({"kind": kind, "faces": rows})
+        views = [counts.get((kind, f), 0) for f in faces]
+        kinds.append({"kind": kind, "faces": [{"face": f, "views": v} for f, v in zip(faces, views)]})
         total += len(faces) * TARGET_VIEWS
-        done += sum(min(TARGET_VIEWS, r["views"]) for r in rows)
+        done += sum(min(TARGET_VIEWS, v) for v in views)
     return {"target": TARGET_VIEWS, "kinds": kinds, "progress": round(done / total, 4) if total else 0.0}

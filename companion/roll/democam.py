@@ -128,7 +128,7 @@ def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.
             for g, c in zip(FACES["gem"], pool):
                 bag += [str(g)] * int(c)
         if not bag:
-            bag = list(FACES["gem"])
+            bag = [str(g) for g in FACES["gem"]]
         rng.shuffle(bag)
         return [("gem", g) for g in bag[:n]]
     return []

@@ -81,16 +81,27 @@ class Devices:
         from .democam import DemoCamera, demo_objects
 
         src = self.camera.source if self.camera is not None else None
-        if not isinstance(src, DemoCamera):
-            raise ValueError("the roll button needs the demo camera (companion serve --demo)")
-        game, state = self.roll._game()
-        objects = demo_objects(game, state, self._rng)
-        src.prepare(objects)
         emu = self.emulator
+        if src is None or (not isinstance(src, DemoCamera) and emu is None):
+            raise ValueError("le bouton « lancer » demande la démo (companion serve --demo) / "
+                             "the roll button needs the demo (companion serve --demo)")
+        objects: list[Any] = []
+        if isinstance(src, DemoCamera):
+            game, state = self.roll._game()
+            objects = demo_objects(game, state, self._rng)
+            src.prepare(objects)
+        # a recorded camera (--camera folder:PATH) shows its next photo at the next capture
         if emu is not None and getattr(self.link, "connected", False):
             emu.shake(0.2)
         else:
-            threading.Thread(target=lambda: (src.wait_ready(), self.roll.settled()), daemon=True).start()
+            demo_src = src if isinstance(src, DemoCamera) else None
+
+            def settle_when_ready() -> None:
+                if demo_src is not None:
+                    demo_src.wait_ready()
+                self.roll.settled()
+
+            threading.Thread(target=settle_when_ready, daemon=True).start()
         return {"objects": [[k, v] for k, v in objects]}
 
 
