@@ -9,7 +9,7 @@ the boxes and the per-die state for the tablet.
 Record fields: ``id``, ``at`` (ISO time), ``photo`` (photo id or None), ``size``
 ``[w, h]``, ``objects`` (``{kind, value, box, confidence, status, candidates?}``; status
 ``read``, ``pending``, ``corrected``, ``unexpected`` or ``ignored``), ``status``
-(``pending``, ``applied``, ``refused``, ``shown``, ``discarded``, ``error``), ``type`` and
+(``pending``, ``applied``, ``refused``, ``shown``, ``discarded``, ``superseded``, ``error``), ``type`` and
 ``data`` (the event), ``used`` (object indices sent), ``positions`` (their pool
 positions), ``seq`` (the log event it became), ``message`` ``{fr, en}``, ``game``,
 ``timings`` (ms per stage).

@@ -85,6 +85,9 @@ class RollService:
         self.rolls = 0
         self.errors = 0
         self.busy = False
+        self._own_submit = False
+        if hasattr(table, "on_applied"):
+            table.on_applied(self._on_applied)
 
     # -- life -------------------------------------------------------------------------
     def start(self) -> "RollService":
@@ -208,12 +211,15 @@ class RollService:
         from companion.errors import CompanionError
 
         try:
+            self._own_submit = True
             applied = self.table.submit({"type": rec["type"], "data": rec["data"], "source": source})
         except CompanionError as exc:
             rec["status"] = "refused"
             msg = str(exc)
             rec["message"] = {"fr": f"Refusé par les règles : {msg}", "en": f"Refused by the rules: {msg}"}
             return False
+        finally:
+            self._own_submit = False
         rec["status"] = "applied"
         rec["seq"] = applied.event.seq if hasattr(applied, "event") else None
         rec["source"] = source
@@ -246,8 +252,8 @@ class RollService:
             objs = rec.get("objects") or []
             if not isinstance(index, int) or not 0 <= index < len(objs):
                 raise ValueError(f"read {rid} has no object {index}")
-            if rec.get("status") in ("discarded",):
-                raise ValueError("this read was discarded")
+            if rec.get("status") in ("discarded", "superseded"):
+                raise ValueError("cette lecture est écartée : relancez / this read was set aside: roll again")
             obj = objs[index]
             if kind == "ignore":
                 obj["status"] = "ignored"
@@ -291,6 +297,19 @@ class RollService:
         self._apply_match(rec, m)
         if m.status == "ready":
             self._submit(rec, "correction" if any(o.get("status") == "corrected" for o in rec["objects"]) else "camera")
+
+    def _on_applied(self, applied: Any) -> None:
+        """Another event reached the table (typed by hand, undo, a new game): a read still
+        pending was made for a step that may be over, so it is set aside, never applied
+        to the wrong step later."""
+        if self._own_submit:
+            return
+        for rec in self.records.recent(10):
+            if rec.get("status") in ("pending", "refused"):
+                rec["status"] = "superseded"
+                rec["message"] = text2("La partie a avancé depuis cette lecture : relancez si besoin.",
+                                       "The game moved on since this read: roll again if needed.")
+                self._store(rec)
 
     def discard(self, rid: int) -> dict[str, Any]:
         with self._lock:

@@ -144,3 +144,20 @@ def test_camera_unplugged_is_reported_and_picked_up_again(tmp_path, democam) -> 
     assert roll.roll()["status"] != "error"
     cam.stop()
     table.close()
+
+
+def test_a_pending_read_is_set_aside_when_the_game_moves_on(tmp_path, democam, calibration) -> None:
+    table, roll, cam = make(tmp_path, "shayo", democam, calibration, strict=True)
+    want = table.state_json()["state"]["expects"]["dice"][0]["count"]
+    roll_with(democam, [("d10", 1 + i) for i in range(want)], seed=22)
+    rec = roll.roll()
+    assert rec["status"] == "pending"
+    # the players type the dice by hand instead
+    table.submit({"type": "shayo.roll", "data": {"dice": list(range(1, want + 1))}})
+    assert roll.records.get(rec["id"])["status"] == "superseded"
+    n = table.log.next_seq()
+    with pytest.raises(ValueError):
+        roll.correct(rec["id"], 0, 5)  # never applied to the next step
+    assert table.log.next_seq() == n
+    cam.stop()
+    table.close()

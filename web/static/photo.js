@@ -18,7 +18,7 @@
   const RECORD = {
     pending: ["En attente : touchez les dés orange", "Pending: tap the orange dice"], applied: ["Appliqué", "Applied"],
     refused: ["Refusé", "Refused"], shown: ["Affiché seulement", "Shown only"], discarded: ["Écarté", "Discarded"],
-    error: ["Erreur", "Error"],
+    error: ["Erreur", "Error"], superseded: ["Dépassée", "Set aside"],
   };
   let st = { camera: { connected: null }, reads: [], demo: false, rolling: false };
   let picking = null; // index of the die whose face is being chosen
