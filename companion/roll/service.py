@@ -86,6 +86,8 @@ class RollService:
         self.errors = 0
         self.busy = False
         self._own_submit = False
+        #: Called with every read record stored (the status LED follows the reads).
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
         if hasattr(table, "on_applied"):
             table.on_applied(self._on_applied)
 
@@ -229,6 +231,11 @@ class RollService:
 
     def _store(self, rec: dict[str, Any], publish: bool = True) -> dict[str, Any]:
         self.records.put(rec)
+        for listener in list(self.listeners):
+            try:
+                listener(rec)
+            except Exception:  # a LED must not break a roll
+                log.debug("read listener failed", exc_info=True)
         if publish:
             self._publish(rec)
         return rec

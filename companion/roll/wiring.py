@@ -10,6 +10,8 @@ Defaults that do the right thing on a Pi (``--camera auto --tray auto --gpio aut
 - tray: the first USB serial port of a Pico (looked up again on every reconnect);
 - GPIO: on a Raspberry Pi with gpiozero, a confirm button on GPIO17 (to ground) and a
   status LED on GPIO27 (through 330 Ω): pressing the button reads the tray now;
+- the status LED (tray or GPIO) is steady when the last read went in, blinks fast while
+  a read waits for the players, double-blinks when the camera could not read;
 - without a tray, stillness is detected from the camera frames (four frames a second);
 - ``--demo``: the demo camera (rendered trays) and the emulated tray; a "roll" button on
   the tablet shakes the emulated tray and renders a new tray for the step the game expects.
@@ -197,6 +199,14 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
                 devs.trays.append(g)
         except Exception as exc:
             log.warning("GPIO button not used: %s", exc)
+    def led(rec: dict[str, Any]) -> None:
+        pattern = {"pending": "fast", "refused": "fast", "error": "double"}.get(str(rec.get("status")), "on")
+        for tr in devs.trays:
+            setter = getattr(tr, "set_status", None)
+            if setter is not None and getattr(tr, "connected", False):
+                setter(pattern)
+
+    roll.listeners.append(led)
     if cam_obj is not None and not demo:
         th = threading.Thread(target=_stillness_loop, args=(devs,), name="stillness", daemon=True)
         th.start()

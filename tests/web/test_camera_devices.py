@@ -56,3 +56,23 @@ def test_tray_and_camera_unplugged_and_back(tmp_path) -> None:
     finally:
         devs.stop()
         service.close()
+
+
+def test_status_led_follows_the_reads(tmp_path) -> None:
+    service = TableService(tmp_path / "table.sqlite")
+    for ev in demo_events("wuxia"):
+        service.submit(ev)
+    devs = start_devices(service, tmp_path, camera="demo", tray="emulated", gpio="none", demo=True)
+    try:
+        assert wait(lambda: devs.link.connected)
+        devs.camera.source.prepare([("d10", 4)], seed=3)  # one die for a pool of five: pending
+        devs.camera.source.wait_ready(20)
+        assert devs.roll.roll()["status"] == "pending"
+        assert wait(lambda: devs.emulator.pattern == "fast")
+        service.submit(demo_events("wuxia")[-1])
+        devs.camera.stop()  # the camera is gone: the read fails
+        assert devs.roll.roll()["status"] == "error"
+        assert wait(lambda: devs.emulator.pattern == "double")
+    finally:
+        devs.stop()
+        service.close()
