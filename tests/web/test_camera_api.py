@@ -86,3 +86,19 @@ def test_calibration_and_enrollment_steps(setup) -> None:
     assert next(f for f in d6["faces"] if f["face"] == 3)["views"] == 1
     assert r.json["progress"] > 0
     assert client.get("/calibrate").status_code == 200
+
+
+def test_welcome_page_for_the_pi_display(tmp_path) -> None:
+    service = TableService(tmp_path / "t.sqlite")
+    app = create_app({"SERVICE": service, "TABLE_PIN": PIN})
+    client = app.test_client()
+    local = client.get("/welcome", environ_base={"REMOTE_ADDR": "127.0.0.1"}).get_data(as_text=True)
+    assert PIN in local and "welcome-url" in local
+    remote = client.get("/welcome", environ_base={"REMOTE_ADDR": "192.168.1.20"}).get_data(as_text=True)
+    assert PIN not in remote  # the PIN is for the Pi's own screen only
+    try:
+        import qrcode  # noqa: F401
+    except ImportError:
+        return
+    assert "<svg" in local and "welcome-qr" in local
+    service.close()
