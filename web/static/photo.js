@@ -106,7 +106,7 @@
     if (st.demo) {
       actions.append(h("button", { class: "big primary", "data-test": "demo-roll", disabled: st.rolling,
         onclick: async () => { st.rolling = true; draw(); const r = await C.api("/api/roll/shake", {}); if (!r) { st.rolling = false; draw(); } } },
-        st.rolling ? t("Les dés roulent…", "Rolling…") : t("🎲 Lancer les dés", "🎲 Roll the dice")));
+        st.rolling ? t("Les dés roulent…", "Rolling…") : t("Lancer les dés", "Roll the dice")));
     }
     if (cam.connected) {
       actions.append(h("button", { class: "big ghost", "data-test": "read-now", onclick: () => C.api("/api/roll/read", {}) },
