@@ -85,7 +85,7 @@ class RollService:
         self.rolls = 0
         self.errors = 0
         self.busy = False
-        self._own_submit = False
+        self._own_submit: int | None = None  # the thread submitting a read's event
         #: Called with every read record stored (the status LED follows the reads).
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         if hasattr(table, "on_applied"):
@@ -213,7 +213,7 @@ class RollService:
         from companion.errors import CompanionError
 
         try:
-            self._own_submit = True
+            self._own_submit = threading.get_ident()
             applied = self.table.submit({"type": rec["type"], "data": rec["data"], "source": source})
         except CompanionError as exc:
             rec["status"] = "refused"
@@ -221,7 +221,7 @@ class RollService:
             rec["message"] = {"fr": f"Refusé par les règles : {msg}", "en": f"Refused by the rules: {msg}"}
             return False
         finally:
-            self._own_submit = False
+            self._own_submit = None
         rec["status"] = "applied"
         rec["seq"] = applied.event.seq if hasattr(applied, "event") else None
         rec["source"] = source
@@ -309,7 +309,7 @@ class RollService:
         """Another event reached the table (typed by hand, undo, a new game): a read still
         pending was made for a step that may be over, so it is set aside, never applied
         to the wrong step later."""
-        if self._own_submit:
+        if self._own_submit == threading.get_ident():
             return
         for rec in self.records.recent(10):
             if rec.get("status") in ("pending", "refused"):
