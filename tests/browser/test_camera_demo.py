@@ -69,4 +69,12 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
         page.wait_for_function(f"document.querySelectorAll('[data-test=history-item]').length !== {n}"
                                f" || !document.querySelector('[data-test=history-item][data-seq=\"{seq}\"]')")
         assert [e["type"] for e in srv.get("/api/log")["events"]][-1] == "undo"
+        if game == "peripeties":
+            # the same step typed by hand instead: its dice show as typed
+            code, out = srv.post({"type": "peripeties.dice", "data": {
+                "lieu": "ville", "adversaire": "mandarin", "epreuve": "esprit", "recompense": "gourde",
+                "sentence": "taels", "difficulty": [8, 9]}})
+            assert code == 201, out
+            page.wait_for_selector('[data-test="typed-dice"] [data-status="typed"]')
+            assert page.locator('[data-test="typed-dice"] [data-test="die-chip"]').count() == 7
         assert page.js_errors == []

@@ -91,6 +91,25 @@
     if (st.reads.length > 5) st.reads = st.reads.slice(-5);
   }
 
+  const DICE_EVENTS = ["peripeties.dice", "wuxia.roll", "shayo.roll", "espri.draw", "espri.setup_draw"];
+
+  /* The dice of the last dice event typed by hand (after the last read), as chips. */
+  function typedDice() {
+    const hist = (C.table && C.table.history) || [];
+    const e = hist.slice().reverse().find((x) => DICE_EVENTS.includes(x.type));
+    if (!e || e.source !== "manual") return null;
+    const d = e.data || {};
+    const out = [];
+    if (Array.isArray(d.dice)) d.dice.forEach((x) => out.push(typeof x === "object" && x ? [x.kind, x.value] : ["d10", x]));
+    if (Array.isArray(d.gems)) d.gems.forEach((g) => out.push(["gem", g]));
+    for (const k of ["lieu", "adversaire", "epreuve", "recompense", "sentence"]) if (d[k]) out.push([k, d[k]]);
+    for (const k of ["difficulty", "detail", "trial", "taels", "prison"]) {
+      if (d[k] === undefined || d[k] === null) continue;
+      (Array.isArray(d[k]) ? d[k] : [d[k]]).forEach((v) => out.push([k, v]));
+    }
+    return { seq: e.seq, dice: out };
+  }
+
   function draw() {
     const root = document.getElementById("camera");
     if (!root) return;
@@ -113,6 +132,14 @@
         t("Lire maintenant", "Read now")));
     }
     root.append(head, actions);
+    const typed = typedDice();
+    if (typed && typed.dice.length) {
+      const s = STATUS.typed;
+      root.append(C.h("div", { class: "chips", "data-test": "typed-dice", "data-seq": typed.seq },
+        C.h("span", {}, t("Derniers dés saisis à la main (#", "Last dice typed by hand (#") + typed.seq + ") :"),
+        typed.dice.map(([k, v]) => C.h("span", { class: "chip typed", "data-test": "die-chip", "data-status": "typed" },
+          k + " " + v + " · " + t(s[0], s[1])))));
+    }
     const rec = last();
     if (!rec) {
       root.append(h("p", { class: "muted" }, t("Lancez les dés dans le plateau : la lecture s'affiche ici.",
