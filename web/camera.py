@@ -175,3 +175,27 @@ def enrollment() -> Any:
     from companion.roll.checks import enrollment_progress
 
     return jsonify(enrollment_progress(_devices()))
+
+
+@bp.post("/api/demo/game")
+@require_pin
+def demo_game() -> Any:
+    """Demo only: start ``game`` with its example set-up, stopped where the camera reads."""
+    from companion.errors import CompanionError
+    from companion.roll.demo import demo_events
+
+    if not current_app.config.get("DEMO"):
+        return _err("démo seulement / demo only", 404)
+    game = str(_body().get("game", ""))
+    events = demo_events(game)
+    if not events:
+        return _err(f"pas de démo pour {game!r} / no demo for {game!r}")
+    from .app import get_service
+
+    service = get_service()
+    try:
+        for ev in events:
+            service.submit(ev)
+    except CompanionError as exc:
+        return _err(str(exc))
+    return jsonify({"ok": True, "events": len(events)}), 201

@@ -77,4 +77,10 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
             assert code == 201, out
             page.wait_for_selector('[data-test="typed-dice"] [data-status="typed"]')
             assert page.locator('[data-test="typed-dice"] [data-test="die-chip"]').count() == 7
+        if game == "espri":
+            # the demo's "new game" buttons start each game with its example set-up
+            page.once("dialog", lambda d: d.accept())
+            page.click('[data-test="new-game-wuxia"]')
+            page.wait_for_function("document.getElementById('title').textContent.includes('Wuxia')")
+            assert srv.get("/api/state")["state"]["expects"]["step"] == "roll"
         assert page.js_errors == []

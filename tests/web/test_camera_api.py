@@ -102,3 +102,13 @@ def test_welcome_page_for_the_pi_display(tmp_path) -> None:
         return
     assert "<svg" in local and "welcome-qr" in local
     service.close()
+
+
+def test_demo_new_game_comes_with_its_example_set_up(setup) -> None:
+    client, devs, service = setup
+    r = client.post("/api/demo/game", json={"game": "wuxia"}, headers=H)
+    assert r.status_code == 201
+    assert service.state_json()["state"]["expects"]["step"] == "roll"  # a pool waits for the camera
+    assert client.post("/api/demo/game", json={"game": "nope"}, headers=H).status_code == 400
+    app = create_app({"SERVICE": service, "TABLE_PIN": PIN})  # not a demo
+    assert app.test_client().post("/api/demo/game", json={"game": "wuxia"}, headers=H).status_code == 404

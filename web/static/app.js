@@ -173,7 +173,8 @@ const Companion = (() => {
         onclick: async () => {
           if (table && table.game && !confirm(t("Commencer une nouvelle partie ? L'ancienne reste dans l'historique (annulable).",
             "Start a new game? The old one stays in the history (can be undone)."))) return;
-          await send("table.new_game", { game: name });
+          if (document.body.dataset.demo === "yes") await api("/api/demo/game", { game: name });  // with example set-up
+          else await send("table.new_game", { game: name });
         },
       }, titles[name] || name));
     }
