@@ -255,10 +255,10 @@ class RollService:
         with self._lock:
             rec = self.records.get(rid)
             if rec is None:
-                raise ValueError(f"no read {rid} (too old or unknown)")
+                raise ValueError(f"lecture {rid} inconnue ou trop ancienne / no read {rid} (too old or unknown)")
             objs = rec.get("objects") or []
             if not isinstance(index, int) or not 0 <= index < len(objs):
-                raise ValueError(f"read {rid} has no object {index}")
+                raise ValueError(f"la lecture {rid} n'a pas d'objet {index} / read {rid} has no object {index}")
             if rec.get("status") in ("discarded", "superseded"):
                 raise ValueError("cette lecture est écartée : relancez / this read was set aside: roll again")
             obj = objs[index]
@@ -268,7 +268,7 @@ class RollService:
             else:
                 k = kind or obj.get("kind")
                 if k not in FACES:
-                    raise ValueError(f"unknown die kind {k!r}")
+                    raise ValueError(f"type de dé inconnu {k!r} / unknown die kind {k!r}")
                 obj["kind"] = k
                 obj["value"] = parse_face(k, value)
                 obj["status"] = "corrected"
@@ -276,7 +276,8 @@ class RollService:
             if rec.get("status") == "applied":
                 ev = correction_event(rec, index)
                 if ev is None:
-                    raise ValueError("this die cannot be corrected afterwards: undo the roll and enter it again")
+                    raise ValueError("ce dé ne se corrige plus : annulez le lancer et saisissez-le / "
+                                     "this die cannot be corrected afterwards: undo the roll and enter it again")
                 from companion.errors import CompanionError
 
                 try:
@@ -322,9 +323,9 @@ class RollService:
         with self._lock:
             rec = self.records.get(rid)
             if rec is None:
-                raise ValueError(f"no read {rid}")
+                raise ValueError(f"lecture {rid} inconnue / no read {rid}")
             if rec.get("status") == "applied":
-                raise ValueError("this read is in the log: use Undo")
+                raise ValueError("cette lecture est dans l'historique : utilisez Annuler / this read is in the log: use Undo")
             rec["status"] = "discarded"
             self._store(rec)
             return rec
