@@ -59,7 +59,19 @@ def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
             enr = Enrollment.load(vision_dir / ENROLLMENT_FILE)
         except ValueError as exc:
             log.warning("enrollment ignored: %s", exc)
-    enr = enr.merged(default_enrollment()) if enr is not None else default_enrollment()
+    if enr is not None:
+        # a kind the players have taught only in part (some faces) would read every die of
+        # that kind as one of the taught faces: until each face has a view, the shipped
+        # templates of that kind stay in use
+        from vision.catalog import FACES
+
+        counts = enr.counts()
+        for kind, faces in FACES.items():
+            if any(counts.get((kind, f), 0) for f in faces) and not all(counts.get((kind, f), 0) for f in faces):
+                enr.remove(kind)
+        enr = enr.merged(default_enrollment()) if len(enr) else None
+    if enr is None:
+        enr = default_enrollment()
 
     def read(frame: Any) -> dict[str, Any]:
         return read_tray(frame, calibration=cal, enrollment=enr).to_json()

@@ -161,3 +161,21 @@ def test_a_pending_read_is_set_aside_when_the_game_moves_on(tmp_path, democam, c
     assert table.log.next_seq() == n
     cam.stop()
     table.close()
+
+
+def test_a_kind_taught_in_part_keeps_the_shipped_templates(tmp_path, democam, calibration) -> None:
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment, enroll_frame
+
+    from companion.roll.service import default_reader
+
+    democam.prepare([("d10", 3)], seed=51)
+    democam.wait_ready(20)
+    store = Enrollment()
+    enroll_frame(store, democam.read(), "d10", 3)  # one face of ten
+    store.save(tmp_path / "vision" / ENROLLMENT_FILE)
+    read = default_reader(tmp_path / "vision", calibration=calibration)
+    democam.prepare([("d10", 8)], seed=52)
+    democam.wait_ready(20)
+    objs = read(democam.read())["objects"]
+    assert [(o["kind"], o["value"]) for o in objs] == [("d10", 8)]  # not forced to the taught 3
+    assert len(default_enrollment()) > 0
