@@ -150,6 +150,12 @@ def check() -> Any:
 def background() -> Any:
     from companion.roll.checks import save_calibration
 
+    src = getattr(_devices().camera, "source", None)
+    if src is not None and hasattr(src, "lock_exposure"):
+        try:  # the empty tray and every later frame under the same exposure and white balance
+            src.lock_exposure()
+        except Exception:  # noqa: BLE001 - a camera without the controls still calibrates
+            pass
     try:
         out = save_calibration(_devices(), _frame())
     except ValueError as exc:
