@@ -22,7 +22,20 @@ from typing import Any
 
 from .errors import CompanionError
 
-__all__ = ["serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo"]
+__all__ = ["serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo", "add_device_arguments"]
+
+
+def add_device_arguments(p: argparse.ArgumentParser) -> None:
+    """The device options of ``companion serve`` (the CLI adds them; each falls back to
+    its environment variable, then to a default that suits a Pi)."""
+    p.add_argument("--camera", default=None,
+                   help="auto (default: picamera2, else /dev/video0, else none), picamera2, usb:N, folder:PATH, "
+                        "synthetic[:SEED], demo or none ($COMPANION_CAMERA)")
+    p.add_argument("--tray", default=None,
+                   help="auto (default: a Pico on USB), a serial PATH, emulate, gpio[:BTN[:LED]] or none ($COMPANION_TRAY)")
+    p.add_argument("--gpio", default=None,
+                   help="auto (default: a confirm button on GPIO17 and LED on GPIO27 on a Raspberry Pi), "
+                        "BTN[:LED] or none ($COMPANION_GPIO)")
 
 
 def default_data_dir() -> Path:
@@ -89,6 +102,13 @@ def seed_demo(service: Any, game: str) -> None:
 
     if service.table.frames:
         return
+    from .roll.demo import demo_events as camera_demo
+
+    scripted = camera_demo(game)
+    if scripted:
+        for ev in scripted:
+            service.submit(ev)
+        return
     service.submit({"type": "table.new_game", "data": {"game": game}, "source": "system"})
     mod = sys.modules[type(find_game(game)).__module__]
     pkg = sys.modules.get(mod.__name__.rsplit(".", 1)[0]) if "." in mod.__name__ else None
@@ -119,16 +139,21 @@ def serve(args: argparse.Namespace) -> int:
     if game and not service.table.frames:
         seed_demo(service, game)
 
-    from waitress import create_server
-
     from web.app import create_app
+    from web.server import create_server
 
+    from .roll.wiring import start_devices
+
+    tray = getattr(args, "tray", None)
+    if tray and tray.lower() == "emulate":
+        tray = "emulated"
+    devices = start_devices(service, data_dir, camera=getattr(args, "camera", None), tray=tray,
+                            gpio=getattr(args, "gpio", None), demo=bool(args.demo))
     app = create_app({
         "SERVICE": service, "TABLE_PIN": pin, "SECRET_KEY": settings["secret_key"],
-        "DATA_DIR": str(data_dir), "DEMO": bool(args.demo),
+        "DATA_DIR": str(data_dir), "DEMO": bool(args.demo), "DEVICES": devices,
     })
-    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads),
-                           channel_timeout=120, ident="companion")
+    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads))
     port = server.effective_port  # type: ignore[attr-defined]
     hosts = lan_addresses() if args.host in ("0.0.0.0", "::") else [args.host]
     print("Compagnon de table / Table companion", flush=True)
@@ -137,10 +162,29 @@ def serve(args: argparse.Namespace) -> int:
         print(f"  ouvrir sur la tablette / open on the tablet : http://{h}:{port}/", flush=True)
     print(f"  local : http://127.0.0.1:{port}/", flush=True)
     print(f"  code de la table / table PIN : {pin}", flush=True)
+    cam = devices.camera.spec if devices.camera is not None else "none"
+    print(f"  caméra / camera : {cam} ; plateau / tray : {tray or os.environ.get('COMPANION_TRAY') or ('emulated' if args.demo else 'auto')}",
+          flush=True)
+    _print_qr(f"http://{(hosts or ['127.0.0.1'])[0]}:{port}/")
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        devices.stop()
         service.close()
     return 0
+
+
+def _print_qr(url: str) -> None:
+    """A QR code of the address on the Pi's display, for tablets that cannot resolve
+    ``.local`` names (needs the optional ``qrcode`` package; skipped without it)."""
+    if not sys.stdout.isatty():
+        return
+    try:
+        import qrcode  # type: ignore[import-not-found]
+    except ImportError:
+        return
+    qr = qrcode.QRCode(border=1)
+    qr.add_data(url)
+    qr.print_ascii(invert=True)

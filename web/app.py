@@ -9,7 +9,9 @@ as they like. Config keys:
 - ``DATA_DIR``: the table's folder (log, settings);
 - ``TABLE_PIN``: the PIN that changing anything needs (required);
 - ``SECRET_KEY``: signs the tablet's session cookie (else a random one per start);
-- ``DEMO``: show the demo banner.
+- ``DEMO``: show the demo banner (and the demo "roll" button);
+- ``DEVICES``: a :class:`companion.roll.wiring.Devices` (camera, tray, roll service);
+  without it the camera endpoints answer 404 and the page shows no camera panel.
 
 Never run with Flask's debug mode: ``companion serve`` runs it under waitress.
 """
@@ -53,10 +55,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service = TableService(Path(data_dir) / "table.sqlite")
     app.extensions["companion"] = service
 
-    from . import api, pages
+    from . import api, camera, pages
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(camera.bp)
 
     @app.after_request
     def _headers(resp: Any) -> Any:

@@ -58,3 +58,35 @@ def do_logout() -> Any:
 @bp.get("/healthz")
 def healthz() -> Any:
     return jsonify({"ok": True})
+
+
+@bp.get("/welcome")
+def welcome() -> Any:
+    """For the Pi's own display (a kiosk browser on http://localhost:8080/welcome): the
+    address for the tablets as text and as a QR code (for tablets that cannot resolve
+    ``.local`` names), and the table PIN, shown only to the Pi itself (loopback)."""
+    import socket
+
+    from flask import Response
+    from markupsafe import Markup
+
+    from companion.serve import lan_addresses
+
+    port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
+    addrs = [f"http://{a}:{port}/" for a in lan_addresses()]
+    host = socket.gethostname()
+    mdns = f"http://{host}.local:{port}/"
+    url = addrs[0] if addrs else mdns
+    svg = ""
+    try:
+        import qrcode  # optional: pip install qrcode
+        import qrcode.image.svg
+
+        svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12).to_string(encoding="unicode")
+    except ImportError:
+        svg = ""
+    local = request.remote_addr in ("127.0.0.1", "::1")
+    pin = str(current_app.config.get("TABLE_PIN")) if local else None
+    html = render_template("welcome.html", lang=_lang(), url=url, addrs=addrs, mdns=mdns,
+                           qr=Markup(svg), pin=pin)
+    return Response(html, mimetype="text/html")

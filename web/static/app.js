@@ -77,6 +77,30 @@ const Companion = (() => {
     return out;
   }
 
+  function emit(name, detail) {
+    window.dispatchEvent(new CustomEvent("companion:" + name, { detail }));
+  }
+
+  /* POST JSON to one of the companion's own endpoints with the PIN session and CSRF token;
+   * shows the refusal itself and returns the JSON answer, or null. */
+  async function api(url, body) {
+    if (!canEdit) { openPin(); return null; }
+    let resp;
+    try {
+      resp = await fetch(url, { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "X-Client": "tablet" },
+        body: JSON.stringify(body || {}) });
+    } catch (e) {
+      toast(t("Pas de connexion avec le compagnon.", "No connection to the companion."));
+      return null;
+    }
+    let out = {};
+    try { out = await resp.json(); } catch (e) { /* empty */ }
+    if (resp.status === 401) { canEdit = false; openPin(); return null; }
+    if (!resp.ok) { toast(tr(out.message) || out.error || ("HTTP " + resp.status)); return null; }
+    return out;
+  }
+
   function ctx() {
     return { lang, t, tr, h, bars, send, toast, canEdit, table };
   }
@@ -94,6 +118,7 @@ const Companion = (() => {
 
   function render() {
     applyI18n();
+    if (document.body.dataset.page) { renderDevices(); emit("render", {}); return; }  // another page (calibration)
     const root = document.getElementById("game");
     root.replaceChildren();
     document.getElementById("title").textContent = table && table.title ? tr(table.title) : t("Compagnon de table", "Table companion");
@@ -109,6 +134,7 @@ const Companion = (() => {
     renderHistory();
     renderNewGame();
     renderDevices();
+    emit("render", {});
   }
 
   function renderHistory() {
@@ -147,7 +173,8 @@ const Companion = (() => {
         onclick: async () => {
           if (table && table.game && !confirm(t("Commencer une nouvelle partie ? L'ancienne reste dans l'historique (annulable).",
             "Start a new game? The old one stays in the history (can be undone)."))) return;
-          await send("table.new_game", { game: name });
+          if (document.body.dataset.demo === "yes") await api("/api/demo/game", { game: name });  // with example set-up
+          else await send("table.new_game", { game: name });
         },
       }, titles[name] || name));
     }
@@ -184,7 +211,8 @@ const Companion = (() => {
   function connect() {
     if (es) es.close();
     es = new EventSource("/events");
-    es.addEventListener("hello", (ev) => { setLive(true); table = JSON.parse(ev.data).state; render(); });
+    es.addEventListener("hello", (ev) => { setLive(true); table = JSON.parse(ev.data).state; render(); emit("hello", {}); });
+    es.addEventListener("roll", (ev) => emit("roll", JSON.parse(ev.data)));
     es.addEventListener("table", (ev) => { table = JSON.parse(ev.data).state; render(); });
     es.addEventListener("devices", (ev) => { if (table) { table.devices = JSON.parse(ev.data).devices; renderDevices(); } });
     es.addEventListener("resync", () => { refresh(); });
@@ -237,7 +265,7 @@ const Companion = (() => {
 
   return {
     registerGame(name, renderer) { games[name] = renderer; if (table && table.game === name) render(); },
-    start, send, t, h, bars, toast, refresh,
+    start, send, api, t, tr, h, bars, toast, refresh, openPin,
     get table() { return table; }, get lang() { return lang; }, get canEdit() { return canEdit; },
   };
 })();

@@ -1,0 +1,118 @@
+"""What the calibration wizard and ``companion doctor`` check on a live frame, and the
+calibration and enrollment steps the tablet drives.
+
+- :func:`frame_checks`: the four markers, the focus (variance of the Laplacian of the
+  tray area) and the light (mean level, share of blown-out pixels: glare on
+  translucent dice reads as a face of white).
+- :func:`save_calibration`: markers + empty tray -> ``vision/calibration.json`` and the
+  background; the reader is reloaded.
+- :func:`enroll_face`: one die (or gem) alone in the tray, its kind and face -> one more
+  template in ``vision/enrollment.npz``; the reader is reloaded.
+- :func:`enrollment_progress`: views per face against :data:`TARGET_VIEWS`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+__all__ = ["frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "TARGET_VIEWS",
+           "FOCUS_MIN", "GLARE_MAX"]
+
+TARGET_VIEWS = 3  # views per face for a good enrollment
+FOCUS_MIN = 60.0  # variance of the Laplacian below this: blurred
+GLARE_MAX = 0.02  # share of saturated pixels above this: glare
+DARK_MIN, BRIGHT_MAX = 60.0, 200.0
+
+
+def frame_checks(frame: Any) -> dict[str, Any]:
+    import cv2
+    import numpy as np
+
+    from vision.calibration import detect_markers
+
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    found = sorted(int(i) for i in detect_markers(frame))
+    focus = float(cv2.Laplacian(grey, cv2.CV_64F).var())
+    mean = float(grey.mean())
+    glare = float((grey >= 250).mean())
+    checks = {
+        "markers": {"ok": len(found) >= 4, "found": found,
+                    "fr": f"Repères trouvés : {len(found)} sur 4" + ("" if len(found) >= 4 else " — dégagez les coins du plateau"),
+                    "en": f"Markers found: {len(found)} of 4" + ("" if len(found) >= 4 else " — clear the tray corners")},
+        "focus": {"ok": focus >= FOCUS_MIN, "value": round(focus, 1),
+                  "fr": "Netteté correcte" if focus >= FOCUS_MIN else "Image floue : réglez la mise au point",
+                  "en": "Focus fine" if focus >= FOCUS_MIN else "Blurred: adjust the focus"},
+        "light": {"ok": DARK_MIN <= mean <= BRIGHT_MAX and glare <= GLARE_MAX, "mean": round(mean, 1),
+                  "glare": round(glare, 4),
+                  "fr": ("Trop sombre : allumez l'anneau LED" if mean < DARK_MIN else
+                         "Trop clair : baissez la lumière" if mean > BRIGHT_MAX else
+                         "Reflets : diffusez la lumière (calque sur l'anneau)" if glare > GLARE_MAX else "Lumière correcte"),
+                  "en": ("Too dark: switch the LED ring on" if mean < DARK_MIN else
+                         "Too bright: dim the light" if mean > BRIGHT_MAX else
+                         "Glare: diffuse the light (paper over the ring)" if glare > GLARE_MAX else "Light fine")},
+    }
+    checks["ok"] = all(c["ok"] for c in checks.values() if isinstance(c, dict))  # type: ignore[union-attr]
+    _ = np  # numpy comes with cv2
+    return checks
+
+
+def _vision_dir(devs: Any) -> Path:
+    return Path(devs.roll.folder).parent / "vision"
+
+
+def _reload(devs: Any) -> None:
+    from .service import default_reader
+
+    devs.roll.reader = default_reader(_vision_dir(devs))
+
+
+def save_calibration(devs: Any, frame: Any) -> dict[str, Any]:
+    from vision.calibration import calibrate
+
+    try:
+        cal = calibrate(frame)
+    except ValueError as exc:  # CalibrationError: which markers are missing
+        raise ValueError(f"Repères introuvables : dégagez les quatre coins du plateau / {exc}") from None
+    cal.save(_vision_dir(devs))
+    _reload(devs)
+    return {"ok": True, "markers": list(cal.markers_found), "error_px": round(cal.reprojection_px, 2)}
+
+
+def enroll_face(devs: Any, frame: Any, kind: str, face: Any) -> dict[str, Any]:
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, enroll_frame
+
+    path = _vision_dir(devs) / ENROLLMENT_FILE
+    store = Enrollment.load(path) if path.exists() else Enrollment()
+    try:
+        enroll_frame(store, frame, kind, face)
+    except ValueError as exc:  # EnrollmentError: not exactly one object, unknown face
+        msg = str(exc)
+        if msg.startswith("found "):
+            n = msg.split()[1]
+            raise ValueError(f"{n} objet(s) dans le plateau : posez un seul dé ou une seule gemme / {msg}") from None
+        raise
+    store.save(path)
+    _reload(devs)
+    return enrollment_progress(devs)
+
+
+def enrollment_progress(devs: Any) -> dict[str, Any]:
+    from vision.catalog import FACES
+    from vision.enroll import ENROLLMENT_FILE, Enrollment
+
+    path = _vision_dir(devs) / ENROLLMENT_FILE
+    counts: dict[tuple[str, Any], int] = {}
+    if path.exists():
+        try:
+            counts = Enrollment.load(path).counts()
+        except ValueError:
+            counts = {}
+    kinds = []
+    done = total = 0
+    for kind, faces in FACES.items():
+        views = [counts.get((kind, f), 0) for f in faces]
+        kinds.append({"kind": kind, "faces": [{"face": f, "views": v} for f, v in zip(faces, views)]})
+        total += len(faces) * TARGET_VIEWS
+        done += sum(min(TARGET_VIEWS, v) for v in views)
+    return {"target": TARGET_VIEWS, "kinds": kinds, "progress": round(done / total, 4) if total else 0.0}

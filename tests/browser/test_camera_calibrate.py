@@ -1,0 +1,36 @@
+"""The calibration and enrollment wizard on the tablet, against the demo camera."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Server
+
+pytestmark = pytest.mark.browser
+
+
+def test_wizard_checks_calibrates_enrolls_and_practises(page, tmp_path):
+    with Server("--demo", "--game", "wuxia", "--data", str(tmp_path)) as srv:
+        page.goto(srv.base + "/")
+        page.click('[data-test="calibrate-link"]')
+        page.wait_for_selector('[data-test="check-markers"][data-ok="yes"]', timeout=15000)
+        assert page.get_attribute('[data-test="check-focus"]', "data-ok") == "yes"
+        page.wait_for_function("document.querySelector('[data-test=preview]').naturalWidth > 0")
+        page.click('[data-test="pin-open"]')
+        page.fill('[data-test="pin-input"]', srv.pin)
+        page.click('[data-test="pin-submit"]')
+        page.wait_for_selector('[data-test="pin-dialog"]:not([open])', state="attached")
+        page.click('[data-test="wizard-next"]')
+        page.click('[data-test="capture-background"]')
+        page.wait_for_selector('[data-test="wizard-step"][data-step="enroll"]')
+        assert (tmp_path / "vision" / "calibration.json").exists()
+        page.wait_for_selector('[data-test="progress"]')
+        assert page.get_attribute('[data-test="progress"]', "data-value") == "0"
+        # the tray is empty: learning a face is refused with a clear message
+        page.click('[data-test="enroll-kind-d6"]')
+        page.click('[data-test="enroll-capture"]')
+        page.wait_for_function("document.querySelector('[data-test=toast]').textContent.includes('objects')")
+        page.click('[data-test="wizard-next"]')
+        page.click('[data-test="practice-read"]')
+        page.wait_for_selector('[data-test="practice-result"]', state="attached", timeout=15000)
+        assert page.js_errors == []

@@ -1,0 +1,86 @@
+"""Camera-assisted play in a real browser: `companion serve --demo` for each game, the
+"roll" button shakes the emulated tray over a rendered tray, the read goes through the
+camera path to the rules; a die is corrected by tapping it on the photo; a step is undone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import Server
+
+pytestmark = pytest.mark.browser
+
+CAMERA_EVENT = {"peripeties": "peripeties.dice", "wuxia": "wuxia.roll", "shayo": "shayo.roll", "espri": "espri.draw"}
+
+
+def login(page, pin: str) -> None:
+    page.click('[data-test="pin-open"]')
+    page.fill('[data-test="pin-input"]', pin)
+    page.click('[data-test="pin-submit"]')
+    page.wait_for_selector('[data-test="pin-dialog"]:not([open])', state="attached")
+
+
+def roll(page) -> str:
+    before = page.locator('[data-test="photo"]').get_attribute("data-read") if page.locator('[data-test="photo"]').count() else None
+    page.click('[data-test="demo-roll"]')
+    page.wait_for_function(
+        "(b) => { const p = document.querySelector('[data-test=photo]'); const s = document.querySelector('[data-test=read-status]');"
+        " return p && p.dataset.read !== b && s && s.dataset.status !== 'error' && p.querySelector('img'); }",
+        arg=before, timeout=20000)
+    return page.get_attribute('[data-test="read-status"]', "data-status")
+
+
+@pytest.mark.parametrize("game", ["peripeties", "wuxia", "shayo", "espri"])
+def test_demo_turn_through_the_camera(page, tmp_path, game):
+    with Server("--demo", "--game", game, "--data", str(tmp_path)) as srv:
+        page.goto(srv.base + "/")
+        page.wait_for_selector('[data-test="live"][data-state="live"]')
+        page.wait_for_selector('[data-test="demo-roll"]')
+        login(page, srv.pin)
+        n_hist = page.locator('[data-test="history-item"]').count()
+        status = roll(page)
+        for _ in range(3):  # a die hidden by another one: roll again, as players would
+            if status == "applied":
+                break
+            page.click('[data-test="discard-read"]')
+            status = roll(page)
+        assert status == "applied", page.inner_text('[data-test="read-status"]')
+        page.wait_for_function(f"document.querySelectorAll('[data-test=history-item]').length > {n_hist}")
+        last = srv.get("/api/state")["history"][-1]
+        assert last["type"] == CAMERA_EVENT[game] and last["source"] == "camera"
+        boxes = page.locator('[data-test="die-box"][data-status="read"]')
+        assert boxes.count() >= 1
+        if game in ("wuxia", "shayo"):
+            # tap the first die on the photo and give it another face
+            box = boxes.first
+            idx = box.get_attribute("data-index")
+            old = int(box.inner_text().strip())
+            new = old % 10 + 1
+            box.click()
+            page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
+            page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+            last = srv.get("/api/state")["history"][-1]
+            assert last["source"] == "correction" and last["type"] == f"{game}.correct"
+            assert last["data"]["value"] == new
+        # undo the last step from the tablet
+        n = page.locator('[data-test="history-item"]').count()
+        seq = srv.get("/api/state")["history"][-1]["seq"]
+        page.click('[data-test="undo"]')
+        page.wait_for_function(f"document.querySelectorAll('[data-test=history-item]').length !== {n}"
+                               f" || !document.querySelector('[data-test=history-item][data-seq=\"{seq}\"]')")
+        assert [e["type"] for e in srv.get("/api/log")["events"]][-1] == "undo"
+        if game == "peripeties":
+            # the same step typed by hand instead: its dice show as typed
+            code, out = srv.post({"type": "peripeties.dice", "data": {
+                "lieu": "ville", "adversaire": "mandarin", "epreuve": "esprit", "recompense": "gourde",
+                "sentence": "taels", "difficulty": [8, 9]}})
+            assert code == 201, out
+            page.wait_for_selector('[data-test="typed-dice"] [data-status="typed"]')
+            assert page.locator('[data-test="typed-dice"] [data-test="die-chip"]').count() == 7
+        if game == "espri":
+            # the demo's "new game" buttons start each game with its example set-up
+            page.once("dialog", lambda d: d.accept())
+            page.click('[data-test="new-game-wuxia"]')
+            page.wait_for_function("document.getElementById('title').textContent.includes('Wuxia')")
+            assert srv.get("/api/state")["state"]["expects"]["step"] == "roll"
+        assert page.js_errors == []

@@ -1,0 +1,59 @@
+"""The camera, calibration, enrollment, tray and GPIO checks of `companion doctor`."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("cv2")
+
+from firmware_bridge.doctor import check_gpio, check_tray  # noqa: E402
+from vision.doctor import check_calibration, check_camera, check_enrollment  # noqa: E402
+
+
+def test_camera_check_looks_at_a_live_frame(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("COMPANION_CAMERA", "synthetic:0")
+    r = check_camera(tmp_path)
+    assert r["status"] == "ok" and "4 sur 4" in r["fr"]
+    monkeypatch.setenv("COMPANION_CAMERA", "synthetic:4")  # a tray lit with glare
+    r = check_camera(tmp_path)
+    assert r["status"] == "warn" and "diffuser" in r["fix"]
+    import cv2
+    import numpy as np
+
+    (tmp_path / "blank").mkdir()
+    cv2.imwrite(str(tmp_path / "blank" / "a.png"), np.full((240, 320, 3), 120, np.uint8))
+    monkeypatch.setenv("COMPANION_CAMERA", "folder:" + str(tmp_path / "blank"))
+    r = check_camera(tmp_path)
+    assert r["status"] == "warn" and "0 of 4" in r["en"] and "markers" in r["fix"]
+    monkeypatch.setenv("COMPANION_CAMERA", "none")
+    assert check_camera(tmp_path)["status"] == "warn"
+    monkeypatch.setenv("COMPANION_CAMERA", "folder:" + str(tmp_path / "nothing"))
+    r = check_camera(tmp_path)
+    assert r["status"] == "fail" and r["fix"]
+
+
+def test_calibration_and_enrollment_checks(tmp_path) -> None:
+    from vision.calibration import calibrate
+    from vision.synth import render_tray
+
+    assert check_calibration(tmp_path)["status"] == "warn"
+    assert check_enrollment(tmp_path)["status"] == "warn"
+    calibrate(render_tray(2, objects=[]).background).save(tmp_path / "vision")
+    r = check_calibration(tmp_path)
+    assert r["status"] == "ok" and "4" in r["en"]
+    (tmp_path / "vision" / "calibration.json").write_text("{", encoding="utf-8")
+    assert check_calibration(tmp_path)["status"] == "fail"
+
+
+def test_tray_check_talks_to_the_tray(tmp_path, monkeypatch) -> None:
+    from firmware_bridge.emulator import TrayEmulator
+
+    monkeypatch.setenv("COMPANION_TRAY", str(tmp_path / "no-such-port"))
+    assert check_tray(tmp_path)["status"] == "warn"
+    with TrayEmulator() as emu:
+        monkeypatch.setenv("COMPANION_TRAY", emu.port)
+        r = check_tray(tmp_path)
+    assert r["status"] == "ok" and "protocol" in r["en"]
+    monkeypatch.setenv("COMPANION_TRAY", "none")
+    assert check_tray(tmp_path)["status"] == "ok"
+    assert check_gpio(tmp_path)["status"] in ("ok", "warn", "fail")  # depends on the machine; never raises

@@ -1,0 +1,103 @@
+"""``companion doctor`` checks for the camera side: camera (with markers, focus and light
+on a live frame), calibration, enrolled dice. Plugged in through
+``companion.doctor.EXTRA_CHECKS``; each takes the table's data folder and returns
+``{"status": "ok"|"warn"|"fail", "fr", "en", "fix"}``. Never raises for a missing device.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["check_camera", "check_calibration", "check_enrollment"]
+
+
+def _r(status: str, fr: str, en: str, fix: str = "") -> dict[str, Any]:
+    return {"status": status, "fr": fr, "en": en, "fix": fix}
+
+
+def check_camera(data_dir: Path) -> dict[str, Any]:
+    from companion.roll.camera import resolve_camera_spec
+
+    raw = os.environ.get("COMPANION_CAMERA") or "auto"
+    spec = resolve_camera_spec(raw)
+    if spec is None:
+        return _r("warn", "Aucune caméra trouvée : saisie manuelle seulement",
+                  "No camera found: manual entry only",
+                  "Pi camera: sudo apt install python3-picamera2, ribbon cable seated, test with `rpicam-hello`; "
+                  "USB webcam: check `ls /dev/video*`; then set COMPANION_CAMERA or --camera")
+    try:
+        from vision.sources import open_source
+
+        src = open_source(spec)
+    except Exception as exc:  # noqa: BLE001 - a finding, not a crash
+        busy = "busy" in str(exc).lower() or "resource" in str(exc).lower()
+        return _r("fail", f"Caméra {spec} inutilisable : {exc}", f"Camera {spec} unusable: {exc}",
+                  "the server holds it: `sudo systemctl stop companion` before the doctor" if busy else
+                  "check the cable, that you are in the `video` group (`groups`), and `rpicam-hello` / `v4l2-ctl --list-devices`")
+    try:
+        frame = src.read()
+    except Exception as exc:  # noqa: BLE001
+        return _r("fail", f"La caméra {spec} ne donne pas d'image : {exc}", f"Camera {spec} gives no frame: {exc}",
+                  "unplug and plug it again; check the power supply (5 V 5 A on a Pi 5)")
+    finally:
+        try:
+            src.close()
+        except Exception:  # noqa: BLE001
+            pass
+    from companion.roll.checks import frame_checks
+
+    c = frame_checks(frame)
+    bad = [k for k in ("markers", "focus", "light") if not c[k]["ok"]]
+    fr = f"Caméra {spec} : " + " ; ".join(c[k]["fr"] for k in ("markers", "focus", "light"))
+    en = f"Camera {spec}: " + "; ".join(c[k]["en"] for k in ("markers", "focus", "light"))
+    if not bad:
+        return _r("ok", fr, en)
+    fixes = {"markers": "print the markers (`companion vision markers`), glue them flat in the tray corners, all in view",
+             "focus": "turn the lens ring (Camera Module 3: autofocus; others: focus at the tray distance)",
+             "light": "switch the LED ring on and put a diffuser (tracing paper) over it; no direct sun"}
+    return _r("warn", fr, en, "; ".join(fixes[k] for k in bad))
+
+
+def check_calibration(data_dir: Path) -> dict[str, Any]:
+    from .calibration import CALIBRATION_FILE, load_calibration
+
+    folder = Path(data_dir) / "vision"
+    if not (folder / CALIBRATION_FILE).exists():
+        return _r("warn", "Plateau pas encore calibré", "Tray not calibrated yet",
+                  "open /calibrate on the tablet (or `companion vision calibrate --data DATA/vision`)")
+    try:
+        cal = load_calibration(folder)
+    except ValueError as exc:
+        return _r("fail", f"Calibration illisible : {exc}", f"Unreadable calibration: {exc}", "calibrate again on the tablet")
+    bg = "avec" if cal.background is not None else "sans"
+    msg_fr = f"Calibré ({len(cal.markers_found)} repères, erreur {cal.reprojection_px:.1f} px, {bg} plateau vide)"
+    msg_en = (f"Calibrated ({len(cal.markers_found)} markers, error {cal.reprojection_px:.1f} px, "
+              f"{'with' if cal.background is not None else 'without'} empty tray)")
+    if cal.background is None or len(cal.markers_found) < 4:
+        return _r("warn", msg_fr, msg_en, "calibrate again with the four markers in view and the tray empty")
+    return _r("ok", msg_fr, msg_en)
+
+
+def check_enrollment(data_dir: Path) -> dict[str, Any]:
+    from .catalog import FACES
+    from .enroll import ENROLLMENT_FILE, Enrollment
+
+    path = Path(data_dir) / "vision" / ENROLLMENT_FILE
+    if not path.exists():
+        return _r("warn", "Dés pas encore appris : modèle de démonstration utilisé",
+                  "Dice not enrolled yet: the demo model is used",
+                  "teach your own dice and gems in /calibrate (step 3): a few views per face")
+    try:
+        counts = Enrollment.load(path).counts()
+    except ValueError as exc:
+        return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet")
+    from companion.roll.checks import TARGET_VIEWS
+
+    done = [k for k, faces in FACES.items() if all(counts.get((k, f), 0) >= TARGET_VIEWS for f in faces)]
+    part = [k for k, faces in FACES.items() if k not in done and any(counts.get((k, f), 0) for f in faces)]
+    fr = f"Appris : {', '.join(done) or 'aucun'}" + (f" ; incomplets : {', '.join(part)}" if part else "")
+    en = f"Enrolled: {', '.join(done) or 'none'}" + (f"; incomplete: {', '.join(part)}" if part else "")
+    return _r("ok" if done and not part else "warn", fr, en,
+              "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face")

@@ -1,0 +1,207 @@
+"""Camera endpoints: the read records, photos, corrections, the demo roll, calibration.
+
+- ``GET /api/roll``: camera status and the recent reads (photo, boxes, per-die state)
+- ``GET /photos/<id>.jpg``: a kept tray photo
+- ``POST /api/roll/correct`` ``{read, index, value, kind?}``: set a die's face (``kind:
+  "ignore"`` leaves the object out); a pending read goes to the rules once complete
+- ``POST /api/roll/discard`` ``{read}``: drop a pending read
+- ``POST /api/roll/read``: read the tray now (the confirm button)
+- ``POST /api/roll/shake``: demo only: shake the emulated tray over a new rendered tray
+- ``GET /api/camera/preview.jpg``: a live frame (calibration wizard)
+- ``GET /api/camera/check``: markers found, focus and light of a live frame
+- ``POST /api/camera/background``: calibrate: markers + the empty tray
+- ``POST /api/camera/enroll`` ``{kind, face}``: teach one face (one die in the tray)
+- ``GET /api/camera/enrollment``: how many views each face has (progress)
+
+Server-Sent Events: the ``roll`` event carries ``{"read": record, "camera": status}``.
+Everything that changes anything needs the PIN (see :mod:`web.auth`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_file
+
+from .auth import csrf_token, is_authenticated, require_pin
+
+bp = Blueprint("camera", __name__)
+
+
+def _devices() -> Any:
+    devs = current_app.config.get("DEVICES")
+    if devs is None:
+        abort(404)
+    return devs
+
+
+def _err(msg: str, status: int = 400) -> Any:
+    resp = jsonify({"error": msg, "message": {"fr": msg, "en": msg}})
+    resp.status_code = status
+    return resp
+
+
+@bp.get("/api/roll")
+def roll_state() -> Any:
+    devs = current_app.config.get("DEVICES")
+    if devs is None:
+        return jsonify({"camera": {"connected": None}, "reads": [], "pending": None, "demo": False})
+    out = devs.roll.state(int(request.args.get("n", 5)))
+    out["demo"] = bool(current_app.config.get("DEMO"))
+    return jsonify(out)
+
+
+@bp.get("/photos/<photo_id>.jpg")
+def photo(photo_id: str) -> Any:
+    path = _devices().roll.photos.path(photo_id)
+    if path is None:
+        abort(404)
+    resp = send_file(path, mimetype="image/jpeg", max_age=3600)
+    return resp
+
+
+def _body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    return body if isinstance(body, dict) else {}
+
+
+@bp.post("/api/roll/correct")
+@require_pin
+def correct() -> Any:
+    b = _body()
+    try:
+        rec = _devices().roll.correct(int(b.get("read", -1)), int(b.get("index", -1)), b.get("value"), b.get("kind"))
+    except (ValueError, TypeError) as exc:
+        return _err(str(exc))
+    return jsonify({"read": rec})
+
+
+@bp.post("/api/roll/discard")
+@require_pin
+def discard() -> Any:
+    try:
+        rec = _devices().roll.discard(int(_body().get("read", -1)))
+    except (ValueError, TypeError) as exc:
+        return _err(str(exc))
+    return jsonify({"read": rec})
+
+
+@bp.post("/api/roll/read")
+@require_pin
+def read_now() -> Any:
+    _devices().roll.settled()
+    return jsonify({"ok": True}), 202
+
+
+@bp.post("/api/roll/shake")
+@require_pin
+def shake() -> Any:
+    try:
+        out = _devices().shake()
+    except ValueError as exc:
+        return _err(str(exc))
+    return jsonify(out), 202
+
+
+# -- calibration and enrollment -------------------------------------------------------
+@bp.get("/calibrate")
+def calibrate_page() -> str:
+    from .pages import _lang
+
+    return render_template("calibrate.html", lang=_lang(), csrf=csrf_token(), can_edit=is_authenticated())
+
+
+def _frame() -> Any:
+    from companion.roll.camera import CameraGone
+
+    cam = _devices().camera
+    if cam is None:
+        abort(_err("no camera: start with --camera", 409))
+    try:
+        return cam.capture()
+    except CameraGone as exc:
+        abort(_err(f"camera unavailable: {exc}", 503))
+
+
+@bp.get("/api/camera/preview.jpg")
+def preview() -> Any:
+    import cv2
+
+    frame = _frame()
+    h, w = frame.shape[:2]
+    scale = min(1.0, 800 / max(w, 1))
+    if scale < 1:
+        frame = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", frame, [int(cv2.IMWRITE_JPEG_QUALITY), 75])
+    resp = current_app.response_class(buf.tobytes(), mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/api/camera/check")
+def check() -> Any:
+    from companion.roll.checks import frame_checks
+
+    return jsonify(frame_checks(_frame()))
+
+
+@bp.post("/api/camera/background")
+@require_pin
+def background() -> Any:
+    from companion.roll.checks import save_calibration
+
+    src = getattr(_devices().camera, "source", None)
+    if src is not None and hasattr(src, "lock_exposure"):
+        try:  # the empty tray and every later frame under the same exposure and white balance
+            src.lock_exposure()
+        except Exception:  # noqa: BLE001 - a camera without the controls still calibrates
+            pass
+    try:
+        out = save_calibration(_devices(), _frame())
+    except ValueError as exc:
+        return _err(str(exc))
+    return jsonify(out)
+
+
+@bp.post("/api/camera/enroll")
+@require_pin
+def enroll() -> Any:
+    from companion.roll.checks import enroll_face
+
+    b = _body()
+    try:
+        out = enroll_face(_devices(), _frame(), str(b.get("kind", "")), b.get("face"))
+    except ValueError as exc:
+        return _err(str(exc))
+    return jsonify(out)
+
+
+@bp.get("/api/camera/enrollment")
+def enrollment() -> Any:
+    from companion.roll.checks import enrollment_progress
+
+    return jsonify(enrollment_progress(_devices()))
+
+
+@bp.post("/api/demo/game")
+@require_pin
+def demo_game() -> Any:
+    """Demo only: start ``game`` with its example set-up, stopped where the camera reads."""
+    from companion.errors import CompanionError
+    from companion.roll.demo import demo_events
+
+    if not current_app.config.get("DEMO"):
+        return _err("démo seulement / demo only", 404)
+    game = str(_body().get("game", ""))
+    events = demo_events(game)
+    if not events:
+        return _err(f"pas de démo pour {game!r} / no demo for {game!r}")
+    from .app import get_service
+
+    service = get_service()
+    try:
+        for ev in events:
+            service.submit(ev)
+    except CompanionError as exc:
+        return _err(str(exc))
+    return jsonify({"ok": True, "events": len(events)}), 201
