@@ -64,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pin", default=None, help="table PIN needed to change anything (default: $COMPANION_PIN, else generated once and kept)")
     p.add_argument("--game", default=None, help="start this game if the log is empty (peripeties, wuxia, shayo, espri)")
     p.add_argument("--threads", type=int, default=48, help="server threads (each open tablet holds one for live updates)")
+    from .serve import add_device_arguments  # standard library only: cheap
+
+    add_device_arguments(p)
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("replay", help="fold a JSON-lines log and print the table state")

@@ -109,13 +109,8 @@ def seed_demo(service: Any, game: str) -> None:
         for ev in scripted:
             service.submit(ev)
         return
+    find_game(game)  # a clear error for an unknown game
     service.submit({"type": "table.new_game", "data": {"game": game}, "source": "system"})
-    mod = sys.modules[type(find_game(game)).__module__]
-    pkg = sys.modules.get(mod.__name__.rsplit(".", 1)[0]) if "." in mod.__name__ else None
-    demo = getattr(mod, "demo_events", None) or getattr(pkg, "demo_events", None)
-    if demo is not None:
-        for ev in demo():
-            service.submit(ev)
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -12,9 +12,3 @@ __all__ = ["GAME", "EVENT_TYPES", "Peripeties"]
 
 GAME = Peripeties()
 
-
-def demo_events() -> list[dict]:
-    """The demo table for ``companion serve --demo`` (see :mod:`companion.demo`)."""
-    from ...demo import demo_events as _demo
-
-    return _demo("peripeties")
