@@ -62,6 +62,18 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
             last = srv.get("/api/state")["history"][-1]
             assert last["source"] == "correction" and last["type"] == f"{game}.correct"
             assert last["data"]["value"] == new
+        if game == "peripeties":
+            # tap the location die on the photo and give it another face: a correction
+            box = page.locator('[data-test="die-box"][data-kind="lieu"]').first
+            idx = box.get_attribute("data-index")
+            old = srv.get("/api/state")["state"]["expects"]["have"]["lieu"]
+            new = "ville" if old != "ville" else "temple"
+            box.click()
+            page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
+            page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+            last = srv.get("/api/state")["history"][-1]
+            assert last["source"] == "correction" and last["type"] == "peripeties.dice"
+            assert srv.get("/api/state")["state"]["expects"]["have"]["lieu"] == new
         # undo the last step from the tablet
         n = page.locator('[data-test="history-item"]').count()
         seq = srv.get("/api/state")["history"][-1]["seq"]
@@ -70,6 +82,9 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
                                f" || !document.querySelector('[data-test=history-item][data-seq=\"{seq}\"]')")
         assert [e["type"] for e in srv.get("/api/log")["events"]][-1] == "undo"
         if game == "peripeties":
+            # the undo took back the correction; take back the camera read too
+            assert srv.get("/api/state")["state"]["expects"]["have"]["lieu"] == old
+            assert srv.post({"type": "undo"})[0] == 201
             # the same step typed by hand instead: its dice show as typed
             code, out = srv.post({"type": "peripeties.dice", "data": {
                 "lieu": "ville", "adversaire": "mandarin", "epreuve": "esprit", "recompense": "gourde",
