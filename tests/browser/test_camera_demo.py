@@ -97,5 +97,8 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
             page.once("dialog", lambda d: d.accept())
             page.click('[data-test="new-game-wuxia"]')
             page.wait_for_function("document.getElementById('title').textContent.includes('Wuxia')")
+            # the example set-up arrives event by event: wait for its last step
+            page.wait_for_function("Companion.table.state && Companion.table.state.expects"
+                                   " && Companion.table.state.expects.step === 'roll'", timeout=10000)
             assert srv.get("/api/state")["state"]["expects"]["step"] == "roll"
         assert page.js_errors == []
