@@ -44,8 +44,8 @@ class DiceDetector:
     """Die-centre detector (``d6_detector.onnx``) run by ``cv2.dnn``."""
 
     def __init__(self, model: Path | None = None, det_size: int = 320, stride: int = 4,
-                 threshold: float = 0.2, max_objects: int = 64) -> None:
-        self.net = load_net(model or MODELS_DIR / "d6_detector.onnx")
+                 threshold: float = 0.2, max_objects: int = 64, engine: str = "classic") -> None:
+        self.net = load_net(model or MODELS_DIR / "d6_detector.onnx", engine)
         self.det_size = int(det_size)
         self.stride = int(stride)
         self.threshold = float(threshold)

@@ -363,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     # hard negatives: the exported detector's own false peaks (cv2.dnn, as at run time)
     from vision.detect import DiceDetector
 
-    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1)
+    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1, engine="default")
     rng = np.random.default_rng(args.seed + 2)
     negs = []
     n_false = 0
