@@ -17,16 +17,14 @@ __all__ = ["register", "register_vision", "data_dir"]
 
 
 def data_dir(arg: Path | None = None) -> Path:
-    """The vision data folder: ``--data``, else ``$COMPANION_DATA/vision``, else the
-    per-user data folder."""
+    """The vision data folder: ``--data``, else ``vision/`` in the table's data folder
+    (``$COMPANION_DATA`` or the per-user folder ``companion serve`` uses), so the
+    calibration and enrollment made here are the ones the server reads."""
     if arg:
         return Path(arg)
-    env = os.environ.get("COMPANION_DATA")
-    if env:
-        return Path(env) / "vision"
-    import platformdirs
+    from companion.serve import default_data_dir
 
-    return Path(platformdirs.user_data_dir("companion")) / "vision"
+    return default_data_dir() / "vision"
 
 
 def _size(text: str) -> tuple[float, float]:
