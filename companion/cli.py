@@ -20,6 +20,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Sequence
 
 from . import __version__
@@ -36,8 +37,8 @@ ODDS_MODULES = [
 ]
 
 
-def _optional_modules(names: Sequence[str]) -> list[object]:
-    mods = []
+def _optional_modules(names: Sequence[str]) -> list[ModuleType]:
+    mods: list[ModuleType] = []
     for name in names:
         try:
             if importlib.util.find_spec(name) is None:
