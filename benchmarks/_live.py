@@ -95,3 +95,69 @@ def pct(values: list[float], q: float) -> float:
 
 def loads(text: str) -> Any:
     return json.loads(text)
+
+
+class CameraTable:
+    """A Wuxia table waiting for a pool of five d10, fed by a camera that cycles through
+    rendered trays the reader reads cleanly, as ``companion serve --demo`` runs it: the
+    real reader with the empty tray's calibration, the rules, the SQLite log.
+
+    ``test_ev`` is the event that opens a new test (the table waits for five d10 again).
+    Call :meth:`close` at the end.
+    """
+
+    def __init__(self, prefix: str, frames: int, photo_files: int | None = None,
+                 face: Callable[[int, int], int] = lambda s, i: (s * 3 + i * 7) % 10 + 1) -> None:
+        import os
+        import tempfile
+
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        from vision.calibration import calibrate
+        from vision.enroll import default_enrollment
+        from vision.synth import render_tray
+        from vision.tray_reader import read_tray
+
+        from companion.roll.camera import Camera
+        from companion.roll.demo import demo_events
+        from companion.roll.democam import DEMO_PX_PER_MM, DEMO_SPEC
+        from companion.roll.service import RollService
+        from companion.service import TableService
+
+        spec = DEMO_SPEC()
+        cal = calibrate(render_tray(0, objects=[], spec=spec).background, px_per_mm=DEMO_PX_PER_MM)
+        enr = default_enrollment()
+        images: list[Any] = []
+        for s in range(1, 1 + 6 * frames):  # only trays read cleanly: these measure the server
+            img = render_tray(s, objects=[("d10", face(s, i)) for i in range(5)], spec=spec).image
+            if sum(o.status == "read" for o in read_tray(img, calibration=cal, enrollment=enr).objects) == 5:
+                images.append(img)
+            if len(images) == frames:
+                break
+        self.frames = images
+
+        class Cycle:
+            i = 0
+
+            def read(self) -> Any:
+                self.i += 1
+                return images[self.i % len(images)]
+
+            def close(self) -> None:
+                pass
+
+        self.tmp = Path(tempfile.mkdtemp(prefix=prefix))
+        self.table = TableService(self.tmp / "table.sqlite")
+        setup = demo_events("wuxia")
+        for ev in setup:
+            self.table.submit(ev)
+        self.test_ev = setup[-1]
+        self.cam = Camera(prefix, opener=lambda spec_: Cycle()).start()
+        extra = {"photo_files": photo_files} if photo_files is not None else {}
+        self.roll = RollService(self.table, self.tmp / "camera", self.cam,
+                                reader=lambda f: read_tray(f, calibration=cal, enrollment=enr).to_json(), **extra)
+        self.roll.start()
+
+    def close(self) -> None:
+        self.roll.stop()
+        self.cam.stop()
+        self.table.close()

@@ -22,14 +22,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _live import LiveServer, SSEClient, loads, pct  # noqa: E402
+from _live import CameraTable, LiveServer, SSEClient, loads, pct  # noqa: E402
 
 
 def main() -> int:
@@ -37,53 +36,11 @@ def main() -> int:
     ap.add_argument("--rolls", type=int, default=60)
     ap.add_argument("--frames", type=int, default=6, help="distinct rendered trays, cycled")
     args = ap.parse_args()
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-
-    from vision.calibration import calibrate
-    from vision.enroll import default_enrollment
-    from vision.synth import render_tray
-    from vision.tray_reader import read_tray
-
-    from companion.roll.camera import Camera
-    from companion.roll.demo import demo_events
-    from companion.roll.democam import DEMO_PX_PER_MM, DEMO_SPEC
-    from companion.roll.service import RollService
-    from companion.service import TableService
     from web.app import create_app
 
-    spec = DEMO_SPEC()
-    cal = calibrate(render_tray(0, objects=[], spec=spec).background, px_per_mm=DEMO_PX_PER_MM)
-    enr = default_enrollment()
-    frames = []
-    for s in range(1, 1 + 4 * args.frames):
-        sc = render_tray(s, objects=[("d10", (s * 3 + i * 7) % 10 + 1) for i in range(5)], spec=spec)
-        r = read_tray(sc.image, calibration=cal, enrollment=enr)
-        if len([o for o in r.objects if o.kind == "d10" and o.status == "read"]) == 5:
-            frames.append(sc.image)
-        if len(frames) == args.frames:
-            break
-    print(f"{len(frames)} rendered trays of five d10, 960x720, all read cleanly")
-
-    class Cycle:
-        i = 0
-
-        def read(self):  # noqa: ANN201
-            self.i += 1
-            return frames[self.i % len(frames)]
-
-        def close(self) -> None:
-            pass
-
-    tmp = Path(tempfile.mkdtemp(prefix="bench-roll-"))
-    table = TableService(tmp / "table.sqlite")
-    setup = demo_events("wuxia")
-    for ev in setup:
-        table.submit(ev)
-    test_ev = setup[-1]
-    cam = Camera("bench", opener=lambda spec: Cycle()).start()
-    roll = RollService(table, tmp / "camera", cam,
-                       reader=lambda f: read_tray(f, calibration=cal, enrollment=enr).to_json())
-    roll.start()
+    ct = CameraTable("bench-roll-", args.frames)
+    print(f"{len(ct.frames)} rendered trays of five d10, 960x720, all read cleanly")
+    table, roll, test_ev = ct.table, ct.roll, ct.test_ev
     app = create_app({"SERVICE": table, "TABLE_PIN": "0000", "DEVICES": None})
     server = LiveServer(app)
 
@@ -127,10 +84,8 @@ def main() -> int:
     base, _ = run(args.rolls, False)
     lat, stages = run(args.rolls, True)
     client.close()
-    roll.stop()
-    cam.stop()
     server.close()
-    table.close()
+    ct.close()
 
     def line(name: str, vals: list[float]) -> str:
         return f"  {name:10} median {statistics.median(vals):7.1f} ms   p99 {pct(vals, 0.99):7.1f} ms   max {max(vals):7.1f} ms"

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -26,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _live import LiveServer, SSEClient, loads  # noqa: E402
+from _live import CameraTable, LiveServer, SSEClient, loads  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -43,50 +41,10 @@ def rss_mb() -> float:
 
 def soak(tablets: int = 20, seconds: float = 600.0, interval: float = 2.0, frames_n: int = 4,
          warmup_rolls: int = 20, quiet: bool = False) -> dict[str, Any]:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from vision.calibration import calibrate
-    from vision.enroll import default_enrollment
-    from vision.synth import render_tray
-    from vision.tray_reader import read_tray
-
-    from companion.roll.camera import Camera
-    from companion.roll.demo import demo_events
-    from companion.roll.democam import DEMO_PX_PER_MM, DEMO_SPEC
-    from companion.roll.service import RollService
-    from companion.service import TableService
     from web.app import create_app
 
-    spec = DEMO_SPEC()
-    cal = calibrate(render_tray(0, objects=[], spec=spec).background, px_per_mm=DEMO_PX_PER_MM)
-    enr = default_enrollment()
-    frames = []
-    for s in range(1, 1 + 6 * frames_n):  # trays the reader reads cleanly: the soak is about the server
-        img = render_tray(s, objects=[("d10", (s + 3 * i) % 10 + 1) for i in range(5)], spec=spec).image
-        if sum(o.status == "read" for o in read_tray(img, calibration=cal, enrollment=enr).objects) == 5:
-            frames.append(img)
-        if len(frames) == frames_n:
-            break
-
-    class Cycle:
-        i = 0
-
-        def read(self) -> Any:
-            self.i += 1
-            return frames[self.i % len(frames)]
-
-        def close(self) -> None:
-            pass
-
-    tmp = Path(tempfile.mkdtemp(prefix="soak-"))
-    table = TableService(tmp / "table.sqlite")
-    setup = demo_events("wuxia")
-    for ev in setup:
-        table.submit(ev)
-    test_ev = setup[-1]
-    cam = Camera("soak", opener=lambda s: Cycle()).start()
-    roll = RollService(table, tmp / "camera", cam, photo_files=200,
-                       reader=lambda f: read_tray(f, calibration=cal, enrollment=enr).to_json())
-    roll.start()
+    ct = CameraTable("soak-", frames_n, photo_files=200, face=lambda s, i: (s + 3 * i) % 10 + 1)
+    table, roll, test_ev = ct.table, ct.roll, ct.test_ev
     app = create_app({"SERVICE": table, "TABLE_PIN": "0000"})
     server = LiveServer(app, threads=tablets + 8)
 
@@ -141,10 +99,8 @@ def soak(tablets: int = 20, seconds: float = 600.0, interval: float = 2.0, frame
     errors = [e for c in clients for e in c.errors]
     for c in clients:
         c.close()
-    roll.stop()
-    cam.stop()
     server.close()
-    table.close()
+    ct.close()
     first = min(min(s) for s in seen if s) if any(seen) else 0
     want = [s for s in expected if s >= first]
     missed = sum(1 for s in seen if s != want)
