@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-import cv2
 import numpy as np
 
 from .calibration import Calibration, auto_calibration

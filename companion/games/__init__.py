@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from typing import Mapping
 
 from ..errors import EventError
 from .base import Game, Outcome, text

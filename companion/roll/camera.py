@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
-import time
 from typing import Any, Callable
 
 __all__ = ["Camera", "CameraGone", "resolve_camera_spec"]

@@ -28,7 +28,7 @@ import random
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from .camera import Camera, CameraGone
 from .match import correction_event, match_read, ready_data, text2, Match

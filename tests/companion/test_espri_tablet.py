@@ -21,31 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "web" / "static" / "games" / "espri.js"
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 
+DOM_JS = (ROOT / "web" / "static" / "dom.js").read_text(encoding="utf-8")
+
 HARNESS = """<!doctype html><html><head><meta charset="utf-8"></head><body><div id="game"></div>
+<script>""" + DOM_JS + """</script>
 <script>
 window.sent = [];
 const lang = "fr";
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
-    else if (v === true) el.setAttribute(k, "");
-    else el.setAttribute(k, String(v));
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
-function bars(entries) {
-  const box = h("div", {class: "bars", "data-test": "odds-bars"});
-  for (const [label, p] of entries) box.append(h("span", {"data-p": p}, label));
-  return box;
-}
+const { h, bars } = Dom;  // the page's own helpers (web/static/dom.js)
 const games = {};
 window.Companion = { registerGame(name, r) { games[name] = r; }, refresh() {} };
 window.renderTable = (table) => {

@@ -27,33 +27,15 @@ CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
-HARNESS = """<!doctype html><html><head><meta charset="utf-8"></head><body><div id="game"></div><script>
+DOM_JS = (ROOT / "web" / "static" / "dom.js").read_text(encoding="utf-8")
+
+HARNESS = """<!doctype html><html><head><meta charset="utf-8"></head><body><div id="game"></div><script>""" + DOM_JS + """</script><script>
 "use strict";
 const Companion = (() => {
   const games = {}; let table = null; const lang = "fr";
   const t = (fr, en) => (lang === "en" ? en : fr);
   const tr = (o) => (o ? (o[lang] || o.fr || "") : "");
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") el.className = v;
-      else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-      else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
-      else if (v === true) el.setAttribute(k, "");
-      else el.setAttribute(k, String(v));
-    }
-    for (const c of children.flat(Infinity)) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return el;
-  }
-  function bars(entries) {
-    const box = h("div", { class: "bars", "data-test": "odds-bars" });
-    for (const [label, p] of entries) box.append(h("span", {}, label), h("span", { "data-p": String(p) }, (100 * p).toFixed(1) + " %"));
-    return box;
-  }
+  const { h, bars } = Dom;  // the page's own helpers (web/static/dom.js)
   async function send(type, data, opts) {
     const out = JSON.parse(await window.pySend(type, JSON.stringify(data || {}), (opts && opts.source) || "manual"));
     if (!out.ok) { window.lastError = out.error; return null; }

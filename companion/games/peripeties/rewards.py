@@ -35,8 +35,8 @@ def experience(state: State, out: Out) -> State:
             state,
             out,
             "xp.capped",
-            f"Expérience au plafond : pas de jeton +1 (R18).",
-            f"Experience at its cap: no +1 token (R18).",
+            "Expérience au plafond : pas de jeton +1 (R18).",
+            "Experience at its cap: no +1 token (R18).",
             character=ch.id,
             trial=trial,
         )
