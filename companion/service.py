@@ -122,9 +122,12 @@ class TableService:
             event = Event(event.type, event.data, event.source, None, None, by)
         with self._lock:
             seq = self.log.next_seq()
-            self.table.preview(event.with_seq(seq))  # raises if refused: nothing written
+            # The rules run once, before the write: a refused event is never stored.
+            prepared = self.table.prepare(event.with_seq(seq))
             stored = self.log.append(event)
-            applied = self.table.apply(stored)
+            if stored.seq != seq:  # another writer took that number: fold again with ours
+                prepared = self.table.prepare(stored)
+            applied = self.table.commit(prepared, stored)
             payload = {"applied": applied.to_json(), "state": self.table.to_json(history_limit=self.history_limit)}
             payload["state"]["devices"] = dict(self.devices)
             self.broker.publish("table", payload)

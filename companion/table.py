@@ -120,18 +120,32 @@ class Table:
     # -- folding ------------------------------------------------------------------
     def preview(self, event: Event) -> Applied:
         """Apply ``event`` without keeping it: raises if the rules refuse it."""
-        frame, applied = self._step(event)
-        return applied
+        return self.prepare(event)[1]
 
-    def apply(self, event: Event) -> Applied:
-        """Apply and keep ``event``; raises :class:`CompanionError` and changes nothing."""
-        frame, applied = self._step(event)
-        if event.type == "undo":
+    def prepare(self, event: Event) -> tuple[Frame | None, Applied]:
+        """Run the rules on ``event`` without keeping the result; :meth:`commit` keeps it.
+
+        Lets the service write the event to the log between the two without running the
+        rules twice. Raises :class:`CompanionError` when the rules refuse the event.
+        """
+        return self._step(event)
+
+    def commit(self, prepared: tuple[Frame | None, Applied], stored: Event) -> Applied:
+        """Keep a prepared event, now stored as ``stored`` (same event, with its time).
+
+        The rules never read ``at``, so the prepared state is the state of ``stored``.
+        """
+        frame, applied = prepared
+        if stored.type == "undo":
             self.frames.pop()
         else:
             assert frame is not None
-            self.frames.append(frame)
-        return applied
+            self.frames.append(Frame(stored, frame.game, frame.options, frame.seed, frame.state, frame.outcomes))
+        return Applied(stored, applied.outcomes, applied.undone)
+
+    def apply(self, event: Event) -> Applied:
+        """Apply and keep ``event``; raises :class:`CompanionError` and changes nothing."""
+        return self.commit(self._step(event), event)
 
     def _step(self, event: Event) -> tuple[Frame | None, Applied]:
         if event.type == "undo":
