@@ -14,7 +14,10 @@ trains on the held-aside photos by accident:
   ``index % 8 == 1`` — 25 photos;
 - ``fit`` (the networks learn from these): every other photo — 125 photos.
 
-``train`` means ``fit`` + ``calib`` (150 photos).
+``train`` means ``fit`` + ``calib`` (150 photos). For cross-validation the training part
+is cut into ``K`` folds by position in its own sorted list: ``fold:k/K`` is the ``k``-th
+(0-based) fold, ``train-but:k/K`` the rest of the training part (see
+:mod:`vision.train.cv`). The test photos are in no fold.
 
 A few labels of the shared photos are plainly wrong (a die labelled 2 whose top face
 shows three pips, seen at full size by a person). :data:`LABEL_FIXES` lists those found
@@ -29,7 +32,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Label", "Photo", "IMAGE_SUFFIXES", "list_photos", "load_labels", "split_of", "shared_photos_dir"]
+__all__ = ["Label", "Photo", "IMAGE_SUFFIXES", "list_photos", "load_labels", "parse_fold", "split_of",
+           "shared_photos_dir"]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 SPLITS = ("fit", "calib", "test", "train", "all")
@@ -75,12 +79,33 @@ def split_of(index: int) -> str:
     return "fit"
 
 
+def parse_fold(split: str) -> tuple[str, int, int] | None:
+    """``("fold" | "train-but", k, K)`` for a cross-validation split name, else None;
+    ``ValueError`` for a malformed one."""
+    head, sep, rest = split.partition(":")
+    if not sep or head not in ("fold", "train-but"):
+        return None
+    k_s, slash, n_s = rest.partition("/")
+    try:
+        k, n = int(k_s), int(n_s)
+    except ValueError:
+        k = n = -1
+    if not slash or n < 2 or not 0 <= k < n:
+        raise ValueError(f"bad split {split!r}: expected {head}:k/K with 0 <= k < K and K >= 2")
+    return head, k, n
+
+
 def list_photos(folder: Path | str, split: str = "all") -> list[Photo]:
     """The labelled photos of ``folder`` (those with a ``.txt`` beside them), sorted by
     name, restricted to ``split`` (``fit``, ``calib``, ``test``, ``train`` = fit+calib,
-    or ``all``)."""
+    ``all``, or a cross-validation split ``fold:k/K`` / ``train-but:k/K``)."""
+    fold = parse_fold(split)
+    if fold is not None:
+        head, k, n = fold
+        train = list_photos(folder, "train")
+        return [ph for j, ph in enumerate(train) if (j % n == k) == (head == "fold")]
     if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
+        raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}, fold:k/K or train-but:k/K")
     folder = Path(folder)
     paths = sorted(
         p for p in folder.iterdir()

@@ -65,6 +65,23 @@ def test_split_is_fixed_by_sorted_index() -> None:
     assert all(split_of(i) == "test" for i in range(3, 200, 4))
 
 
+def test_folds_partition_the_training_part_and_never_hold_a_test_photo(tmp_path: Path) -> None:
+    for i in range(40):
+        (tmp_path / f"p{i:03d}.jpg").write_bytes(b"x")
+        (tmp_path / f"p{i:03d}.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    train = {p.path.name for p in list_photos(tmp_path, "train")}
+    test = {p.path.name for p in list_photos(tmp_path, "test")}
+    folds = [{p.path.name for p in list_photos(tmp_path, f"fold:{k}/4")} for k in range(4)]
+    rests = [{p.path.name for p in list_photos(tmp_path, f"train-but:{k}/4")} for k in range(4)]
+    assert set().union(*folds) == train and sum(map(len, folds)) == len(train) == 30
+    assert all(len(f) in (7, 8) for f in folds)
+    for f, r in zip(folds, rests):
+        assert not f & r and f | r == train and not f & test
+    for bad in ("fold:4/4", "fold:1", "train-but:a/3", "fold:0/1"):
+        with pytest.raises(ValueError, match="bad split"):
+            list_photos(tmp_path, bad)
+
+
 def test_labels_parse_and_refuse_bad_lines(tmp_path: Path) -> None:
     (tmp_path / "a.jpg").write_bytes(b"x")
     (tmp_path / "a.txt").write_text("2 0.5 0.25 0.1 0.1\n\n")

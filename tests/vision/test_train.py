@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.labelled import shared_photos_dir
@@ -16,10 +17,61 @@ ROOT = Path(__file__).resolve().parents[2]
 PHOTOS = shared_photos_dir()
 
 
+NEEDS_TORCH = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None,
+    reason="training needs torch and onnx (pip install '.[train]')")
+NEEDS_PHOTOS = pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found")
+
+
+def _records(rng: np.random.Generator, n: int, wrong: int) -> list[dict[str, object]]:
+    """n true dice, the first ``wrong`` of them with a wrong best face of probability 0.6;
+    the others right with probability 0.55..1; plus a "not a die" candidate."""
+    recs: list[dict[str, object]] = []
+    for i in range(n):
+        face = int(rng.integers(1, 7))
+        p = np.zeros(7)
+        top = 0.6 if i < wrong else float(rng.uniform(0.55, 1.0))
+        best = face % 6 if i < wrong else face - 1
+        p[best] = top
+        p[(best + 1) % 6] = 1 - top
+        recs.append({"score": 0.9, "p": p, "face": face})
+    recs.append({"score": 0.9, "p": np.array([0, 0, 0, 0, 0, 0.1, 0.9]), "face": 0})
+    return recs
+
+
+def test_tune_keeps_every_silent_error_pending_and_can_fix_the_detector_threshold() -> None:
+    from vision.train.tune import tune
+
+    recs = _records(np.random.default_rng(3), 300, wrong=2)
+    thr = tune(recs, 300, safety=0.02, cost=25.0, t_det=0.35)
+    assert thr["det"] == 0.35
+    assert thr["_calib_silent"] == 0 and thr["confidence"] >= 0.62  # the wrong dice at 0.6 stay pending (+ safety)
+    assert thr["not_a_die"] <= 0.9  # the "not a die" candidate is dropped
+    # right dice above the threshold are read: about (1 - 0.64) / 0.45 of them
+    assert 0.6 * 298 < thr["_calib_auto"] <= 298
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None or importlib.util.find_spec("onnx") is None,
-                    reason="training needs torch and onnx (pip install '.[train]')")
-@pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found")
+@NEEDS_TORCH
+@NEEDS_PHOTOS
+def test_cross_validation_smoke_writes_thresholds_and_final_models(tmp_path: Path) -> None:
+    import shutil
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "vision" / "models", models)
+    res = subprocess.run([sys.executable, "-m", "vision.train.cv", str(PHOTOS), "--folds", "2", "--smoke",
+                          "--work", str(tmp_path / "work"), "--models", str(models)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:] + res.stdout[-2000:]
+    meta = json.loads((models / "d6.json").read_text())
+    assert meta["tuned"]["split"] == "out-of-fold, 2 folds of train"
+    assert meta["trained"]["classifiers_split"] == "train" and meta["trained"]["steps_cls"] == 1
+    assert (tmp_path / "work" / "fold_1" / "d6_classifier_2.onnx").exists()
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@NEEDS_PHOTOS
 def test_train_one_step_exports_models_cv2_reads(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "vision.train.train_d6", str(PHOTOS), "--out", str(tmp_path), "--smoke"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -329,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
                          "renders of vision.synth in the same YOLO format); repeatable")
     ap.add_argument("--skip-det", action="store_true",
                     help="keep the detector already in --out; train the classifier only")
+    ap.add_argument("--detector", type=Path, default=None,
+                    help="use this trained detector (ONNX) and train the classifiers only "
+                         "(cross-validation folds, see vision.train.cv)")
     ap.add_argument("--classifiers", type=int, default=2,
                     help="classifiers in the ensemble (seeds SEED, SEED+1, ...; default 2)")
     ap.add_argument("--only-cls", type=int, default=0, metavar="K",
@@ -352,8 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     steps_det, steps_cls = (1, 1) if args.smoke else (args.steps_det, args.steps_cls)
     print(f"{len(data)} photos, {sum(len(l) for _, l in data)} dice", flush=True)
 
-    det_path = args.out / "d6_detector.onnx"
-    if args.skip_det:
+    det_path = args.detector or args.out / "d6_detector.onnx"
+    if args.skip_det or args.detector:
         if not det_path.exists():
             print(f"--skip-det: no {det_path}", file=sys.stderr)
             return 1
@@ -386,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
         "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": [1, 2, 3, 4, 5, 6, None],
         "classifiers": names,
-        "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det else steps_det,
+        "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det or args.detector else steps_det,
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": len(data),
                     "extra": [str(e) for e in args.extra], "seconds": round(time.time() - t0)},
     })

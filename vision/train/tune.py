@@ -35,12 +35,17 @@ from vision.pips import PipClassifier
 from vision.read import ObjectRead
 
 
-def records(folder: Path, split: str, models: Path) -> tuple[list[dict[str, Any]], int]:
-    """Per candidate (detector threshold 0.05): score, 7 probabilities, true face or 0."""
+def records(folder: Path, split: str, models: Path, detector: Path | None = None,
+            det_settings: Path | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Per candidate (detector threshold 0.05): score, 7 probabilities, true face or 0.
+    The classifiers are those of ``models``; the detector is ``detector`` (default: the
+    one in ``models``) with the input size of ``det_settings`` (default: ``models``)."""
     import cv2
 
     cfg = load_settings(models / "d6.json")
-    det = DiceDetector(models / "d6_detector.onnx", det_size=cfg["det_size"], stride=cfg["stride"], threshold=0.05)
+    dcfg = load_settings(det_settings) if det_settings else cfg
+    det = DiceDetector(detector or models / "d6_detector.onnx", det_size=dcfg["det_size"], stride=dcfg["stride"],
+                       threshold=0.05)
     clf = PipClassifier([models / n for n in cfg.get("classifiers", ["d6_classifier.onnx"])], settings=cfg)
     recs: list[dict[str, Any]] = []
     n_true = 0
@@ -60,17 +65,20 @@ def records(folder: Path, split: str, models: Path) -> tuple[list[dict[str, Any]
     return recs, n_true
 
 
-def tune(recs: list[dict[str, Any]], n_true: int, safety: float, cost: float = 25.0) -> dict[str, float]:
+def tune(recs: list[dict[str, Any]], n_true: int, safety: float, cost: float = 25.0,
+         t_det: float | None = None) -> dict[str, float]:
+    """The thresholds (see the module doc); ``t_det`` fixes the detector threshold
+    instead of tuning it."""
     score = np.array([r["score"] for r in recs])
     p = np.array([r["p"] for r in recs])
     face = np.array([r["face"] for r in recs])
     grid = []
-    for t_det in np.arange(0.05, 0.61, 0.05):
+    for td in [t_det] if t_det is not None else np.arange(0.05, 0.61, 0.05):
         for t_nd in np.arange(0.2, 0.96, 0.05):
-            keep = (score >= t_det) & (p[:, 6] < t_nd)
+            keep = (score >= td) & (p[:, 6] < t_nd)
             tp = int((keep & (face > 0)).sum())
             fp = int((keep & (face == 0)).sum())  # duplicates of a die count as false too
-            grid.append((round(tp / n_true - 2 * fp / n_true, 6), float(t_det), float(t_nd)))
+            grid.append((round(tp / n_true - 2 * fp / n_true, 6), float(td), float(t_nd)))
     top_obj = max(g[0] for g in grid)
     # the middle of the best plateau: as far as the grid allows from its edges
     dets = sorted({g[1] for g in grid if g[0] == top_obj})

@@ -1,0 +1,164 @@
+"""Cross-validated thresholds for the d6 reader, then classifiers trained on the whole
+training part. Needs the ``[train]`` extra (torch)::
+
+    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2
+
+Why. The honesty thresholds (``confidence``, ``margin``, ``not_a_die``) must be tuned on
+probabilities the classifiers give to dice they never learnt from. Keeping 25 photos
+aside for that (the ``calib`` split of :mod:`vision.train.tune`) gives only about 180
+dice: one die more or less moves the thresholds, and those 25 photos are never learnt
+from. Cross-validation uses all 150 photos of the training part both ways:
+
+1. the training part is cut into ``--folds`` folds (``fold:k/K``, see
+   :mod:`vision.labelled`); for each fold an ensemble of ``--classifiers`` classifiers
+   (as at run time) is trained on the other folds (``train-but:k/K``) with the committed
+   detector, in ``--work/fold_k`` (``--jobs`` trainings at a time; a fold already
+   trained is kept, so an interrupted run resumes);
+2. every die of the training part is classified by the ensemble that did not learn from
+   it (out-of-fold probabilities, with the run-time test-time augmentation) and the
+   thresholds are tuned on those ~1,100 dice by :func:`vision.train.tune.tune`; the
+   detector threshold ``det`` stays as tuned on the ``calib`` photos, which the detector
+   never learnt from (it did learn from the other training photos, so its scores there
+   say little);
+3. the final classifiers, trained on the whole training part (``train``) alongside the
+   folds (in ``--work/final``), are copied into ``--models`` (skip with ``--no-final``),
+   and the thresholds written to its ``d6.json``.
+
+The held-aside ``test`` photos are in no fold: they are never learnt from nor tuned on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def _fold_done(folder: Path, split: str, classifiers: int) -> bool:
+    meta = folder / "d6.json"
+    if not meta.exists():
+        return False
+    trained = json.loads(meta.read_text()).get("trained", {})
+    names = json.loads(meta.read_text()).get("classifiers", [])
+    return (trained.get("split") == split and trained.get("classifiers") == classifiers
+            and len(names) == classifiers and all((folder / n).exists() for n in names))
+
+
+def _train(photos: Path, split: str, out: Path, detector: Path, classifiers: int, seed: int,
+           steps: int | None, smoke: bool) -> tuple[str, float]:
+    cmd = [sys.executable, "-m", "vision.train.train_d6", str(photos), "--split", split,
+           "--detector", str(detector), "--out", str(out), "--classifiers", str(classifiers),
+           "--seed", str(seed)]
+    if steps:
+        cmd += ["--steps-cls", str(steps)]
+    if smoke:
+        cmd.append("--smoke")
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    with open(out / "train.log", "w") as log:
+        proc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if proc.returncode:
+        raise RuntimeError(f"training {split} failed (exit {proc.returncode}); see {out / 'train.log'}")
+    return split, time.time() - t0
+
+
+def oof_records(photos: Path, work: Path, folds: int, models: Path) -> tuple[list[dict[str, Any]], int]:
+    """Out-of-fold records (as :func:`vision.train.tune.records`) of the whole training part."""
+    from vision.train.tune import records
+
+    recs: list[dict[str, Any]] = []
+    n_true = 0
+    for k in range(folds):
+        r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}", detector=models / "d6_detector.onnx",
+                       det_settings=models / "d6.json")
+        recs += r
+        n_true += n
+        print(f"fold {k}: {n} dice, {len(r)} candidates", flush=True)
+    return recs, n_true
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("photos", type=Path)
+    ap.add_argument("--models", type=Path, default=MODELS, help="the committed models (detector in, classifiers out)")
+    ap.add_argument("--work", type=Path, default=Path("cv-work"), help="where the fold models go")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--classifiers", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="trainings at a time (one core each)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--steps-cls", type=int, default=None)
+    ap.add_argument("--safety", type=float, default=0.02)
+    ap.add_argument("--cost", type=float, default=25.0)
+    ap.add_argument("--no-final", action="store_true", help="tune only; keep the committed classifiers")
+    ap.add_argument("--dry-run", action="store_true", help="print the thresholds, write nothing to --models")
+    ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
+    args = ap.parse_args(argv)
+    import cv2
+
+    cv2.setNumThreads(1)
+    detector = args.models / "d6_detector.onnx"
+    if not detector.exists():
+        print(f"no detector at {detector}: train one first (python -m vision.train.train_d6)", file=sys.stderr)
+        return 1
+    t0 = time.time()
+    jobs = []
+    for k in range(args.folds):
+        split, out = f"train-but:{k}/{args.folds}", args.work / f"fold_{k}"
+        if _fold_done(out, split, args.classifiers) and not args.smoke:
+            print(f"fold {k}: already trained in {out}", flush=True)
+            continue
+        # each fold its own seeds, so that no two ensembles are the same draw
+        jobs.append((split, out, args.seed + 100 * (k + 1)))
+    final = args.work / "final"
+    if not args.no_final and not (_fold_done(final, "train", args.classifiers) and not args.smoke):
+        jobs.append(("train", final, args.seed))  # needs no tuning: trained alongside the folds
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futs = [pool.submit(_train, args.photos, split, out, detector, args.classifiers, seed, args.steps_cls, args.smoke)
+                for split, out, seed in jobs]
+        for n, fut in enumerate(futs, 1):
+            split, secs = fut.result()
+            print(f"[{n}/{len(futs)}] trained on {split} in {secs:.0f} s ({time.time() - t0:.0f} s so far)", flush=True)
+
+    from vision.nets import load_settings
+    from vision.train.tune import tune
+
+    recs, n_true = oof_records(args.photos, args.work, args.folds, args.models)
+    det = float(load_settings(args.models / "d6.json").get("thresholds", {}).get("det", 0.4))
+    thr = tune(recs, n_true, args.safety, args.cost, t_det=det)
+    print(json.dumps(thr), flush=True)
+    if args.dry_run:
+        return 0
+    path = args.models / "d6.json"
+    meta = json.loads(path.read_text())
+    if not args.no_final:
+        fmeta = json.loads((final / "d6.json").read_text())
+        for name in fmeta["classifiers"]:
+            shutil.copyfile(final / name, args.models / name)
+        meta["classifiers"] = fmeta["classifiers"]
+        old = meta.get("trained", {})
+        meta["trained"] = {"detector_split": old.get("detector_split", old.get("split")),
+                           "steps_det": old.get("steps_det"), "torch": old.get("torch"), "opencv": old.get("opencv"),
+                           "classifiers_split": "train", "classifiers": args.classifiers,
+                           "steps_cls": fmeta["trained"]["steps_cls"], "seed_cls": args.seed,
+                           "command": "python -m vision.train.train_d6 PHOTOS (detector, on fit) && "
+                                      f"python -m vision.train.cv PHOTOS --folds {args.folds} "
+                                      f"--classifiers {args.classifiers} --seed {args.seed}"}
+        print(f"final classifiers (trained on the whole training part) copied to {args.models}", flush=True)
+    meta["thresholds"] = {k: v for k, v in thr.items() if not k.startswith("_")}
+    meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train", "safety": args.safety, "cost": args.cost,
+                     **{k[1:].replace("calib_", "oof_"): v for k, v in thr.items() if k.startswith("_")}}
+    path.write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"thresholds written to {path} ({time.time() - t0:.0f} s in all)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
