@@ -259,8 +259,9 @@ def usable(test: Test, tens_mode: str, scope: str = "all_rolled") -> list[dict[s
     return out
 
 
-def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
-    """R3 step 5 / R4: apply one signature to chosen dice."""
+def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test, Signature, list[int]]:
+    """The checks a signature passes before it acts, whether applied at once or declared
+    (a re-roll waiting for its dice): the open test, the signature, the dice it acts on."""
     test = state.test
     if test is None or test.dice is None:
         raise RuleError("signatures apply to rolled dice (R3 step 5): no roll is open", rule="R3")
@@ -280,12 +281,18 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
         raise EventError("'dice' must be distinct positions (integers)")
     if sig.count is not None and len(raw_idx) > sig.count:
         raise RuleError(f"signature {sig.id!r} acts on at most {sig.count} die(s)", rule="R4")
-    tens_mode = state.options["tens_reroll"]
-    ok = set(_eligible(test, sig, False, tens_mode))
+    ok = set(_eligible(test, sig, False, state.options["tens_reroll"]))
     wrong = [i for i in raw_idx if i not in ok]
     if wrong:
         raise RuleError(f"signature {sig.id!r} cannot act on die/dice at position(s) {wrong}", rule="R4")
-    values = list(test.dice)
+    return test, sig, list(raw_idx)
+
+
+def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
+    """R3 step 5 / R4: apply one signature to chosen dice."""
+    test, sig, raw_idx = _checked_signature(state, data)
+    tens_mode = state.options["tens_reroll"]
+    values = list(test.dice or ())
     cancelled = list(test.cancelled)
     new_vals: tuple[int, ...] = ()
     if sig.kind == "reroll":
@@ -312,8 +319,9 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
     else:
         for i in raw_idx:
             values[i] += 1
+    before = test.dice or ()
     note = {"signature": sig.id, "fr": sig.fr, "en": sig.en, "dice": list(raw_idx),
-            "before": [test.dice[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
+            "before": [before[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
     if new_vals and sig.which == "tens" and tens_mode == "extra_die":
         note["added"] = list(new_vals)
     return evolve(state, test=evolve(
