@@ -102,3 +102,53 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
                                    " && Companion.table.state.expects.step === 'roll'", timeout=10000)
             assert srv.get("/api/state")["state"]["expects"]["step"] == "roll"
         assert page.js_errors == []
+
+
+def test_shayo_signature_re_roll_through_the_camera(page, tmp_path):
+    """A Shayo re-roll signature sent to the tray: the demo "roll" renders the declared
+    die alone, the camera reads it, the signature completes; its face is then corrected
+    on the photo and the step undone."""
+    with Server("--demo", "--game", "shayo", "--data", str(tmp_path)) as srv:
+        page.goto(srv.base + "/")
+        page.wait_for_selector('[data-test="live"][data-state="live"]')
+        page.wait_for_selector('[data-test="demo-roll"]')
+        login(page, srv.pin)
+        # the pool typed (so the test knows it), then the re-roll of the 3 through the tray
+        assert srv.post({"type": "shayo.roll", "data": {"dice": [8, 3, 1, 6, 2]}})[0] == 201
+        page.wait_for_selector('[data-test="shayo-step-signatures"]')
+        page.click('[data-test="shayo-sig-relance_echec"]')
+        page.click('[data-test="shayo-sig-die-1"]')
+        page.click('[data-test="shayo-sig-declare"]')
+        page.wait_for_selector('[data-test="shayo-step-reroll"]')
+        assert page.inner_text('[data-test="shayo-reroll-text"]') == "Relancez 1 dé : position 2"
+        status = roll(page)
+        for _ in range(3):
+            if status == "applied":
+                break
+            page.click('[data-test="discard-read"]')
+            status = roll(page)
+        assert status == "applied", page.inner_text('[data-test="read-status"]')
+        last = srv.get("/api/state")["history"][-1]
+        assert last["type"] == "shayo.signature" and last["source"] == "camera"
+        assert last["data"]["signature"] == "relance_echec" and last["data"]["dice"] == [1]
+        (face,) = last["data"]["values"]
+        page.wait_for_selector('[data-test="shayo-last"]')
+        assert srv.get("/api/state")["state"]["last"]["dice"][1] == face
+        # the re-rolled die tapped on the photo: its face corrected, the test counted again
+        box = page.locator('[data-test="die-box"][data-status="read"]').first
+        idx = box.get_attribute("data-index")
+        new = face % 10 + 1
+        box.click()
+        page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
+        page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+        last = srv.get("/api/state")["history"][-1]
+        assert last["type"] == "shayo.correct" and last["source"] == "correction"
+        assert last["data"] == {"signature": "relance_echec", "index": 0, "value": new}
+        assert srv.get("/api/state")["state"]["last"]["dice"][1] == new
+        # undo the correction and the camera's re-roll: the die is awaited again
+        assert srv.post({"type": "undo"})[0] == 201
+        page.wait_for_function(f"!document.querySelector('[data-test=history-item][data-seq=\"{last['seq']}\"]')")
+        page.click('[data-test="undo"]')
+        page.wait_for_selector('[data-test="shayo-step-reroll"]')
+        assert srv.get("/api/state")["state"]["expects"]["step"] == "reroll_dice"
+        assert page.js_errors == []
