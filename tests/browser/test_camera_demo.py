@@ -30,21 +30,37 @@ def roll(page) -> str:
     return page.get_attribute('[data-test="read-status"]', "data-status")
 
 
+def open_demo(page, srv) -> None:
+    page.goto(srv.base + "/")
+    page.wait_for_selector('[data-test="live"][data-state="live"]')
+    page.wait_for_selector('[data-test="demo-roll"]')
+    login(page, srv.pin)
+
+
+def roll_until_applied(page) -> None:
+    status = roll(page)
+    for _ in range(3):  # a die hidden by another one: roll again, as players would
+        if status == "applied":
+            break
+        page.click('[data-test="discard-read"]')
+        status = roll(page)
+    assert status == "applied", page.inner_text('[data-test="read-status"]')
+
+
+def pick_face(page, box, face) -> None:
+    """Tap ``box`` on the photo and give its die ``face``: wait until it shows corrected."""
+    idx = box.get_attribute("data-index")
+    box.click()
+    page.click(f'[data-test="face-picker"] [data-test="face-{face}"]')
+    page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+
+
 @pytest.mark.parametrize("game", ["peripeties", "wuxia", "shayo", "espri"])
 def test_demo_turn_through_the_camera(page, tmp_path, game):
     with Server("--demo", "--game", game, "--data", str(tmp_path)) as srv:
-        page.goto(srv.base + "/")
-        page.wait_for_selector('[data-test="live"][data-state="live"]')
-        page.wait_for_selector('[data-test="demo-roll"]')
-        login(page, srv.pin)
+        open_demo(page, srv)
         n_hist = page.locator('[data-test="history-item"]').count()
-        status = roll(page)
-        for _ in range(3):  # a die hidden by another one: roll again, as players would
-            if status == "applied":
-                break
-            page.click('[data-test="discard-read"]')
-            status = roll(page)
-        assert status == "applied", page.inner_text('[data-test="read-status"]')
+        roll_until_applied(page)
         page.wait_for_function(f"document.querySelectorAll('[data-test=history-item]').length > {n_hist}")
         last = srv.get("/api/state")["history"][-1]
         assert last["type"] == CAMERA_EVENT[game] and last["source"] == "camera"
@@ -53,24 +69,17 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
         if game in ("wuxia", "shayo"):
             # tap the first die on the photo and give it another face
             box = boxes.first
-            idx = box.get_attribute("data-index")
-            old = int(box.inner_text().strip())
-            new = old % 10 + 1
-            box.click()
-            page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
-            page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+            new = int(box.inner_text().strip()) % 10 + 1
+            pick_face(page, box, new)
             last = srv.get("/api/state")["history"][-1]
             assert last["source"] == "correction" and last["type"] == f"{game}.correct"
             assert last["data"]["value"] == new
         if game == "peripeties":
             # tap the location die on the photo and give it another face: a correction
             box = page.locator('[data-test="die-box"][data-kind="lieu"]').first
-            idx = box.get_attribute("data-index")
             old = srv.get("/api/state")["state"]["expects"]["have"]["lieu"]
             new = "ville" if old != "ville" else "temple"
-            box.click()
-            page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
-            page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+            pick_face(page, box, new)
             last = srv.get("/api/state")["history"][-1]
             assert last["source"] == "correction" and last["type"] == "peripeties.dice"
             assert srv.get("/api/state")["state"]["expects"]["have"]["lieu"] == new
@@ -109,10 +118,7 @@ def test_shayo_signature_re_roll_through_the_camera(page, tmp_path):
     die alone, the camera reads it, the signature completes; its face is then corrected
     on the photo and the step undone."""
     with Server("--demo", "--game", "shayo", "--data", str(tmp_path)) as srv:
-        page.goto(srv.base + "/")
-        page.wait_for_selector('[data-test="live"][data-state="live"]')
-        page.wait_for_selector('[data-test="demo-roll"]')
-        login(page, srv.pin)
+        open_demo(page, srv)
         # the pool typed (so the test knows it), then the re-roll of the 3 through the tray
         assert srv.post({"type": "shayo.roll", "data": {"dice": [8, 3, 1, 6, 2]}})[0] == 201
         page.wait_for_selector('[data-test="shayo-step-signatures"]')
@@ -121,13 +127,7 @@ def test_shayo_signature_re_roll_through_the_camera(page, tmp_path):
         page.click('[data-test="shayo-sig-declare"]')
         page.wait_for_selector('[data-test="shayo-step-reroll"]')
         assert page.inner_text('[data-test="shayo-reroll-text"]') == "Relancez 1 dé : position 2"
-        status = roll(page)
-        for _ in range(3):
-            if status == "applied":
-                break
-            page.click('[data-test="discard-read"]')
-            status = roll(page)
-        assert status == "applied", page.inner_text('[data-test="read-status"]')
+        roll_until_applied(page)
         last = srv.get("/api/state")["history"][-1]
         assert last["type"] == "shayo.signature" and last["source"] == "camera"
         assert last["data"]["signature"] == "relance_echec" and last["data"]["dice"] == [1]
@@ -135,12 +135,8 @@ def test_shayo_signature_re_roll_through_the_camera(page, tmp_path):
         page.wait_for_selector('[data-test="shayo-last"]')
         assert srv.get("/api/state")["state"]["last"]["dice"][1] == face
         # the re-rolled die tapped on the photo: its face corrected, the test counted again
-        box = page.locator('[data-test="die-box"][data-status="read"]').first
-        idx = box.get_attribute("data-index")
         new = face % 10 + 1
-        box.click()
-        page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
-        page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+        pick_face(page, page.locator('[data-test="die-box"][data-status="read"]').first, new)
         last = srv.get("/api/state")["history"][-1]
         assert last["type"] == "shayo.correct" and last["source"] == "correction"
         assert last["data"] == {"signature": "relance_echec", "index": 0, "value": new}

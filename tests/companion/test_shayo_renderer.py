@@ -231,30 +231,35 @@ def test_spend_ki_as_a_choice(site: tuple[str, _Server], page: Any) -> None:
     assert "not enough Ki" in page.inner_text("[data-test=msg]")
 
 
-def test_a_re_roll_declared_for_the_tray_then_typed_or_withdrawn(site: tuple[str, _Server], page: Any) -> None:
-    url, srv = site
+def _roll_then_declare(page: Any, url: str, die: int) -> None:
+    """Aiko's test rolled 8 3 1 6 by hand, then relance_echec on ``die`` sent to the tray."""
     page.goto(url)
     page.wait_for_selector("[data-test=shayo-step-idle]")
     _start_test(page)
     for face in (8, 3, 1, 6):
         page.click(f"[data-test=shayo-face-{face}]")
     page.click("[data-test=shayo-roll-submit]")
+    _declare(page, die)
+
+
+def _declare(page: Any, die: int) -> None:
     page.wait_for_selector("[data-test=shayo-step-signatures]")
     page.click("[data-test=shayo-sig-relance_echec]")
     assert page.is_disabled("[data-test=shayo-sig-declare]")  # no die chosen yet
-    page.click("[data-test=shayo-sig-die-1]")
+    page.click(f"[data-test=shayo-sig-die-{die}]")
     page.click("[data-test=shayo-sig-declare]")
     page.wait_for_selector("[data-test=shayo-step-reroll]")
+
+
+def test_a_re_roll_declared_for_the_tray_then_typed_or_withdrawn(site: tuple[str, _Server], page: Any) -> None:
+    url, srv = site
+    _roll_then_declare(page, url, 1)
     assert page.inner_text("[data-test=shayo-reroll-text]") == "Relancez 1 dé : position 2"
     assert "target" in page.get_attribute("[data-test=shayo-reroll-die-1]", "class")
     assert srv.table.history()[-1]["type"] == "shayo.signature_declare"
     # withdrawn: back to the signatures; declared again, then the face typed by hand
     page.click("[data-test=shayo-reroll-withdraw]")
-    page.wait_for_selector("[data-test=shayo-step-signatures]")
-    page.click("[data-test=shayo-sig-relance_echec]")
-    page.click("[data-test=shayo-sig-die-3]")
-    page.click("[data-test=shayo-sig-declare]")
-    page.wait_for_selector("[data-test=shayo-step-reroll]")
+    _declare(page, 3)
     assert page.is_disabled("[data-test=shayo-reroll-submit]")
     page.click("[data-test=shayo-reroll-face-9]")
     assert page.is_disabled("[data-test=shayo-reroll-face-2]")  # one die: one face
@@ -268,17 +273,7 @@ def test_a_re_roll_declared_for_the_tray_then_typed_or_withdrawn(site: tuple[str
 
 def test_the_companion_rolls_a_declared_re_roll_in_english(site: tuple[str, _Server], page: Any) -> None:
     url, srv = site
-    page.goto(url + "?lang=en")
-    page.wait_for_selector("[data-test=shayo-step-idle]")
-    _start_test(page)
-    for face in (8, 3, 1, 6):
-        page.click(f"[data-test=shayo-face-{face}]")
-    page.click("[data-test=shayo-roll-submit]")
-    page.wait_for_selector("[data-test=shayo-step-signatures]")
-    page.click("[data-test=shayo-sig-relance_echec]")
-    page.click("[data-test=shayo-sig-die-1]")
-    page.click("[data-test=shayo-sig-declare]")
-    page.wait_for_selector("[data-test=shayo-step-reroll]")
+    _roll_then_declare(page, url + "?lang=en", 1)
     assert page.inner_text("[data-test=shayo-reroll-text]") == "Re-roll 1 die: position 2"
     assert "roll them in the tray" in page.inner_text("[data-test=shayo-step-reroll]")
     page.click("[data-test=shayo-reroll-system]")
