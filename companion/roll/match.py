@@ -217,13 +217,19 @@ def _rerolled(m: Match, objects: list[Obj], used: list[int], prev: Mapping[str, 
     found = _kept_in_place(objects, used, prev, faces, moved, fresh)
     if found is None:
         if faces and len(used) == len(faces) - len(moved) + len(fresh):
+            seen = _layout(prev)
+            why = ("les dés gardés n'y sont pas tous à leur place (même endroit, même face)",
+                   "the kept dice are not all where they were (same place, same face)")
+            if any(p not in seen for p in range(len(faces)) if p not in moved):
+                why = ("la caméra n'a pas vu où sont les dés gardés (lancer saisi, ou dés hors du plateau)",
+                       "the camera did not see where the kept dice lie (a typed roll, or dice out of the tray)")
             m.message = text2(
-                "Toute la réserve est sur la photo, mais les dés gardés n'y sont pas tous à leur place (même endroit,"
-                " même face) : impossible de dire lesquels ont été relancés. Touchez chaque dé gardé et choisissez"
-                " « Pas un dé », ou sortez les dés gardés et relancez seulement les autres, ou saisissez les faces.",
-                "The whole pool is on the photo, but the kept dice are not all where they were (same place, same"
-                " face): which dice were re-rolled cannot be told. Tap each kept die and choose \"Not a die\", or"
-                " take the kept dice out and roll only the others, or enter the faces.")
+                f"Toute la réserve est sur la photo, mais {why[0]} : impossible de dire quels dés ont été relancés."
+                " Touchez chaque dé gardé et choisissez « Pas un dé », ou sortez les dés gardés et relancez seulement"
+                " les autres, ou saisissez les faces.",
+                f"The whole pool is on the photo, but {why[1]}: which dice were re-rolled cannot be told. Tap each"
+                " kept die and choose \"Not a die\", or take the kept dice out and roll only the others, or enter"
+                " the faces.")
         return used
     new, m.positions, m.kept, m.kept_positions = found
     m.unexpected = sorted(m.unexpected + m.kept)

@@ -108,6 +108,9 @@ def test_shayo_reroll_with_a_kept_die_moved_is_pending_and_says_why() -> None:
     # a kept die showing another face is not "in place" either
     objs[2] = die("d10", 5, 200)
     assert match_read("shayo", shayo_reroll([8, 3, 2, 1], [1]), objs, prev).status == "pending"
+    # the roll was typed: the camera never saw the kept dice
+    m = match_read("shayo", shayo_reroll([8, 3, 2, 1], [1]), objs, {})
+    assert m.status == "pending" and "the camera did not see where the kept dice lie" in m.message["en"]
     # two dice for one re-rolled: the plain count message
     m = match_read("shayo", shayo_reroll([8, 3, 2, 1], [1]), objs[:2], prev)
     assert m.status == "pending" and m.message["en"].startswith("1 d10 expected, 2 read")
