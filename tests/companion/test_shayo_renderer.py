@@ -162,7 +162,7 @@ def test_odds_ki_pool_signature_and_outcome(site: tuple[str, _Server], page: Any
     shown = re.search(r"([0-9.]+) %", page.inner_text("[data-test=shayo-odds]"))
     assert shown and abs(float(shown.group(1)) - 100 * odds["success"]) <= 0.051
     page.click("[data-test=shayo-ki-kept-plus]")
-    page.wait_for_function("document.querySelector('[data-test=shayo-ki]').innerText.includes('+1')")
+    page.wait_for_function("document.querySelector('[data-test=shayo-ki]').innerText.includes('gardés +1')")
     assert srv.table.to_json()["state"]["expects"]["keep"] == 4
     for face in (8, 3, 1, 6):
         page.click(f"[data-test=shayo-face-{face}]")
