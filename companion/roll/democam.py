@@ -90,7 +90,11 @@ class DemoCamera:
 
 
 def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.Random) -> list[Obj]:
-    """What a roll shows for the current step (random faces; what the players would roll)."""
+    """What a roll shows for the current step (random faces; what the players would roll).
+
+    For a pool the step's d10 count: the whole pool, or for a re-roll (Wuxia's chosen or
+    extra dice, a Shayo re-roll signature) only the dice rolled again, as players who
+    take the kept dice out of the tray would."""
     from vision.catalog import FACES
 
     expects = (state or {}).get("expects") or {}

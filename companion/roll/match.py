@@ -16,7 +16,10 @@ peripeties     ``event == "peripeties.dice"`` (episode, trial,  ``peripeties.dic
                taels, prison, re-rolls)                         ``{"dice": [{kind, value,
                                                                 box, confidence}]}``
 wuxia          ``roll``, ``reroll_dice``, ``extra_dice``        ``wuxia.roll {"dice"}``
-shayo          ``roll``                                         ``shayo.roll {"dice"}``
+shayo          ``roll``, ``reroll_dice`` (a declared re-roll    ``shayo.roll {"dice"}`` /
+               signature)                                       ``shayo.signature
+                                                                {"signature", "dice",
+                                                                "values"}``
 espri          ``draw`` / ``setup_draw``                        ``espri.draw {"gems"}`` /
                                                                 ``espri.setup_draw``
 =============  ==============================================  =========================
@@ -28,10 +31,13 @@ Decisions:
   harmless, a re-rolled reward/sentence die is the re-roll). Other objects (gems, a die
   kind the step has no use for) are marked ``unexpected`` and left out; they do not block.
 - Pools (Wuxia, Shayo): the number of d10 read must be the number the step waits for.
-  For a Wuxia re-roll, the players may re-roll only the chosen dice in the tray *or*
-  leave the kept dice where they lie: when the read holds the whole pool, the dice that
-  did not move and show the same face as in the previous read are the kept ones, and the
-  others are the re-rolled dice (matched to the re-rolled positions by distance).
+  For a re-roll (Wuxia's chosen dice or extra dice, a Shayo re-roll signature), the
+  players may roll only the new dice in the tray *or* leave the kept dice where they lie:
+  when the read holds the whole pool, the dice that did not move and show the same face
+  as in the previous read are the kept ones, and the others are the new dice (matched to
+  the re-rolled positions by distance). A read records where it saw each kept die, so
+  the next re-roll of the same test can leave them in place again. When the whole pool
+  is seen but a kept die moved, the read is pending and says so.
 - ESPRI: the number of gems must be the number the step draws.
 """
 
@@ -65,6 +71,8 @@ class Match:
     unexpected: list[int] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)  # pool positions of the used objects
     message: dict[str, str] = field(default_factory=dict)
+    kept: list[int] = field(default_factory=list)  # a re-roll read: the kept dice seen in place (not sent)
+    kept_positions: list[int] = field(default_factory=list)  # and their pool positions
 
 
 def _center(o: Obj) -> tuple[float, float]:
@@ -145,100 +153,149 @@ def _pool(objects: list[Obj], kind: str) -> tuple[list[int], list[int]]:
     return used, other
 
 
-def _kept_in_place(objects: list[Obj], used: list[int], prev: Mapping[str, Any], pool_size: int,
-                   indices: Sequence[int], faces: Sequence[int] | None) -> tuple[list[int], list[int]] | None:
-    """For a re-roll read that shows the whole pool: which read objects are the re-rolled
-    dice, and their pool positions. None when it cannot be told."""
-    old = [o for o in prev.get("objects", []) if o.get("kind") == "d10"]
-    old_pos = prev.get("positions") or []
-    if len(used) != pool_size or len(old) != pool_size or len(old_pos) != pool_size:
+def _layout(prev: Mapping[str, Any]) -> dict[int, Obj]:
+    """Where the previous read saw each pool position: the dice it sent and the kept dice
+    it recognised in place."""
+    objs = prev.get("objects") or []
+    pairs = [*zip(prev.get("positions") or [], prev.get("used") or []),
+             *zip(prev.get("kept_positions") or [], prev.get("kept") or [])]
+    return {int(p): objs[i] for p, i in pairs if 0 <= i < len(objs)}
+
+
+Found = tuple[list[int], list[int], list[int], list[int]]
+
+
+def _kept_in_place(objects: list[Obj], used: list[int], prev: Mapping[str, Any], faces: Sequence[int],
+                   moved: Sequence[int], fresh: Sequence[int]) -> Found | None:
+    """A re-roll read that shows the whole pool: ``faces`` is the pool before the re-roll,
+    the dice at ``moved`` were rolled again and the new faces go to the positions
+    ``fresh`` (``moved`` itself, or new positions for dice added to the pool). Returns the
+    read objects that are the new dice and their positions, then the kept dice and
+    theirs; None when it cannot be told."""
+    kept_pos = [p for p in range(len(faces)) if p not in moved]
+    if len(used) != len(kept_pos) + len(fresh):
         return None
-    by_pos = {p: o for p, o in zip(old_pos, [prev["objects"][i] for i in prev.get("used", [])])} \
-        if len(prev.get("used", [])) == pool_size else {p: o for p, o in zip(old_pos, old)}
+    by_pos = _layout(prev)
     free = list(used)
-    for p in range(pool_size):
-        if p in indices:
-            continue
+    kept = []
+    for p in kept_pos:
         o = by_pos.get(p)
         if o is None:
             return None
-        want = faces[p] if faces is not None and p < len(faces) else o.get("value")
         cx, cy = _center(o)
         r = max(8.0, 0.5 * max((o.get("box") or [0, 0, 16, 16])[2:]))
         best = None
         for i in free:
             nx, ny = _center(objects[i])
             d = ((nx - cx) ** 2 + (ny - cy) ** 2) ** 0.5
-            if d <= r and objects[i].get("value") == want and (best is None or d < best[0]):
+            if d <= r and objects[i].get("value") == faces[p] and (best is None or d < best[0]):
                 best = (d, i)
         if best is None:
             return None
         free.remove(best[1])
-    if len(free) != len(indices):
-        return None
+        kept.append(best[1])
     # match the moved dice to the re-rolled positions, nearest old position first
     out_used, out_pos = [], []
-    remaining = list(free)
-    for p in indices:
+    for p in fresh:
         o = by_pos.get(p)
         cx, cy = _center(o) if o else (0.0, 0.0)
-        j = min(remaining, key=lambda i: (_center(objects[i])[0] - cx) ** 2 + (_center(objects[i])[1] - cy) ** 2)
-        remaining.remove(j)
+        j = min(free, key=lambda i: (_center(objects[i])[0] - cx) ** 2 + (_center(objects[i])[1] - cy) ** 2)
+        free.remove(j)
         out_used.append(j)
         out_pos.append(p)
-    return out_used, out_pos
+    return out_used, out_pos, kept, kept_pos
+
+
+def _rerolled(m: Match, objects: list[Obj], used: list[int], prev: Mapping[str, Any], faces: Sequence[int],
+              moved: Sequence[int], fresh: Sequence[int]) -> list[int]:
+    """A re-roll read: the new dice alone, or the whole pool with the kept dice where they
+    lay (see :func:`_kept_in_place`). Sets the positions (and the kept dice) on ``m``;
+    returns the read objects that are the new dice."""
+    m.positions = list(fresh[:len(used)])
+    if len(used) == len(fresh):
+        return used
+    found = _kept_in_place(objects, used, prev, faces, moved, fresh)
+    if found is None:
+        if faces and len(used) == len(faces) - len(moved) + len(fresh):
+            seen = _layout(prev)
+            why = ("les dés gardés n'y sont pas tous à leur place (même endroit, même face)",
+                   "the kept dice are not all where they were (same place, same face)")
+            if any(p not in seen for p in range(len(faces)) if p not in moved):
+                why = ("la caméra n'a pas vu où sont les dés gardés (lancer saisi, ou dés hors du plateau)",
+                       "the camera did not see where the kept dice lie (a typed roll, or dice out of the tray)")
+            m.message = text2(
+                f"Toute la réserve est sur la photo, mais {why[0]} : impossible de dire quels dés ont été relancés."
+                " Touchez chaque dé gardé et choisissez « Pas un dé », ou sortez les dés gardés et relancez seulement"
+                " les autres, ou saisissez les faces.",
+                f"The whole pool is on the photo, but {why[1]}: which dice were re-rolled cannot be told. Tap each"
+                " kept die and choose \"Not a die\", or take the kept dice out and roll only the others, or enter"
+                " the faces.")
+        return used
+    new, m.positions, m.kept, m.kept_positions = found
+    m.unexpected = sorted(m.unexpected + m.kept)
+    m.message = text2("Dés gardés reconnus à leur place ; seuls les dés relancés sont pris.",
+                      "Kept dice recognised where they lie; only the re-rolled dice are taken.")
+    return new
+
+
+def _pool_values(m: Match, objects: list[Obj], used: list[int], want: int, key: str = "dice") -> Match:
+    """The d10 values of a pool step into ``m.data[key]``; pending unless there are
+    ``want`` of them, each read with confidence."""
+    m.used = used
+    if len(used) != want:
+        m.status = "pending"
+        m.message = m.message or _count_msg(want, len(used), ("d10", "d10"))
+        return m
+    m.data[key] = [int(objects[i]["value"]) if not _pending(objects[i]) else None for i in used]
+    return _finish(m, objects)
+
+
+def _d10_wanted(expects: Mapping[str, Any]) -> int:
+    return sum(int(d.get("count", 0)) for d in expects.get("dice", []) if d.get("kind") == "d10")
 
 
 def _wuxia(expects: Mapping[str, Any], state: Mapping[str, Any], objects: list[Obj], prev: Mapping[str, Any]) -> Match:
     step = expects.get("step")
     if step not in ("roll", "reroll_dice", "extra_dice"):
         return _idle(expects)
-    want = sum(int(d.get("count", 0)) for d in expects.get("dice", []) if d.get("kind") == "d10")
+    want = _d10_wanted(expects)
     used, other = _pool(objects, "d10")
     m = Match("ready", "wuxia.roll", unexpected=other)
+    if expects.get("who"):
+        m.data["who"] = expects["who"]
     test_i = expects.get("test")
     tests = state.get("tests") or []
     test = tests[test_i] if isinstance(test_i, int) and 0 <= test_i < len(tests) else {}
+    faces = list((test.get("faces") if isinstance(test, dict) else None) or [])
     if step == "roll":
         m.positions = list(range(len(used)))
     elif step == "reroll_dice":
         indices = list(expects.get("indices") or [])
-        m.positions = indices[:len(used)]
-        if len(used) != want:
-            faces = test.get("faces") if isinstance(test, dict) else None
-            found = _kept_in_place(objects, used, prev, len(faces or []), indices, faces)
-            if found is not None:
-                kept = [i for i in used if i not in found[0]]
-                used, m.positions = found
-                m.unexpected = sorted(other + kept)
-                m.message = text2("Dés gardés reconnus à leur place ; seuls les dés relancés sont pris.",
-                                  "Kept dice recognised where they lie; only the re-rolled dice are taken.")
+        used = _rerolled(m, objects, used, prev, faces, indices, indices)
     else:
-        base = len((test or {}).get("faces") or [])
-        m.positions = list(range(base, base + len(used)))
-    m.used = used
-    if len(used) != want:
-        m.status = "pending"
-        m.message = _count_msg(want, len(used), ("d10", "d10"))
-        return m
-    m.data = {"dice": [int(objects[i]["value"]) if not _pending(objects[i]) else None for i in used]}
-    if expects.get("who"):
-        m.data["who"] = expects["who"]
-    return _finish(m, objects)
+        used = _rerolled(m, objects, used, prev, faces, [], list(range(len(faces), len(faces) + want)))
+    return _pool_values(m, objects, used, want)
 
 
 def _shayo(expects: Mapping[str, Any], state: Mapping[str, Any], objects: list[Obj], prev: Mapping[str, Any]) -> Match:
-    if expects.get("step") != "roll":
+    step = expects.get("step")
+    if step not in ("roll", "reroll_dice"):
         return _idle(expects)
-    want = sum(int(d.get("count", 0)) for d in expects.get("dice", []) if d.get("kind") == "d10")
+    want = _d10_wanted(expects)
     used, other = _pool(objects, "d10")
-    m = Match("ready", "shayo.roll", used=used, unexpected=other, positions=list(range(len(used))))
-    if len(used) != want:
-        m.status = "pending"
-        m.message = _count_msg(want, len(used), ("d10", "d10"))
-        return m
-    m.data = {"dice": [int(objects[i]["value"]) if not _pending(objects[i]) else None for i in used]}
-    return _finish(m, objects)
+    if step == "roll":
+        m = Match("ready", "shayo.roll", unexpected=other, positions=list(range(len(used))))
+        return _pool_values(m, objects, used, want)
+    # a declared re-roll signature: its dice rolled again (or, for an "extra_die" 10, new dice)
+    faces = list(expects.get("faces") or [])
+    indices = list(expects.get("indices") or [])
+    sig = (expects.get("signature") or {}).get("id")
+    m = Match("ready", "shayo.signature", unexpected=other, data={"signature": sig, "dice": indices})
+    if expects.get("mode") == "extra_die":
+        used = _rerolled(m, objects, used, prev, faces, [], list(range(len(faces), len(faces) + want)))
+    else:
+        used = _rerolled(m, objects, used, prev, faces, indices, indices)
+    return _pool_values(m, objects, used, want, "values")
 
 
 def _espri(expects: Mapping[str, Any], state: Mapping[str, Any], objects: list[Obj], prev: Mapping[str, Any]) -> Match:
@@ -266,11 +323,9 @@ def ready_data(m: Match, objects: Sequence[Obj]) -> dict[str, Any]:
     """The event data of a match whose pending objects have all been corrected."""
     if m.type == "peripeties.dice":
         return {"dice": [_die_json(objects[i]) for i in m.used]}
-    if m.type in ("wuxia.roll", "shayo.roll"):
-        out = {"dice": [int(objects[i]["value"]) for i in m.used]}
-        if "who" in m.data:
-            out["who"] = m.data["who"]
-        return out
+    if m.type in ("wuxia.roll", "shayo.roll", "shayo.signature"):
+        key = "values" if m.type == "shayo.signature" else "dice"
+        return {**m.data, key: [int(objects[i]["value"]) for i in m.used]}
     if m.type in ("espri.draw", "espri.setup_draw"):
         out2: dict[str, Any] = {"gems": [objects[i]["value"] for i in m.used]}
         if m.type == "espri.setup_draw":
@@ -299,6 +354,9 @@ def correction_event(record: Mapping[str, Any], index: int) -> tuple[str, dict[s
         return "wuxia.correct", data
     if etype == "shayo.roll":
         return "shayo.correct", {"index": k, "value": int(objects[index]["value"])}
+    if etype == "shayo.signature":  # the new faces of a re-roll signature
+        return "shayo.correct", {"signature": (record.get("data") or {}).get("signature"), "index": k,
+                                 "value": int(objects[index]["value"])}
     if etype == "espri.draw":
         return "espri.draw", {"gems": [objects[i]["value"] for i in used]}
     if etype == "espri.setup_draw":

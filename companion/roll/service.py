@@ -215,6 +215,7 @@ class RollService:
 
     def _apply_match(self, rec: dict[str, Any], m: Match) -> None:
         rec.update({"type": m.type, "data": m.data, "used": m.used, "positions": m.positions,
+                    "kept": m.kept, "kept_positions": m.kept_positions,
                     "status": {"ready": "pending", "pending": "pending", "idle": "shown"}[m.status],
                     "message": m.message})
         for i in m.unexpected:
@@ -312,6 +313,7 @@ class RollService:
         m = match_read(game, state, sub, prev)
         m.used = [keep[i] for i in m.used]
         m.unexpected = [keep[i] for i in m.unexpected]
+        m.kept = [keep[i] for i in m.kept]
         if m.status == "ready":
             m.data = ready_data(m, rec["objects"])
         self._apply_match(rec, m)

@@ -30,21 +30,37 @@ def roll(page) -> str:
     return page.get_attribute('[data-test="read-status"]', "data-status")
 
 
+def open_demo(page, srv) -> None:
+    page.goto(srv.base + "/")
+    page.wait_for_selector('[data-test="live"][data-state="live"]')
+    page.wait_for_selector('[data-test="demo-roll"]')
+    login(page, srv.pin)
+
+
+def roll_until_applied(page) -> None:
+    status = roll(page)
+    for _ in range(3):  # a die hidden by another one: roll again, as players would
+        if status == "applied":
+            break
+        page.click('[data-test="discard-read"]')
+        status = roll(page)
+    assert status == "applied", page.inner_text('[data-test="read-status"]')
+
+
+def pick_face(page, box, face) -> None:
+    """Tap ``box`` on the photo and give its die ``face``: wait until it shows corrected."""
+    idx = box.get_attribute("data-index")
+    box.click()
+    page.click(f'[data-test="face-picker"] [data-test="face-{face}"]')
+    page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+
+
 @pytest.mark.parametrize("game", ["peripeties", "wuxia", "shayo", "espri"])
 def test_demo_turn_through_the_camera(page, tmp_path, game):
     with Server("--demo", "--game", game, "--data", str(tmp_path)) as srv:
-        page.goto(srv.base + "/")
-        page.wait_for_selector('[data-test="live"][data-state="live"]')
-        page.wait_for_selector('[data-test="demo-roll"]')
-        login(page, srv.pin)
+        open_demo(page, srv)
         n_hist = page.locator('[data-test="history-item"]').count()
-        status = roll(page)
-        for _ in range(3):  # a die hidden by another one: roll again, as players would
-            if status == "applied":
-                break
-            page.click('[data-test="discard-read"]')
-            status = roll(page)
-        assert status == "applied", page.inner_text('[data-test="read-status"]')
+        roll_until_applied(page)
         page.wait_for_function(f"document.querySelectorAll('[data-test=history-item]').length > {n_hist}")
         last = srv.get("/api/state")["history"][-1]
         assert last["type"] == CAMERA_EVENT[game] and last["source"] == "camera"
@@ -53,24 +69,17 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
         if game in ("wuxia", "shayo"):
             # tap the first die on the photo and give it another face
             box = boxes.first
-            idx = box.get_attribute("data-index")
-            old = int(box.inner_text().strip())
-            new = old % 10 + 1
-            box.click()
-            page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
-            page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+            new = int(box.inner_text().strip()) % 10 + 1
+            pick_face(page, box, new)
             last = srv.get("/api/state")["history"][-1]
             assert last["source"] == "correction" and last["type"] == f"{game}.correct"
             assert last["data"]["value"] == new
         if game == "peripeties":
             # tap the location die on the photo and give it another face: a correction
             box = page.locator('[data-test="die-box"][data-kind="lieu"]').first
-            idx = box.get_attribute("data-index")
             old = srv.get("/api/state")["state"]["expects"]["have"]["lieu"]
             new = "ville" if old != "ville" else "temple"
-            box.click()
-            page.click(f'[data-test="face-picker"] [data-test="face-{new}"]')
-            page.wait_for_selector(f'[data-test="die-box"][data-index="{idx}"][data-status="corrected"]')
+            pick_face(page, box, new)
             last = srv.get("/api/state")["history"][-1]
             assert last["source"] == "correction" and last["type"] == "peripeties.dice"
             assert srv.get("/api/state")["state"]["expects"]["have"]["lieu"] == new
@@ -101,4 +110,41 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
             page.wait_for_function("Companion.table.state && Companion.table.state.expects"
                                    " && Companion.table.state.expects.step === 'roll'", timeout=10000)
             assert srv.get("/api/state")["state"]["expects"]["step"] == "roll"
+        assert page.js_errors == []
+
+
+def test_shayo_signature_re_roll_through_the_camera(page, tmp_path):
+    """A Shayo re-roll signature sent to the tray: the demo "roll" renders the declared
+    die alone, the camera reads it, the signature completes; its face is then corrected
+    on the photo and the step undone."""
+    with Server("--demo", "--game", "shayo", "--data", str(tmp_path)) as srv:
+        open_demo(page, srv)
+        # the pool typed (so the test knows it), then the re-roll of the 3 through the tray
+        assert srv.post({"type": "shayo.roll", "data": {"dice": [8, 3, 1, 6, 2]}})[0] == 201
+        page.wait_for_selector('[data-test="shayo-step-signatures"]')
+        page.click('[data-test="shayo-sig-relance_echec"]')
+        page.click('[data-test="shayo-sig-die-1"]')
+        page.click('[data-test="shayo-sig-declare"]')
+        page.wait_for_selector('[data-test="shayo-step-reroll"]')
+        assert page.inner_text('[data-test="shayo-reroll-text"]') == "Relancez 1 dé : position 2"
+        roll_until_applied(page)
+        last = srv.get("/api/state")["history"][-1]
+        assert last["type"] == "shayo.signature" and last["source"] == "camera"
+        assert last["data"]["signature"] == "relance_echec" and last["data"]["dice"] == [1]
+        (face,) = last["data"]["values"]
+        page.wait_for_selector('[data-test="shayo-last"]')
+        assert srv.get("/api/state")["state"]["last"]["dice"][1] == face
+        # the re-rolled die tapped on the photo: its face corrected, the test counted again
+        new = face % 10 + 1
+        pick_face(page, page.locator('[data-test="die-box"][data-status="read"]').first, new)
+        last = srv.get("/api/state")["history"][-1]
+        assert last["type"] == "shayo.correct" and last["source"] == "correction"
+        assert last["data"] == {"signature": "relance_echec", "index": 0, "value": new}
+        assert srv.get("/api/state")["state"]["last"]["dice"][1] == new
+        # undo the correction and the camera's re-roll: the die is awaited again
+        assert srv.post({"type": "undo"})[0] == 201
+        page.wait_for_function(f"!document.querySelector('[data-test=history-item][data-seq=\"{last['seq']}\"]')")
+        page.click('[data-test="undo"]')
+        page.wait_for_selector('[data-test="shayo-step-reroll"]')
+        assert srv.get("/api/state")["state"]["expects"]["step"] == "reroll_dice"
         assert page.js_errors == []

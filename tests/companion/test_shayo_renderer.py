@@ -54,8 +54,9 @@ var ctx = { lang: lang, canEdit: true, h: h,
     var d = h("div", {"data-test": "bars"});
     entries.forEach(function (e) { d.appendChild(h("div", {}, e[0] + " " + Math.round(1000 * e[1]) / 10)); });
     return d; },
-  send: function (type, data) {
-    return fetch("/api/events", {method: "POST", body: JSON.stringify({type: type, data: data})})
+  send: function (type, data, opts) {
+    var body = {type: type, data: data, source: (opts && opts.source) || "manual"};
+    return fetch("/api/events", {method: "POST", body: JSON.stringify(body)})
       .then(function (r) { return r.json(); })
       .then(function (j) { document.getElementById("msg").textContent = j.error || ""; load(); return j.error ? null : j; });
   } };
@@ -161,7 +162,7 @@ def test_odds_ki_pool_signature_and_outcome(site: tuple[str, _Server], page: Any
     shown = re.search(r"([0-9.]+) %", page.inner_text("[data-test=shayo-odds]"))
     assert shown and abs(float(shown.group(1)) - 100 * odds["success"]) <= 0.051
     page.click("[data-test=shayo-ki-kept-plus]")
-    page.wait_for_function("document.querySelector('[data-test=shayo-ki]').innerText.includes('+1')")
+    page.wait_for_function("document.querySelector('[data-test=shayo-ki]').innerText.includes('gardés +1')")
     assert srv.table.to_json()["state"]["expects"]["keep"] == 4
     for face in (8, 3, 1, 6):
         page.click(f"[data-test=shayo-face-{face}]")
@@ -228,3 +229,55 @@ def test_spend_ki_as_a_choice(site: tuple[str, _Server], page: Any) -> None:
     page.click("[data-test=shayo-spend-submit-Aiko]")
     page.wait_for_function("document.querySelector('[data-test=msg]').innerText.length > 0")
     assert "not enough Ki" in page.inner_text("[data-test=msg]")
+
+
+def _roll_then_declare(page: Any, url: str, die: int) -> None:
+    """Aiko's test rolled 8 3 1 6 by hand, then relance_echec on ``die`` sent to the tray."""
+    page.goto(url)
+    page.wait_for_selector("[data-test=shayo-step-idle]")
+    _start_test(page)
+    for face in (8, 3, 1, 6):
+        page.click(f"[data-test=shayo-face-{face}]")
+    page.click("[data-test=shayo-roll-submit]")
+    _declare(page, die)
+
+
+def _declare(page: Any, die: int) -> None:
+    page.wait_for_selector("[data-test=shayo-step-signatures]")
+    page.click("[data-test=shayo-sig-relance_echec]")
+    assert page.is_disabled("[data-test=shayo-sig-declare]")  # no die chosen yet
+    page.click(f"[data-test=shayo-sig-die-{die}]")
+    page.click("[data-test=shayo-sig-declare]")
+    page.wait_for_selector("[data-test=shayo-step-reroll]")
+
+
+def test_a_re_roll_declared_for_the_tray_then_typed_or_withdrawn(site: tuple[str, _Server], page: Any) -> None:
+    url, srv = site
+    _roll_then_declare(page, url, 1)
+    assert page.inner_text("[data-test=shayo-reroll-text]") == "Relancez 1 dé : position 2"
+    assert "target" in page.get_attribute("[data-test=shayo-reroll-die-1]", "class")
+    assert srv.table.history()[-1]["type"] == "shayo.signature_declare"
+    # withdrawn: back to the signatures; declared again, then the face typed by hand
+    page.click("[data-test=shayo-reroll-withdraw]")
+    _declare(page, 3)
+    assert page.is_disabled("[data-test=shayo-reroll-submit]")
+    page.click("[data-test=shayo-reroll-face-9]")
+    assert page.is_disabled("[data-test=shayo-reroll-face-2]")  # one die: one face
+    page.click("[data-test=shayo-reroll-submit]")
+    page.wait_for_selector("[data-test=shayo-last]")
+    last = srv.table.to_json()["state"]["last"]
+    assert last["dice"] == [8, 3, 1, 9] and last["signatures"][0]["before"] == [6]
+    assert srv.table.history()[-1]["data"] == {"values": [9]}
+    assert page.inner_text("[data-test=msg]") == ""
+
+
+def test_the_companion_rolls_a_declared_re_roll_in_english(site: tuple[str, _Server], page: Any) -> None:
+    url, srv = site
+    _roll_then_declare(page, url + "?lang=en", 1)
+    assert page.inner_text("[data-test=shayo-reroll-text]") == "Re-roll 1 die: position 2"
+    assert "roll them in the tray" in page.inner_text("[data-test=shayo-step-reroll]")
+    page.click("[data-test=shayo-reroll-system]")
+    page.wait_for_selector("[data-test=shayo-last]")
+    hist = srv.table.history()[-1]
+    assert hist["type"] == "shayo.signature" and hist["source"] == "system"
+    assert page.inner_text("[data-test=msg]") == ""

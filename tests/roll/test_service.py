@@ -179,3 +179,31 @@ def test_a_kind_taught_in_part_keeps_the_shipped_templates(tmp_path, democam, ca
     objs = read(democam.read())["objects"]
     assert [(o["kind"], o["value"]) for o in objs] == [("d10", 8)]  # not forced to the taught 3
     assert len(default_enrollment()) > 0
+
+
+def test_a_shayo_signature_re_roll_read_by_the_camera_and_corrected(tmp_path, democam, calibration) -> None:
+    table, roll, cam = make(tmp_path, "shayo", democam, calibration)
+    roll_with(democam, [("d10", v) for v in (8, 3, 1, 6, 2)], seed=45)
+    rec = roll.roll()
+    assert rec["status"] == "applied", rec.get("message")
+    dice = table.table.history()[-1]["data"]["dice"]
+    assert sorted(dice) == [1, 2, 3, 6, 8]
+    three = dice.index(3)
+    table.submit({"type": "shayo.signature_declare", "data": {"signature": "relance_echec", "dice": [three]}})
+    exp = table.state_json()["state"]["expects"]
+    assert exp["step"] == "reroll_dice" and exp["dice"] == [{"kind": "d10", "count": 1}]
+    roll_with(democam, [("d10", 9)], seed=42)
+    rec = roll.roll()
+    assert rec["status"] == "applied", rec.get("message")
+    last = table.table.history()[-1]
+    assert last["type"] == "shayo.signature" and last["source"] == "camera"
+    assert last["data"] == {"signature": "relance_echec", "dice": [three], "values": [9]}
+    assert table.state_json()["state"]["last"]["dice"][three] == 9
+    # the re-rolled die tapped on its photo: the re-roll's face is corrected, the test re-counted
+    rec = roll.correct(rec["id"], rec["used"][0], 4)
+    fix = table.table.history()[-1]
+    assert fix["type"] == "shayo.correct" and fix["source"] == "correction"
+    assert fix["data"] == {"signature": "relance_echec", "index": 0, "value": 4}
+    assert table.state_json()["state"]["last"]["dice"][three] == 4
+    cam.stop()
+    table.close()

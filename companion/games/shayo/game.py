@@ -28,14 +28,14 @@ from .dice import Count
 from .options import check_options, default_options
 from .sheet import character_from_json, edit_character
 from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
-from .testflow import (choose_keep, declare_ki, enter_roll, explain, parse_dice, resolve_empty,
-                       start_test, test_label, usable, use_signature)
+from .testflow import (choose_keep, declare_ki, declare_signature, enter_roll, explain, parse_dice, reroll_mode,
+                       reroll_text, resolve_empty, start_test, test_label, usable, use_signature, withdraw_signature)
 
 from .values import evolve
 __all__ = ["ShayoGame", "GAME"]
 
 Handler = Callable[[ShayoState, Event, random.Random], tuple[ShayoState, list[Outcome]]]
-_CHAIN = frozenset({"signature", "keep", "defend", "no_defence"})
+_CHAIN = frozenset({"signature", "signature_declare", "signature_cancel", "keep", "defend", "no_defence"})
 
 
 # -- characters and Ki ----------------------------------------------------------------------
@@ -184,6 +184,26 @@ def _signature(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoS
         f"Signature \"{note['en']}\": {note['before']} → {note['after']}"), dict(note))]
 
 
+def _signature_declare(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
+    state = declare_signature(state, ev.data)
+    t = state.test
+    assert t is not None and t.awaiting is not None
+    w = t.awaiting
+    roll = reroll_text(w, state.options["tens_reroll"])
+    return state, [Outcome("signature.declared", text(
+        f"Signature « {w.signature.fr} » déclarée. {roll['fr']}.",
+        f"Signature \"{w.signature.en}\" declared. {roll['en']}."),
+        {"signature": w.signature.id, "dice": list(w.dice), "count": len(w.dice),
+         "mode": reroll_mode(w.signature, state.options["tens_reroll"])})]
+
+
+def _signature_cancel(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
+    state, w = withdraw_signature(state, ev.data)
+    return state, [Outcome("signature.withdrawn", text(
+        f"Relance « {w.signature.fr} » retirée : la signature reste disponible.",
+        f"Re-roll \"{w.signature.en}\" withdrawn: the signature is still available."), {"signature": w.signature.id})]
+
+
 def _keep(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     st, test, c = choose_keep(state, ev.data.get("dice"))
     return _route(st, test, c)
@@ -233,6 +253,8 @@ def _settle(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
         t = state.test
         if t is None:
             break
+        if t.awaiting is not None:
+            break  # a declared re-roll waits for its dice
         if t.dice is None:
             if t.rolled == 0 or (t.keep == 0 and not t.keep_all):
                 st, test, c = resolve_empty(state)
@@ -261,6 +283,40 @@ def _wrap(fn: Callable[..., tuple[ShayoState, list[Outcome]]], with_data: bool =
     return handler
 
 
+def _reroll_at(chain: tuple[Event, ...], sid: Any) -> int:
+    """Where in ``chain`` (the last roll and what followed) the re-roll of signature
+    ``sid`` got its new faces, given (typed or read) rather than rolled by the companion."""
+    declared = None
+    for i, ev in enumerate(chain):
+        verb = ev.type.split(".", 1)[-1]
+        if verb == "signature_declare":
+            declared = ev.data.get("signature")
+        elif verb == "signature_cancel":
+            declared = None
+        elif verb == "signature":
+            if (ev.data.get("signature") or declared) == sid and "values" in ev.data:
+                return i
+            declared = None
+    raise RuleError(f"signature {sid!r} re-rolled no die with given faces since the last roll: nothing to correct", rule="R3")
+
+
+def _corrected(before: list[int], d: Mapping[str, Any], key: str) -> list[int]:
+    """``before`` with the correction ``d``: every value (``d[key]``), or ``index`` and ``value``."""
+    if key in d:
+        after = list(parse_dice(d[key], key))
+        if len(after) != len(before):
+            raise EventError(f"the correction gives {len(after)} value(s) for {len(before)}")
+        return after
+    if "index" in d and "value" in d:
+        i = d["index"]
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(before):
+            raise EventError(f"'index' must be a die position 0-{len(before) - 1}")
+        after = list(before)
+        after[i] = parse_dice([d["value"]], "value")[0]
+        return after
+    raise EventError(f"a correction gives '{key}' (all values) or 'index' and 'value'")
+
+
 HANDLERS: Mapping[str, Handler] = {
     "character": _character,
     "edit_character": _edit_character,
@@ -272,6 +328,8 @@ HANDLERS: Mapping[str, Handler] = {
     "ki": _ki,
     "roll": _roll,
     "signature": _signature,
+    "signature_declare": _signature_declare,
+    "signature_cancel": _signature_cancel,
     "keep": _keep,
     "cancel": _cancel,
     "initiative": _wrap(combat.initiative),
@@ -318,34 +376,29 @@ class ShayoGame:
         return new, outs
 
     def _correct(self, state: ShayoState, event: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
-        """Replace the dice of the last roll and re-fold what followed it."""
+        """Replace the dice of the last roll (or the new faces of one of its re-rolls,
+        ``signature``) and re-fold what followed it."""
         if state.base is None or not state.chain:
             raise RuleError("there is no roll to correct (only the last roll can be, before anything else happens)", rule="R3")
-        roll_ev = state.chain[0]
-        dice = list(roll_ev.data.get("dice", []))
         d = event.data
-        if "dice" in d:
-            new_dice = list(parse_dice(d["dice"]))
-        elif "index" in d and "value" in d:
-            i = d["index"]
-            if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(dice):
-                raise EventError(f"'index' must be a die position 0-{len(dice) - 1}")
-            new_dice = list(dice)
-            new_dice[i] = parse_dice([d["value"]], "value")[0]
-        else:
-            raise EventError("a correction gives 'dice' (all values) or 'index' and 'value'")
-        fixed = Event(roll_ev.type, {"dice": new_dice}, Source.CORRECTION, roll_ev.seq, roll_ev.at, roll_ev.by)
+        at, key = (_reroll_at(state.chain, d["signature"]), "values") if "signature" in d else (0, "dice")
+        target = state.chain[at]
+        before = list(target.data.get(key, []))
+        after = _corrected(before, d, key)
+        fixed = Event(target.type, {**target.data, key: after}, Source.CORRECTION, target.seq, target.at, target.by)
+        chain = state.chain[:at] + (fixed,) + state.chain[at + 1:]
         try:
-            new, outs = self.apply(state.base, fixed, rng)
-            for ev in state.chain[1:]:
+            new, outs = self.apply(state.base, chain[0], rng)
+            for ev in chain[1:]:
                 new, more = self.apply(new, ev, rng)
                 outs = outs + more
         except CompanionError as exc:
             raise RuleError(f"this correction conflicts with a later choice ({exc}); undo that choice first", rule="R3") from None
-        head = Outcome("correction", text(
-            f"Correction : {' '.join(map(str, dice))} → {' '.join(map(str, new_dice))}",
-            f"Correction: {' '.join(map(str, dice))} → {' '.join(map(str, new_dice))}"),
-            {"before": dice, "after": new_dice})
+        shown = f"{' '.join(map(str, before))} → {' '.join(map(str, after))}"
+        what = text("Correction : ", "Correction: ") if at == 0 else text(
+            f"Correction de la relance ({d['signature']}) : ", f"Correction of the re-roll ({d['signature']}): ")
+        head = Outcome("correction", text(what["fr"] + shown, what["en"] + shown),
+                       {"before": before, "after": after, **({"signature": d["signature"]} if at else {})})
         return new, [head] + outs
 
     # -- output -------------------------------------------------------------------------

@@ -18,7 +18,16 @@ from .sheet import Character
 from .signatures import Signature
 
 from .values import evolve
-__all__ = ["Test", "Exchange", "Project", "CraftedObject", "Turn", "ShayoState", "pay_ki", "group_pool", "character"]
+__all__ = ["Declared", "Test", "Exchange", "Project", "CraftedObject", "Turn", "ShayoState", "pay_ki", "group_pool", "character"]
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A re-roll signature declared on some dice of the open test, waiting for their new
+    faces (read by the camera from the tray, or typed): ``shayo.signature_declare``."""
+
+    signature: Signature
+    dice: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,7 @@ class Test:
     used: tuple[str, ...] = ()
     adjusted: bool = False  # a cancel / +1 was used: no more re-rolls (A6 order)
     notes: tuple[Mapping[str, Any], ...] = ()
+    awaiting: Declared | None = None  # a declared re-roll waiting for its dice
 
     @property
     def rolled(self) -> int:

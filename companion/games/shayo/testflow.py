@@ -5,7 +5,9 @@
    rolled or kept per Ki, at most INS per action, A7), modifiers to dice rolled / kept.
 2. ``enter_roll``: the d10 values (one event, tapped or camera-read; "0" reads 10).
 3. ``use_signature``: step 5, each signature once per test (A6), re-rolls before
-   "cancel a 1" / "+1".
+   "cancel a 1" / "+1". A re-roll may first be declared (``declare_signature``: the same
+   checks) so that its dice are rolled in the tray and read by the camera; the test then
+   waits for their faces (``Test.awaiting``) and ``use_signature`` completes it.
 4. ``choose_keep``: step 6, the player's keep (or the best keep), then step 7: count.
 
 Functions return the new state and, once the test is counted, the :class:`Count` and the
@@ -24,11 +26,12 @@ from .dice import Count, best_keep, check_keep, count, is_active_one
 from .odds import MAX_DICE
 from .sheet import norm_key
 from .signatures import Signature, parse_signature
-from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
+from .state import Declared, ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 
 from .values import evolve
-__all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "use_signature", "choose_keep", "usable",
-           "explain", "parse_dice", "rating", "Resolved"]
+__all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "use_signature", "declare_signature",
+           "withdraw_signature", "reroll_mode", "reroll_text", "choose_keep", "usable", "explain", "parse_dice",
+           "rating", "Resolved"]
 
 Resolved = tuple[ShayoState, Test, Count]
 
@@ -259,8 +262,9 @@ def usable(test: Test, tens_mode: str, scope: str = "all_rolled") -> list[dict[s
     return out
 
 
-def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
-    """R3 step 5 / R4: apply one signature to chosen dice."""
+def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test, Signature, list[int]]:
+    """The checks a signature passes before it acts, whether applied at once or declared
+    (a re-roll waiting for its dice): the open test, the signature, the dice it acts on."""
     test = state.test
     if test is None or test.dice is None:
         raise RuleError("signatures apply to rolled dice (R3 step 5): no roll is open", rule="R3")
@@ -280,12 +284,73 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
         raise EventError("'dice' must be distinct positions (integers)")
     if sig.count is not None and len(raw_idx) > sig.count:
         raise RuleError(f"signature {sig.id!r} acts on at most {sig.count} die(s)", rule="R4")
-    tens_mode = state.options["tens_reroll"]
-    ok = set(_eligible(test, sig, False, tens_mode))
+    ok = set(_eligible(test, sig, False, state.options["tens_reroll"]))
     wrong = [i for i in raw_idx if i not in ok]
     if wrong:
         raise RuleError(f"signature {sig.id!r} cannot act on die/dice at position(s) {wrong}", rule="R4")
-    values = list(test.dice)
+    return test, sig, list(raw_idx)
+
+
+def reroll_mode(sig: Signature, tens_mode: str) -> str:
+    """How a re-roll's new faces act: ``replace`` the dice, ``explode`` (a 10 rolled again
+    adds its new face: 10 + x) or ``extra_die`` (each 10 adds a new die to the pool)."""
+    if sig.which != "tens":
+        return "replace"
+    return "extra_die" if tens_mode == "extra_die" else "explode"
+
+
+def _awaiting_error(w: Declared) -> RuleError:
+    return RuleError(
+        f"the re-roll of signature {w.signature.id!r} waits for the new faces of the die/dice at position(s)"
+        f" {list(w.dice)}: roll them in the tray (or enter them with shayo.signature),"
+        " or withdraw it (shayo.signature_cancel)", rule="R3")
+
+
+def _awaited(test: Test, data: Mapping[str, Any]) -> tuple[Signature, list[int]]:
+    """The declared re-roll that ``data`` completes (it may repeat its signature and dice)."""
+    w = test.awaiting
+    assert w is not None
+    if data.get("signature", w.signature.id) != w.signature.id:
+        raise _awaiting_error(w)
+    if data.get("dice", list(w.dice)) != list(w.dice):
+        raise RuleError(f"signature {w.signature.id!r} was declared on position(s) {list(w.dice)},"
+                        f" not {data.get('dice')!r}", rule="R4")
+    return w.signature, list(w.dice)
+
+
+def declare_signature(state: ShayoState, data: Mapping[str, Any]) -> ShayoState:
+    """A re-roll signature on chosen dice, before they are rolled again: the test waits
+    for their new faces (camera or typed, then :func:`use_signature`)."""
+    if state.test is not None and state.test.awaiting is not None:
+        raise _awaiting_error(state.test.awaiting)
+    if "values" in data:
+        raise EventError("a declared re-roll has no 'values' yet: send them with shayo.signature once rolled")
+    test, sig, dice = _checked_signature(state, data)
+    if sig.kind != "reroll":
+        raise RuleError(f"signature {sig.id!r} re-rolls no die: apply it at once with shayo.signature", rule="R4")
+    return evolve(state, test=evolve(test, awaiting=Declared(sig, tuple(dice))))
+
+
+def withdraw_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, Declared]:
+    """Drop the declared re-roll: its signature was not used and stays available."""
+    test = state.test
+    if test is None or test.awaiting is None:
+        raise RuleError("no re-roll signature is waiting for its dice", rule="R3")
+    w = test.awaiting
+    if data.get("signature", w.signature.id) != w.signature.id:
+        raise RuleError(f"the re-roll waiting is signature {w.signature.id!r}, not {data.get('signature')!r}", rule="R3")
+    return evolve(state, test=evolve(test, awaiting=None)), w
+
+
+def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
+    """R3 step 5 / R4: apply one signature to chosen dice (or complete a declared re-roll)."""
+    if state.test is not None and state.test.awaiting is not None:
+        test = state.test
+        sig, raw_idx = _awaited(test, data)
+    else:
+        test, sig, raw_idx = _checked_signature(state, data)
+    mode = reroll_mode(sig, state.options["tens_reroll"])
+    values = list(test.dice or ())
     cancelled = list(test.cancelled)
     new_vals: tuple[int, ...] = ()
     if sig.kind == "reroll":
@@ -294,13 +359,14 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
         elif source == Source.SYSTEM:
             new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
         else:
-            raise EventError("a re-roll needs the new 'values' (one per re-rolled die)")
+            raise EventError("a re-roll needs the new 'values' (one per re-rolled die); to roll them in the tray,"
+                             " declare it first (shayo.signature_declare)")
         if len(new_vals) != len(raw_idx):
             raise EventError(f"{len(raw_idx)} die/dice re-rolled but {len(new_vals)} value(s) given")
-        if sig.which == "tens" and tens_mode == "explode":
+        if mode == "explode":
             for i, nv in zip(raw_idx, new_vals):
                 values[i] = values[i] + nv
-        elif sig.which == "tens":
+        elif mode == "extra_die":
             values.extend(new_vals)
             cancelled.extend([False] * len(new_vals))
         else:
@@ -312,14 +378,39 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
     else:
         for i in raw_idx:
             values[i] += 1
+    before = test.dice or ()
     note = {"signature": sig.id, "fr": sig.fr, "en": sig.en, "dice": list(raw_idx),
-            "before": [test.dice[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
-    if new_vals and sig.which == "tens" and tens_mode == "extra_die":
+            "before": [before[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
+    if mode == "extra_die" and new_vals:
         note["added"] = list(new_vals)
     return evolve(state, test=evolve(
         test, dice=tuple(values), cancelled=tuple(cancelled), used=test.used + (sig.id,),
-        adjusted=test.adjusted or sig.kind != "reroll", notes=test.notes + (note,),
+        adjusted=test.adjusted or sig.kind != "reroll", notes=test.notes + (note,), awaiting=None,
     ))
+
+
+def _positions(dice: Sequence[int], fr: bool) -> str:
+    """1-based positions in words: "position 2", "positions 1 et 3" / "positions 1 and 3"."""
+    shown = [str(i + 1) for i in dice]
+    word = "position" + ("s" if len(shown) > 1 else "")
+    if len(shown) <= 1:
+        return f"{word} {''.join(shown)}"
+    return f"{word} {', '.join(shown[:-1])} {'et' if fr else 'and'} {shown[-1]}"
+
+
+def reroll_text(w: Declared, tens_mode: str) -> dict[str, str]:
+    """What the players roll for a declared re-roll ("Relancez 2 dés : positions 1 et 3")."""
+    k = len(w.dice)
+    fr_n, en_n = f"{k} dé{'s' if k > 1 else ''}", f"{k} {'dice' if k > 1 else 'die'}"
+    fr_p, en_p = _positions(w.dice, True), _positions(w.dice, False)
+    mode = reroll_mode(w.signature, tens_mode)
+    if mode == "extra_die":
+        return {"fr": f"Lancez {fr_n} de plus (pour {'les' if k > 1 else 'le'} 10 en {fr_p})",
+                "en": f"Roll {en_n} more (for the {'10s' if k > 1 else '10'} at {en_p})"}
+    if mode == "explode":
+        return {"fr": f"Relancez {fr_n} : {fr_p} (la nouvelle face s'ajoute au 10)",
+                "en": f"Re-roll {en_n}: {en_p} (the new face adds to the 10)"}
+    return {"fr": f"Relancez {fr_n} : {fr_p}", "en": f"Re-roll {en_n}: {en_p}"}
 
 
 def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
@@ -327,6 +418,8 @@ def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
     test = state.test
     if test is None or test.dice is None:
         raise RuleError("no rolled test to keep dice from", rule="R3")
+    if test.awaiting is not None:
+        raise _awaiting_error(test.awaiting)
     scope = state.options["ones_scope"]
     if chosen is None or test.keep_all:
         kept = tuple(range(len(test.dice))) if test.keep_all else best_keep(test.dice, test.cancelled, test.keep, scope)

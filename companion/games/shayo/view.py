@@ -6,6 +6,11 @@
   "odds": {"success", "net_successes": {"0": p, ...}}, "ki": {...}}`` before a roll;
 - ``{"step": "signatures", "signatures": [{id, dice: [positions]...}], "suggested_keep"}``
   while a signature could still change the roll (then ``shayo.keep``);
+- ``{"step": "reroll_dice", "signature": {id, fr, en, which}, "indices": [positions],
+  "mode", "dice": [{"kind": "d10", "count": k}], "faces", "text"}`` while a declared
+  re-roll waits for its new faces (``mode`` ``replace``/``explode``: the dice at
+  ``indices`` are rolled again; ``extra_die``: ``k`` new dice join the pool; ``faces``:
+  the pool as it lies in the tray, an exploded 10 + x showing x);
 - ``{"step": "keep", ...}`` with ``auto_keep`` off;
 - ``{"step": "defence", "who": target}`` after attack successes;
 - ``{"step": "idle", "choices": [...]}`` otherwise.
@@ -19,7 +24,7 @@ from .combat import life_line
 from .dice import best_keep
 from .odds import as_floats, net_distribution, pool_from, success_probability
 from .state import ShayoState, Test, group_left, group_pool
-from .testflow import labels, test_label, usable
+from .testflow import labels, reroll_mode, reroll_text, test_label, usable
 
 __all__ = ["state_to_json", "describe", "test_odds"]
 
@@ -60,7 +65,23 @@ def _test_json(state: ShayoState, t: Test) -> dict[str, Any]:
         "dice": list(t.dice) if t.dice is not None else None,
         "cancelled": [i for i, x in enumerate(t.cancelled) if x],
         "notes": [dict(n) for n in t.notes], "required": t.required,
+        "awaiting": {"signature": t.awaiting.signature.id, "dice": list(t.awaiting.dice)} if t.awaiting else None,
     }
+
+
+def _reroll_expects(state: ShayoState, t: Test) -> dict[str, Any]:
+    """A declared re-roll waits for its dice (see the module docstring)."""
+    w = t.awaiting
+    assert w is not None
+    tens = state.options["tens_reroll"]
+    sig = w.signature
+    return {"step": "reroll_dice", "who": t.who, "kind": t.kind,
+            "signature": {"id": sig.id, "fr": sig.fr, "en": sig.en, "which": sig.which},
+            "indices": list(w.dice), "mode": reroll_mode(sig, tens),
+            "dice": [{"kind": "d10", "count": len(w.dice)}],
+            "faces": [v - 10 if v > 10 else v for v in t.dice or ()],
+            "keep": t.keep, "difficulty": t.difficulty, "text": reroll_text(w, tens),
+            "choices": ["shayo.signature", "shayo.signature_cancel", "shayo.correct", "shayo.cancel"]}
 
 
 def expects(state: ShayoState) -> dict[str, Any]:
@@ -77,6 +98,8 @@ def expects(state: ShayoState) -> dict[str, Any]:
         else:
             out["choices"] = ["shayo.roll", "shayo.cancel"]
         return out
+    if t is not None and t.awaiting is not None:
+        return _reroll_expects(state, t)
     if t is not None:
         sigs = usable(t, state.options["tens_reroll"], state.options["ones_scope"])
         suggested = list(best_keep(t.dice or (), t.cancelled, t.keep, state.options["ones_scope"]))
@@ -84,7 +107,9 @@ def expects(state: ShayoState) -> dict[str, Any]:
         return {"step": step, "who": t.who, "kind": t.kind, "dice": list(t.dice or ()),
                 "keep": t.keep, "difficulty": t.difficulty, "signatures": sigs,
                 "suggested_keep": suggested,
-                "choices": (["shayo.signature"] if sigs else []) + ["shayo.keep", "shayo.correct", "shayo.cancel"]}
+                "choices": (["shayo.signature"] if sigs else [])
+                + (["shayo.signature_declare"] if any(s["kind"] == "reroll" for s in sigs) else [])
+                + ["shayo.keep", "shayo.correct", "shayo.cancel"]}
     ex = state.exchange
     if ex is not None and ex.step == "defence":
         return {"step": "defence", "who": ex.target, "attack_successes": ex.attack_net,
@@ -145,5 +170,5 @@ def describe(state: ShayoState, lang: str = "fr") -> str:
     e = expects(state)
     lines.append(("Attendu" if fr else "Expecting") + f" : {e['step']}"
                  + (f" ({e['dice'][0]['count']}d10, " + ("garder" if fr else "keep") + f" {e['keep']}, SD {e['difficulty']})"
-                    if e["step"] == "roll" else ""))
+                    if e["step"] == "roll" else f" ({e['text']['fr' if fr else 'en']})" if e["step"] == "reroll_dice" else ""))
     return "\n".join(lines)

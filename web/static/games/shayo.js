@@ -1,5 +1,6 @@
 /* Shayo on the tablet: character sheets, exact odds before the roll, tap the d10 pool,
- * signatures, kept dice, successes, cancelled successes, outcome and meaning, Ki choices.
+ * signatures (a re-roll's dice rolled in the tray for the camera, or typed), kept dice,
+ * successes, cancelled successes, outcome and meaning, Ki choices.
  * Plain JS, no framework, no external URL. Contract: web core's Companion.registerGame. */
 (function () {
   "use strict";
@@ -89,6 +90,18 @@
       for (var i = 0; i < cs.length; i++) if (cs[i].name === name) return cs[i];
       return null;
     }
+    // The 1-10 face buttons ("<prefix>N"); ``full``: no more faces to pick.
+    function keypad(prefix, full, pick) {
+      var faces = [];
+      for (var f = 1; f <= 10; f++) {
+        (function (f) {
+          var a = { "class": "choice", "data-test": prefix + f, onclick: function () { pick(f); } };
+          if (!editable || full) a.disabled = "disabled";
+          faces.push(h("button", a, String(f)));
+        })(f);
+      }
+      return faces;
+    }
 
     // -- the current step ----------------------------------------------------------------
     function stepRoll() {
@@ -111,15 +124,9 @@
             onclick: function () { if (v) { ui.dice.splice(i, 1); again(); } } }, v ? String(v) : "?"));
         })(i);
       }
-      var faces = [];
-      for (var f = 1; f <= 10; f++) {
-        (function (f) {
-          var a = { "class": "choice", "data-test": "shayo-face-" + f,
-            onclick: function () { if (ui.dice.length < n) { ui.dice.push(f); again(); } } };
-          if (!editable || ui.dice.length >= n) a.disabled = "disabled";
-          faces.push(h("button", a, String(f)));
-        })(f);
-      }
+      var faces = keypad("shayo-face-", ui.dice.length >= n, function (f) {
+        if (ui.dice.length < n) { ui.dice.push(f); again(); }
+      });
       var kiRow = null;
       if (exp.ki) {
         var ki = exp.ki;
@@ -207,17 +214,9 @@
       if (active) {
         var isReroll = active.kind === "reroll";
         var maxDice = active.count === null ? 99 : active.count;
-        var faces = [];
-        if (isReroll) {
-          for (var f = 1; f <= 10; f++) {
-            (function (f) {
-              var a = { "class": "choice", "data-test": "shayo-sig-face-" + f, onclick: function () {
-                if (ui.sigValues.length < ui.sigDice.length) { ui.sigValues.push(f); again(); } } };
-              if (!editable || ui.sigValues.length >= ui.sigDice.length) a.disabled = "disabled";
-              faces.push(h("button", a, String(f)));
-            })(f);
-          }
-        }
+        var faces = isReroll ? keypad("shayo-sig-face-", ui.sigValues.length >= ui.sigDice.length, function (f) {
+          if (ui.sigValues.length < ui.sigDice.length) { ui.sigValues.push(f); again(); }
+        }) : [];
         var ready = ui.sigDice.length > 0 && (!isReroll || ui.sigValues.length === ui.sigDice.length);
         panel = h("div", { "class": "card", "data-test": "shayo-sig-panel" },
           h("div", {}, t("Touchez le(s) dé(s) visé(s) (surlignés) : ", "Tap the target die/dice (highlighted): ") + ui.sigDice.map(function (i) { return "#" + (i + 1); }).join(" ")),
@@ -229,6 +228,11 @@
               else if (ui.sigDice.length < maxDice) ui.sigDice.push(i);
               again();
             } }),
+          isReroll ? h("div", { "class": "row" },
+            btn(t("Relancer avec le plateau (caméra)", "Re-roll with the tray (camera)"), "shayo-sig-declare", function () {
+              send("shayo.signature_declare", { signature: active.id, dice: ui.sigDice.slice() });
+            }, { disabled: !ui.sigDice.length }),
+            h("span", { "class": "muted" }, t("ou saisissez les nouvelles faces :", "or type the new faces:"))) : null,
           isReroll ? h("div", {}, t("Nouvelle(s) valeur(s) : ", "New value(s): ") + ui.sigValues.join(" ")) : null,
           isReroll ? h("div", { "class": "row" }, faces) : null,
           h("div", { "class": "row" },
@@ -238,7 +242,7 @@
               send("shayo.signature", data);
             }, { disabled: !ready }),
             isReroll ? btn(t("Faire lancer par le compagnon", "Let the companion roll"), "shayo-sig-system", function () {
-              ctx.send("shayo.signature", { signature: active.id, dice: ui.sigDice.slice() });
+              ctx.send("shayo.signature", { signature: active.id, dice: ui.sigDice.slice() }, { source: "system" });
             }, { disabled: !ui.sigDice.length, cls: "big muted" }) : null));
       }
       return h("div", { "class": "card", "data-test": "shayo-step-signatures" },
@@ -253,6 +257,45 @@
             send("shayo.keep", { dice: ui.keep.slice() });
           }, { disabled: ui.keep.length !== Math.min(exp.keep, (exp.dice || []).length) }),
           btn(t("Meilleurs dés", "Best dice"), "shayo-keep-best", function () { send("shayo.keep", {}); }, { cls: "big muted" })));
+    }
+
+    // A declared re-roll waits for its dice: rolled in the tray (the camera reads them), or typed.
+    function stepReroll() {
+      var test = st.test || {};
+      var sig = exp.signature || {};
+      var n = exp.dice[0].count;
+      var added = exp.mode === "extra_die";
+      var hint = added
+        ? t("Lancez le(s) nouveau(x) dé(s) dans le plateau : la caméra les lit (les autres dés peuvent rester à leur place).",
+            "Roll the new die/dice in the tray: the camera reads them (the other dice may stay where they lie).")
+        : t("Reprenez ce(s) dé(s) et relancez-les dans le plateau : la caméra les lit (les dés gardés peuvent rester à leur place).",
+            "Pick up this die/these dice and roll them in the tray: the camera reads them (the kept dice may stay where they lie).");
+      var faces = keypad("shayo-reroll-face-", ui.sigValues.length >= n, function (f) {
+        if (ui.sigValues.length < n) { ui.sigValues.push(f); again(); }
+      });
+      return h("div", { "class": "card", "data-test": "shayo-step-reroll" },
+        h("h3", {}, t("Signature « " + sig.fr + " »", "Signature \"" + sig.en + "\"")),
+        h("div", { "class": "row" }, h("strong", { "data-test": "shayo-reroll-text" }, ctx.tr(exp.text))),
+        h("div", { "class": "muted" }, hint),
+        diceRow(test.dice || exp.faces || [], { difficulty: exp.difficulty, targets: added ? [] : exp.indices,
+          cancelled: test.cancelled, prefix: "shayo-reroll-die-" }),
+        h("div", { "data-test": "shayo-reroll-manual" },
+          h("div", {}, t("Sans caméra : touchez la ou les nouvelles faces (", "Without the camera: tap the new face(s) (") +
+            ui.sigValues.length + "/" + n + ") " + ui.sigValues.join(" ")),
+          h("div", { "class": "row" }, faces),
+          h("div", { "class": "row" },
+            btn(t("Valider les faces", "Enter the faces"), "shayo-reroll-submit", function () {
+              send("shayo.signature", { values: ui.sigValues.slice() });
+            }, { disabled: ui.sigValues.length !== n }),
+            btn(t("Effacer", "Clear"), "shayo-reroll-clear", function () { ui.sigValues = []; again(); },
+                { disabled: !ui.sigValues.length, cls: "big muted" }),
+            btn(t("Faire lancer par le compagnon", "Let the companion roll"), "shayo-reroll-system", function () {
+              ctx.send("shayo.signature", {}, { source: "system" });
+            }, { cls: "big muted" }))),
+        h("div", { "class": "row" },
+          btn(t("Ne pas relancer", "Do not re-roll"), "shayo-reroll-withdraw", function () {
+            send("shayo.signature_cancel", {});
+          }, { cls: "big muted" })));
     }
 
     function keepRow(test) {
@@ -412,18 +455,11 @@
         return h("button", { "class": "die" + (ui.fixIndex === i ? " target" : ""), "data-test": "shayo-fix-die-" + i,
           onclick: function () { ui.fixIndex = i; again(); } }, String(v));
       });
-      var faces = [];
-      for (var f = 1; f <= 10; f++) {
-        (function (f) {
-          var a = { "class": "choice", "data-test": "shayo-fix-face-" + f, onclick: function () {
-            var i = ui.fixIndex;
-            ui.fixOpen = false;
-            send("shayo.correct", { index: i, value: f });
-          } };
-          if (!editable || ui.fixIndex === null) a.disabled = "disabled";
-          faces.push(h("button", a, String(f)));
-        })(f);
-      }
+      var faces = keypad("shayo-fix-face-", ui.fixIndex === null, function (f) {
+        var i = ui.fixIndex;
+        ui.fixOpen = false;
+        send("shayo.correct", { index: i, value: f });
+      });
       return h("div", { "class": "card", "data-test": "shayo-fix" },
         h("div", {}, t("Dés lus : touchez le dé faux, puis sa vraie face.", "Dice as read: tap the wrong die, then its real face.")),
         h("div", { "class": "row" }, entered), h("div", { "class": "row" }, faces),
@@ -570,6 +606,7 @@
     var step;
     if (exp.step === "roll") step = stepRoll();
     else if (exp.step === "signatures") step = stepSignatures();
+    else if (exp.step === "reroll_dice") step = stepReroll();
     else if (exp.step === "keep") step = stepKeep();
     else if (exp.step === "defence") step = stepDefence();
     else step = stepIdle();
