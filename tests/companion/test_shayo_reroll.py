@@ -121,6 +121,24 @@ def test_the_companion_may_roll_a_declared_re_roll() -> None:
     assert t.last["signatures"][0]["before"] == [3] and 1 <= t.last["dice"][1] <= 10
 
 
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_correction_keeps_the_faces_the_companion_rolled(declared: bool) -> None:
+    # the correction event has its own random draw: the re-roll must not be rolled again
+    for seed in range(6):
+        t = T(seed=seed)
+        t.send("shayo.character", AIKO)
+        _aiko_test(t)
+        t.send("shayo.roll", {"dice": [8, 3, 2, 1]})
+        if declared:
+            t.send("shayo.signature_declare", {"signature": "relance_echec", "dice": [1]})
+            t.send("shayo.signature", {}, source="system")
+        else:
+            t.send("shayo.signature", {"signature": "relance_echec", "dice": [1]}, source="system")
+        rolled = t.last["dice"][1]
+        t.send("shayo.correct", {"index": 3, "value": 6}, source="correction")
+        assert t.last["dice"] == [8, rolled, 2, 6]
+
+
 def test_a_declared_re_roll_survives_a_correction_of_the_roll() -> None:
     t = _rolled([8, 3, 2, 1])
     t.send("shayo.signature_declare", {"signature": "relance_echec", "dice": [1]})

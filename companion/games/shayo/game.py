@@ -283,6 +283,20 @@ def _wrap(fn: Callable[..., tuple[ShayoState, list[Outcome]]], with_data: bool =
     return handler
 
 
+def _pin_rolled(chain: tuple[Event, ...], state: ShayoState) -> tuple[Event, ...]:
+    """``chain`` with each re-roll the companion rolled itself given the faces it rolled
+    then (kept in the test's notes), so that re-folding after a correction does not roll
+    them again: a correction changes the corrected dice, nothing else."""
+    notes = state.test.notes if state.test else (state.last or {}).get("signatures", ())
+    rolled = [n for n in notes if isinstance(n, Mapping) and "rolled" in n]
+    out = []
+    for ev in chain:
+        if ev.type.endswith(".signature") and ev.source == Source.SYSTEM and "values" not in ev.data and rolled:
+            ev = Event(ev.type, {**ev.data, "values": rolled.pop(0)["rolled"]}, ev.source, ev.seq, ev.at, ev.by)
+        out.append(ev)
+    return tuple(out)
+
+
 def _reroll_at(chain: tuple[Event, ...], sid: Any) -> int:
     """Where in ``chain`` (the last roll and what followed) the re-roll of signature
     ``sid`` got its new faces, given (typed or read) rather than rolled by the companion."""
@@ -386,7 +400,7 @@ class ShayoGame:
         before = list(target.data.get(key, []))
         after = _corrected(before, d, key)
         fixed = Event(target.type, {**target.data, key: after}, Source.CORRECTION, target.seq, target.at, target.by)
-        chain = state.chain[:at] + (fixed,) + state.chain[at + 1:]
+        chain = _pin_rolled(state.chain[:at] + (fixed,) + state.chain[at + 1:], state)
         try:
             new, outs = self.apply(state.base, chain[0], rng)
             for ev in chain[1:]:

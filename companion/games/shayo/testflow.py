@@ -383,6 +383,8 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
             "before": [before[i] for i in raw_idx], "after": [values[i] for i in raw_idx]}
     if mode == "extra_die" and new_vals:
         note["added"] = list(new_vals)
+    if sig.kind == "reroll" and "values" not in data:
+        note["rolled"] = list(new_vals)  # by the companion: a later correction keeps these faces
     return evolve(state, test=evolve(
         test, dice=tuple(values), cancelled=tuple(cancelled), used=test.used + (sig.id,),
         adjusted=test.adjusted or sig.kind != "reroll", notes=test.notes + (note,), awaiting=None,
