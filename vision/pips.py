@@ -31,7 +31,7 @@ from .detect import Candidate
 from .nets import MODELS_DIR, load_net, load_settings
 from .read import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["PipClassifier", "crop"]
+__all__ = ["PipClassifier", "crop", "to_blob"]
 
 NOT_A_DIE = 6
 
@@ -45,6 +45,23 @@ def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = 48, f
     m = np.array([[scale, 0, size / 2 - scale * cx], [0, scale, size / 2 - scale * cy]], np.float64)
     return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_AREA if scale < 0.8 else cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def to_blob(crops: np.ndarray, norm: str = "none") -> np.ndarray:
+    """N x H x W x 3 uint8 crops to the networks' N x 3 x H x W float input (0..1).
+
+    ``norm="crop"`` (a model trained with ``train_d6 --normalise``): each crop is
+    stretched to a standard contrast (mean 0.5, standard deviation 0.25, the deviation
+    floored at 0.05 so that a flat patch of tray is not blown up into noise): a dark
+    translucent die with dark red pips looks to the network like a bright one."""
+    blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * np.float32(1 / 255)
+    if norm == "crop":
+        mean = blob.mean(axis=(1, 2, 3), keepdims=True)
+        std = np.maximum(blob.std(axis=(1, 2, 3), keepdims=True), np.float32(0.05))
+        blob = (blob - mean) * (np.float32(0.25) / std) + np.float32(0.5)
+    elif norm != "none":
+        raise ValueError(f"unknown input normalisation {norm!r} (none or crop)")
+    return blob
 
 
 class PipClassifier:
@@ -71,10 +88,11 @@ class PipClassifier:
         self.confidence = float(thr.get("confidence", 0.9))
         self.margin = float(thr.get("margin", 0.5))
         self.tta = tta
+        self.norm = str(cfg.get("input_norm", "none"))
         self.tta_below = float(cfg.get("tta_below", 0.97))
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
-        blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * np.float32(1 / 255)
+        blob = to_blob(crops, self.norm)
         total = np.zeros((len(crops), 7), np.float64)
         for net in self.nets:
             logits = net(blob).astype(np.float64)

@@ -241,3 +241,23 @@ def test_any_frame_shape_gives_a_read(h: int, w: int, channels: int, level: int)
     for o in read.objects:
         assert 0.0 <= o.confidence <= 1.0
 
+
+
+def test_crop_normalisation_stretches_dark_crops_not_flat_tray() -> None:
+    from vision.pips import to_blob
+
+    rng = np.random.default_rng(1)
+    dark = rng.integers(10, 80, (1, 48, 48, 3), dtype=np.uint8)  # a dark die: little contrast
+    bright = rng.integers(60, 250, (1, 48, 48, 3), dtype=np.uint8)
+    flat = np.full((1, 48, 48, 3), 128, np.uint8)
+    flat[0, 0, 0] = 131  # a tray with a speck of noise
+    raw = to_blob(np.concatenate([dark, bright, flat]))
+    assert raw.shape == (3, 3, 48, 48) and float(raw.max()) <= 1.0
+    out = to_blob(np.concatenate([dark, bright, flat]), "crop")
+    for k in (0, 1):
+        assert float(out[k].mean()) == pytest.approx(0.5, abs=1e-4)
+        assert float(out[k].std()) == pytest.approx(0.25, rel=1e-3)
+    # contrast at most 5x (std floor 0.05): the speck of the flat tray stays small
+    assert float(np.abs(out[2] - 0.5).max()) <= 5 * float(np.abs(raw[2] - raw[2].mean()).max()) + 1e-6
+    with pytest.raises(ValueError, match="unknown input normalisation"):
+        to_blob(dark, "zscore")

@@ -42,18 +42,19 @@ from typing import Any
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
-def _fold_done(folder: Path, split: str, classifiers: int) -> bool:
-    meta = folder / "d6.json"
-    if not meta.exists():
+def _fold_done(folder: Path, split: str, classifiers: int, norm: str) -> bool:
+    path = folder / "d6.json"
+    if not path.exists():
         return False
-    trained = json.loads(meta.read_text()).get("trained", {})
-    names = json.loads(meta.read_text()).get("classifiers", [])
+    meta = json.loads(path.read_text())
+    trained, names = meta.get("trained", {}), meta.get("classifiers", [])
     return (trained.get("split") == split and trained.get("classifiers") == classifiers
+            and meta.get("input_norm", "none") == norm
             and len(names) == classifiers and all((folder / n).exists() for n in names))
 
 
 def _train(photos: Path, split: str, out: Path, detector: Path, classifiers: int, seed: int,
-           steps: int | None, smoke: bool) -> tuple[str, float]:
+           steps: int | None, smoke: bool, normalise: bool = False) -> tuple[str, float]:
     cmd = [sys.executable, "-m", "vision.train.train_d6", str(photos), "--split", split,
            "--detector", str(detector), "--out", str(out), "--classifiers", str(classifiers),
            "--seed", str(seed)]
@@ -61,6 +62,8 @@ def _train(photos: Path, split: str, out: Path, detector: Path, classifiers: int
         cmd += ["--steps-cls", str(steps)]
     if smoke:
         cmd.append("--smoke")
+    if normalise:
+        cmd.append("--normalise")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     with open(out / "train.log", "w") as log:
@@ -97,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps-cls", type=int, default=None)
     ap.add_argument("--safety", type=float, default=0.02)
     ap.add_argument("--cost", type=float, default=25.0)
+    ap.add_argument("--normalise", action="store_true", help="train_d6 --normalise (crops stretched to a standard contrast)")
     ap.add_argument("--no-final", action="store_true", help="tune only; keep the committed classifiers")
     ap.add_argument("--dry-run", action="store_true", help="print the thresholds, write nothing to --models")
     ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
@@ -109,19 +113,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no detector at {detector}: train one first (python -m vision.train.train_d6)", file=sys.stderr)
         return 1
     t0 = time.time()
+    norm = "crop" if args.normalise else "none"
     jobs = []
     for k in range(args.folds):
         split, out = f"train-but:{k}/{args.folds}", args.work / f"fold_{k}"
-        if _fold_done(out, split, args.classifiers) and not args.smoke:
+        if _fold_done(out, split, args.classifiers, norm) and not args.smoke:
             print(f"fold {k}: already trained in {out}", flush=True)
             continue
         # each fold its own seeds, so that no two ensembles are the same draw
         jobs.append((split, out, args.seed + 100 * (k + 1)))
     final = args.work / "final"
-    if not args.no_final and not (_fold_done(final, "train", args.classifiers) and not args.smoke):
+    if not args.no_final and not (_fold_done(final, "train", args.classifiers, norm) and not args.smoke):
         jobs.append(("train", final, args.seed))  # needs no tuning: trained alongside the folds
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futs = [pool.submit(_train, args.photos, split, out, detector, args.classifiers, seed, args.steps_cls, args.smoke)
+        futs = [pool.submit(_train, args.photos, split, out, detector, args.classifiers, seed, args.steps_cls, args.smoke,
+                            args.normalise)
                 for split, out, seed in jobs]
         for n, fut in enumerate(futs, 1):
             split, secs = fut.result()
@@ -143,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in fmeta["classifiers"]:
             shutil.copyfile(final / name, args.models / name)
         meta["classifiers"] = fmeta["classifiers"]
+        meta["input_norm"] = fmeta.get("input_norm", "none")
         old = meta.get("trained", {})
         meta["trained"] = {"detector_split": old.get("detector_split", old.get("split")),
                            "steps_det": old.get("steps_det"), "torch": old.get("torch"), "opencv": old.get("opencv"),

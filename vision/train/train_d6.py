@@ -43,6 +43,7 @@ import cv2
 import numpy as np
 
 from vision.labelled import Label, list_photos, load_labels
+from vision.pips import to_blob
 
 DET_SIZE = 320  # detector input for a 640 x 640 photo (scale 0.5)
 STRIDE = 4
@@ -242,7 +243,7 @@ def cls_sample(img: np.ndarray, cx: float, cy: float, side: float, rng: np.rando
 
 
 def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
-                     batch: int = 64, log: Any = print) -> Any:
+                     batch: int = 64, log: Any = print, norm: str = "none") -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -272,7 +273,7 @@ def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], s
             i, (cx, cy, side) = neg[k]
             xs.append(cls_sample(data[i][0], cx, cy, side, rng))
             ys.append(NOT_A_DIE)
-        x = torch.from_numpy(np.stack(xs).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        x = torch.from_numpy(to_blob(np.stack(xs), norm))  # as at run time
         y = torch.tensor(ys)
         out = net(x)
         losses = F.cross_entropy(out, y, reduction="none", label_smoothing=0.02)
@@ -336,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifiers in the ensemble (seeds SEED, SEED+1, ...; default 2)")
     ap.add_argument("--only-cls", type=int, default=0, metavar="K",
                     help="train only the K-th classifier (1-based), keep the others")
+    ap.add_argument("--normalise", action="store_true",
+                    help="stretch each crop to a standard contrast before the classifier "
+                         "(vision.pips.to_blob; recorded as input_norm in d6.json)")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
     args = ap.parse_args(argv)
 
@@ -381,14 +385,15 @@ def main(argv: list[str] | None = None) -> int:
     for k, name in enumerate(names):
         if args.only_cls and k + 1 != args.only_cls:
             continue
-        cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64)
+        cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64,
+                               norm="crop" if args.normalise else "none")
         export(cls, (1, 3, CROP, CROP), args.out / name)
     meta_path = args.out / "d6.json"
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     meta.update({
         "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": [1, 2, 3, 4, 5, 6, None],
-        "classifiers": names,
+        "classifiers": names, "input_norm": "crop" if args.normalise else "none",
         "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det or args.detector else steps_det,
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": len(data),
                     "extra": [str(e) for e in args.extra], "seconds": round(time.time() - t0)},
