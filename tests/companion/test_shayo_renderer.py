@@ -275,7 +275,7 @@ def test_the_companion_rolls_a_declared_re_roll_in_english(site: tuple[str, _Ser
     url, srv = site
     _roll_then_declare(page, url + "?lang=en", 1)
     assert page.inner_text("[data-test=shayo-reroll-text]") == "Re-roll 1 die: position 2"
-    assert "roll them in the tray" in page.inner_text("[data-test=shayo-step-reroll]")
+    assert "Pick up this die and roll it in the tray" in page.inner_text("[data-test=shayo-step-reroll]")
     page.click("[data-test=shayo-reroll-system]")
     page.wait_for_selector("[data-test=shayo-last]")
     hist = srv.table.history()[-1]

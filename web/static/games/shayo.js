@@ -265,11 +265,16 @@
       var sig = exp.signature || {};
       var n = exp.dice[0].count;
       var added = exp.mode === "extra_die";
+      var one = n === 1;
       var hint = added
-        ? t("Lancez le(s) nouveau(x) dé(s) dans le plateau : la caméra les lit (les autres dés peuvent rester à leur place).",
-            "Roll the new die/dice in the tray: the camera reads them (the other dice may stay where they lie).")
-        : t("Reprenez ce(s) dé(s) et relancez-les dans le plateau : la caméra les lit (les dés gardés peuvent rester à leur place).",
-            "Pick up this die/these dice and roll them in the tray: the camera reads them (the kept dice may stay where they lie).");
+        ? (one ? t("Lancez le nouveau dé dans le plateau : la caméra le lit (les autres dés peuvent rester à leur place).",
+                   "Roll the new die in the tray: the camera reads it (the other dice may stay where they lie).")
+               : t("Lancez les nouveaux dés dans le plateau : la caméra les lit (les autres dés peuvent rester à leur place).",
+                   "Roll the new dice in the tray: the camera reads them (the other dice may stay where they lie)."))
+        : (one ? t("Reprenez ce dé et relancez-le dans le plateau : la caméra le lit (les dés gardés peuvent rester à leur place).",
+                   "Pick up this die and roll it in the tray: the camera reads it (the kept dice may stay where they lie).")
+               : t("Reprenez ces dés et relancez-les dans le plateau : la caméra les lit (les dés gardés peuvent rester à leur place).",
+                   "Pick up these dice and roll them in the tray: the camera reads them (the kept dice may stay where they lie)."));
       var faces = keypad("shayo-reroll-face-", ui.sigValues.length >= n, function (f) {
         if (ui.sigValues.length < n) { ui.sigValues.push(f); again(); }
       });
