@@ -13,7 +13,8 @@ eight views against 435 with three, no silent error either way; over the whole t
 part out of fold, a second look below 0.93 reads as many dice as below 0.97, 1,026 of
 1,108, and looks again at 17 % of the candidates instead of 28 %: a third less time).
 
-Honesty (thresholds tuned on the training photos only, see :mod:`vision.train.tune`):
+Honesty (thresholds tuned on the training photos only, out of fold: see
+:mod:`vision.train.cv` and :mod:`vision.train.tune`):
 
 - "not a die" at least ``not_a_die``: the candidate is dropped (a false detection);
 - the die's confidence is the probability of its best face; it is ``read`` only if
