@@ -8,8 +8,14 @@ differences are meaningful); the host stamps events itself when it logs them.
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, ClassVar, Protocol, Union
+
+from .errors import TrayError
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "TrayConnected", "TrayDisconnected", "MotionStarted", "DiceSettled", "ButtonPressed",
@@ -83,6 +89,35 @@ class ButtonReleased(_Base):
 
 TrayEvent = Union[TrayConnected, TrayDisconnected, MotionStarted, DiceSettled, ButtonPressed, ButtonReleased]
 Subscriber = Callable[[TrayEvent], None]
+
+
+class Subscribers:
+    """The callbacks of one tray source: added and removed from any thread, each called
+    in turn for every event; a failing callback is logged and does not stop the others."""
+
+    def __init__(self, who: str = "tray") -> None:
+        self._who = who
+        self._lock = threading.Lock()
+        self._list: list[Subscriber] = []
+
+    def add(self, callback: Subscriber) -> Callable[[], None]:
+        """Register ``callback``; returns the function that unregisters it."""
+        if not callable(callback):
+            raise TrayError("subscribe() needs a function taking one event")
+        with self._lock:
+            self._list = [*self._list, callback]
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._list = [s for s in self._list if s is not callback]
+        return unsubscribe
+
+    def emit(self, event: TrayEvent) -> None:
+        for cb in self._list:  # a snapshot: the list is replaced, never changed in place
+            try:
+                cb(event)
+            except Exception:  # a subscriber's bug must not stop the others
+                log.exception("%s subscriber %r failed on %r", self._who, cb, event)
 
 
 class TraySource(Protocol):

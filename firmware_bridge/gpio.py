@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from . import protocol as p
 from .errors import TrayError
-from .events import ButtonPressed, ButtonReleased, Subscriber, TrayConnected, TrayDisconnected, TrayEvent
+from .events import (ButtonPressed, ButtonReleased, Subscriber, Subscribers, TrayConnected, TrayDisconnected,
+                     TrayEvent)
 
 __all__ = ["GpioTray", "StatusLed", "LED_PATTERNS"]
 
@@ -115,7 +116,7 @@ class GpioTray:
         self.button_id = button_id
         self._factory = pin_factory
         self._bounce = bounce_time
-        self._subscribers: list[Subscriber] = []
+        self._subscribers = Subscribers("GPIO tray")
         self._lock = threading.Lock()
         self._button: Any = None
         self.status: StatusLed | None = None
@@ -189,15 +190,7 @@ class GpioTray:
         self.stop()
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
-        if not callable(callback):
-            raise TrayError("subscribe() needs a function taking one event")
-        with self._lock:
-            self._subscribers = [*self._subscribers, callback]
-
-        def unsubscribe() -> None:
-            with self._lock:
-                self._subscribers = [s for s in self._subscribers if s is not callback]
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def send(self, command: p.Command, wait: float | None = None) -> bool:
         """``Status`` sets the LED pattern (True); ``Light`` and ``Setting`` have no hardware here (False)."""
@@ -254,8 +247,4 @@ class GpioTray:
             self._emit(ButtonReleased(self.button_id, now, max(0, now - self._pressed_at)))
 
     def _emit(self, event: TrayEvent) -> None:
-        for cb in self._subscribers:
-            try:
-                cb(event)
-            except Exception:
-                log.exception("GPIO tray subscriber %r failed on %r", cb, event)
+        self._subscribers.emit(event)

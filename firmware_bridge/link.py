@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from . import protocol as p
 from .errors import PortError, TrayError
-from .events import Subscriber, TrayConnected, TrayDisconnected, TrayEvent
+from .events import Subscriber, Subscribers, TrayConnected, TrayDisconnected, TrayEvent
 from .ports import PortSpec, find_usb_port, parse_spec
 from .session import Gone, LinkSettings, LinkStats, Pending, Session, command_key
 
@@ -57,7 +57,7 @@ class TrayLink:
         self.emulator: Any = None
         self._emulator_options = dict(emulator_options or {})
         self._lock = threading.Lock()
-        self._subscribers: list[Subscriber] = []
+        self._subscribers = Subscribers("tray")
         self._desired: dict[str, p.Command] = {}
         self._pending: dict[str, Pending] = {}
         self._connected = False
@@ -127,15 +127,7 @@ class TrayLink:
 
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(event)`` for every event, on the dispatcher thread; returns an unsubscribe function."""
-        if not callable(callback):
-            raise TrayError("subscribe() needs a function taking one event")
-        with self._lock:
-            self._subscribers = [*self._subscribers, callback]
-
-        def unsubscribe() -> None:
-            with self._lock:
-                self._subscribers = [s for s in self._subscribers if s is not callback]
-        return unsubscribe
+        return self._subscribers.add(callback)
 
     def send(self, command: p.Command, wait: float | None = None) -> bool:
         """Queue a command (:class:`~firmware_bridge.protocol.Light`, ``Status``, ``Setting``).
@@ -181,11 +173,7 @@ class TrayLink:
             event = self._events.get()
             if event is None:
                 return
-            for cb in self._subscribers:
-                try:
-                    cb(event)
-                except Exception:  # a subscriber's bug must not stop the others
-                    log.exception("tray subscriber %r failed on %r", cb, event)
+            self._subscribers.emit(event)
 
     def _wake(self) -> None:
         ser = self._ser
