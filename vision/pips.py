@@ -94,19 +94,15 @@ class PipClassifier:
         self.tta = tta
         self.norm = str(cfg.get("input_norm", "none"))
         self.tta_below = float(cfg.get("tta_below", TTA_BELOW))
-        first = int(cfg.get("first_look", len(self.nets)))
-        self.first_look = min(max(first, 1), len(self.nets)) if tta else len(self.nets)
 
-    def _run(self, crops: np.ndarray, nets: Sequence[Any] | None = None) -> np.ndarray:
-        """Mean probabilities of ``nets`` (default: all) over the crops."""
-        nets = self.nets if nets is None else nets
+    def _run(self, crops: np.ndarray) -> np.ndarray:
         blob = to_blob(crops, self.norm)
         total = np.zeros((len(crops), 7), np.float64)
-        for net in nets:
+        for net in self.nets:
             logits = net(blob).astype(np.float64)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             total += e / e.sum(axis=1, keepdims=True)
-        return total / len(nets)
+        return total / len(self.nets)
 
     def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
         """N x 7 probabilities (faces 1..6, not a die). With ``tta``, the crops whose best
@@ -116,22 +112,16 @@ class PipClassifier:
         if not candidates:
             return np.zeros((0, 7), np.float32)
         crops = np.stack([crop(frame, c.cx, c.cy, c.side, self.size, self.factor) for c in candidates])
-        first, rest = self.nets[: self.first_look], self.nets[self.first_look:]
-        p = self._run(crops, first)
+        p = self._run(crops)
         if self.tta:
             # not sure of its face, and not already judged "not a die" (dropped anyway)
             unsure = np.nonzero((p.max(axis=1) < self.tta_below) & (p[:, NOT_A_DIE] < self.not_a_die))[0]
             if len(unsure):
                 again = crops[unsure]
                 mirrored = again[:, :, ::-1]
-                views = [np.rot90(v, k, axes=(1, 2)) for v in (again, mirrored) for k in range(4)]
-                # the first look's nets have seen view 0; every net sees every other view
-                q = self._run(np.concatenate(views[1:]), first).reshape(len(views) - 1, len(unsure), -1)
-                total = (p[unsure] + q.sum(axis=0)) * len(first)
-                if rest:
-                    r = self._run(np.concatenate(views), rest).reshape(len(views), len(unsure), -1)
-                    total += r.sum(axis=0) * len(rest)
-                p[unsure] = total / (len(views) * len(self.nets))
+                views = [np.rot90(v, k, axes=(1, 2)) for v in (again, mirrored) for k in range(4)][1:]
+                q = self._run(np.concatenate(views)).reshape(len(views), len(unsure), -1)
+                p[unsure] = (p[unsure] + q.sum(axis=0)) / (len(views) + 1)
         return p
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],

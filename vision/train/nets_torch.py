@@ -64,22 +64,12 @@ class CentreNet(nn.Module):
 
 
 class CropNet(nn.Module):
-    """~190 k parameters, ~13 M multiply-adds per crop: cheap enough to run on every die.
+    """~190 k parameters, ~13 M multiply-adds per crop: cheap enough to run on every die."""
 
-    ``stem="pool"``: the first convolution runs at the crop's full 48 x 48 and is then
-    max-pooled, instead of striding (``"stride"``): a small dim pip is not skipped over
-    by the stride (~1 M multiply-adds more)."""
-
-    def __init__(self, n_classes: int = 7, stem: str = "stride") -> None:
+    def __init__(self, n_classes: int = 7) -> None:
         super().__init__()
-        if stem == "stride":
-            first: list[nn.Module] = [_cbr(3, 24, 3, 2)]
-        elif stem == "pool":
-            first = [_cbr(3, 24, 3, 1), nn.MaxPool2d(2)]
-        else:
-            raise ValueError(f"unknown stem {stem!r} (stride or pool)")
         self.features = nn.Sequential(
-            *first,                           # 24
+            _cbr(3, 24, 3, 2),                # 24
             _cbr(24, 32),
             nn.MaxPool2d(2),                  # 12
             _cbr(32, 64),

@@ -243,7 +243,7 @@ def cls_sample(img: np.ndarray, cx: float, cy: float, side: float, rng: np.rando
 
 
 def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
-                     batch: int = 64, log: Any = print, norm: str = "none", stem: str = "stride") -> Any:
+                     batch: int = 64, log: Any = print, norm: str = "none") -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -254,7 +254,7 @@ def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], s
     dice = [(i, lab) for i, (_, labels) in enumerate(data) for lab in labels]
     hard = np.ones(len(dice), np.float64)  # running loss per die: hard dice are drawn more
     neg = [(i, n) for i, ns in enumerate(negs) for n in ns]
-    net = CropNet(stem=stem)
+    net = CropNet()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.1)
     n_neg = batch // 5
@@ -340,9 +340,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--normalise", action="store_true",
                     help="stretch each crop to a standard contrast before the classifier "
                          "(vision.pips.to_blob; recorded as input_norm in d6.json)")
-    ap.add_argument("--stem", choices=["stride", "pool"], default="stride",
-                    help="the classifiers' first layer (vision.train.nets_torch.CropNet): a strided "
-                         "convolution, or one at full resolution then max-pooled")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
     args = ap.parse_args(argv)
 
@@ -385,20 +382,18 @@ def main(argv: list[str] | None = None) -> int:
         negs.append(ns)
     print(f"{n_false} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
     names = [cls_name(k) for k in range(args.classifiers)]
-    meta_path = args.out / "d6.json"
-    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-    stems: dict[str, str] = dict(meta.get("stems", {}))
     for k, name in enumerate(names):
         if args.only_cls and k + 1 != args.only_cls:
             continue
         cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64,
-                               norm="crop" if args.normalise else "none", stem=args.stem)
+                               norm="crop" if args.normalise else "none")
         export(cls, (1, 3, CROP, CROP), args.out / name)
-        stems[name] = args.stem
+    meta_path = args.out / "d6.json"
+    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     meta.update({
         "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": [1, 2, 3, 4, 5, 6, None],
-        "classifiers": names, "stems": {n: stems.get(n, "stride") for n in names}, "input_norm": "crop" if args.normalise else "none",
+        "classifiers": names, "input_norm": "crop" if args.normalise else "none",
         "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det or args.detector else steps_det,
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": len(data),
                     "extra": [str(e) for e in args.extra], "seconds": round(time.time() - t0)},
