@@ -87,3 +87,23 @@ def test_train_one_step_exports_models_cv2_reads(tmp_path: Path) -> None:
                     classifiers=[PipClassifier(tmp_path / "d6_classifier.onnx", settings=meta)])
     read = reader.read(next(PHOTOS.glob("*.jpg")))
     assert read.error is None and read.size == (640, 640)
+
+
+@NEEDS_PHOTOS
+def test_training_learns_from_the_fixed_labels_unless_told_otherwise() -> None:
+    from vision.labelled import LABEL_FIXES
+    from vision.train.train_d6 import load_set
+
+    assert PHOTOS is not None
+    name, fixes = "IMG_20191209_095954.jpg", LABEL_FIXES["IMG_20191209_095954.jpg"]
+    (index, face), = fixes.items()
+    split = "train"  # every photo of the training part
+    fixed = load_set(PHOTOS, split)
+    given = load_set(PHOTOS, split, fixes=False)
+    names = sorted(p.name for p in PHOTOS.iterdir() if p.suffix == ".jpg")
+    assert len(fixed) == len(given) == 150
+    # the photo's place among the training photos (test photos: index % 4 == 3)
+    k = [n for i, n in enumerate(names) if i % 4 != 3].index(name)
+    assert fixed[k][1][index].face == face != given[k][1][index].face
+    changed = sum(a.face != b.face for (_, la), (_, lb) in zip(fixed, given) for a, b in zip(la, lb))
+    assert changed == sum(len(f) for f in LABEL_FIXES.values())

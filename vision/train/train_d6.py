@@ -54,14 +54,18 @@ NOT_A_DIE = 6
 
 
 # -- data -----------------------------------------------------------------------------
-def load_set(folder: Path, split: str, limit: int | None = None) -> list[tuple[np.ndarray, list[Label]]]:
+def load_set(folder: Path, split: str, limit: int | None = None,
+             fixes: bool = True) -> list[tuple[np.ndarray, list[Label]]]:
+    """The photos of ``split`` and their labels, with :data:`vision.labelled.LABEL_FIXES`
+    applied unless ``fixes`` is false: a die labelled 2 that shows three pips, drawn
+    again and again as a "hard example", teaches the network that such threes are twos."""
     out = []
     for ph in list_photos(folder, split)[:limit]:
         img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
         if img is None:
             continue
         h, w = img.shape[:2]
-        out.append((img, load_labels(ph.path, w, h)))
+        out.append((img, load_labels(ph.path, w, h, fixes=fixes)))
     return out
 
 
@@ -340,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--normalise", action="store_true",
                     help="stretch each crop to a standard contrast before the classifier "
                          "(vision.pips.to_blob; recorded as input_norm in d6.json)")
+    ap.add_argument("--labels-as-given", action="store_true",
+                    help="learn from the label files as they are, without vision.labelled.LABEL_FIXES")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
     args = ap.parse_args(argv)
 
@@ -350,9 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     random.seed(args.seed)
     np.random.seed(args.seed)
     t0 = time.time()
-    data = load_set(args.photos, args.split, limit=2 if args.smoke else None)
+    data = load_set(args.photos, args.split, limit=2 if args.smoke else None, fixes=not args.labels_as_given)
     for folder in args.extra:
-        data += load_set(folder, "all")
+        data += load_set(folder, "all", fixes=not args.labels_as_given)
     if not data:
         print(f"no labelled photos in {args.photos}", file=sys.stderr)
         return 1
@@ -396,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         "classifiers": names, "input_norm": "crop" if args.normalise else "none",
         "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det or args.detector else steps_det,
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": len(data),
-                    "extra": [str(e) for e in args.extra], "seconds": round(time.time() - t0)},
+                    "extra": [str(e) for e in args.extra], "label_fixes": not args.labels_as_given, "seconds": round(time.time() - t0)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
