@@ -104,7 +104,8 @@ def test_turned_photo_gives_the_same_faces(reader: Reader) -> None:
 
 @needs_photos
 def test_below_threshold_is_pending_never_guessed() -> None:
-    strict = PipClassifier(settings={"thresholds": {"not_a_die": 0.5, "confidence": 0.999, "margin": 0.999}})
+    # no probability reaches 1.01: every die must be left pending, with its candidates
+    strict = PipClassifier(settings={"thresholds": {"not_a_die": 0.5, "confidence": 1.01, "margin": 0.999}})
     read = Reader(classifiers=[strict]).read(_some_photos("test", 1)[0])
     assert read.objects
     for o in read.objects:
