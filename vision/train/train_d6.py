@@ -7,7 +7,8 @@ Reproducible (every random draw comes from ``--seed``; torch runs on one thread)
         --out vision/models
 
 It trains, on the ``fit`` photos only (see :mod:`vision.labelled`; the ``calib`` photos
-are kept out to tune the thresholds, the ``test`` photos are never seen):
+are kept out to tune the thresholds, the ``test`` photos are never seen) and their labels
+with :data:`vision.labelled.LABEL_FIXES` applied (``--labels-as-given``: as in the files):
 
 1. the die-centre detector (:class:`~vision.train.nets_torch.CentreNet`) on random
    256 x 256 patches of the photos scaled to the detector's input size, with rotation,
