@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                            "steps_det": old.get("steps_det"), "torch": old.get("torch"), "opencv": old.get("opencv"),
                            "classifiers_split": "train", "classifiers": args.classifiers,
                            "steps_cls": fmeta["trained"]["steps_cls"], "seed_cls": args.seed,
+                           "label_fixes": fmeta["trained"].get("label_fixes", False),
                            "command": "python -m vision.train.train_d6 PHOTOS (detector, on fit) && "
                                       f"python -m vision.train.cv PHOTOS --folds {args.folds} "
                                       f"--classifiers {args.classifiers} --seed {args.seed}"}
