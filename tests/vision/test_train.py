@@ -91,7 +91,7 @@ def test_train_one_step_exports_models_cv2_reads(tmp_path: Path) -> None:
 
 @NEEDS_PHOTOS
 def test_training_learns_from_the_fixed_labels_unless_told_otherwise() -> None:
-    from vision.labelled import LABEL_FIXES
+    from vision.labelled import LABEL_FIXES, list_photos
     from vision.train.train_d6 import load_set
 
     assert PHOTOS is not None
@@ -100,10 +100,21 @@ def test_training_learns_from_the_fixed_labels_unless_told_otherwise() -> None:
     split = "train"  # every photo of the training part
     fixed = load_set(PHOTOS, split)
     given = load_set(PHOTOS, split, fixes=False)
-    names = sorted(p.name for p in PHOTOS.iterdir() if p.suffix == ".jpg")
     assert len(fixed) == len(given) == 150
-    # the photo's place among the training photos (test photos: index % 4 == 3)
-    k = [n for i, n in enumerate(names) if i % 4 != 3].index(name)
+    k = [ph.path.name for ph in list_photos(PHOTOS, split)].index(name)
     assert fixed[k][1][index].face == face != given[k][1][index].face
     changed = sum(a.face != b.face for (_, la), (_, lb) in zip(fixed, given) for a, b in zip(la, lb))
     assert changed == sum(len(f) for f in LABEL_FIXES.values())
+
+
+def test_cross_validation_retrains_a_fold_that_learnt_from_the_labels_as_given(tmp_path: Path) -> None:
+    from vision.train.cv import _fold_done
+
+    (tmp_path / "d6_classifier.onnx").write_bytes(b"x")
+    meta = {"classifiers": ["d6_classifier.onnx"], "trained": {"split": "train-but:0/5", "classifiers": 1}}
+    (tmp_path / "d6.json").write_text(json.dumps(meta))
+    assert not _fold_done(tmp_path, "train-but:0/5", 1, "none")
+    meta["trained"]["label_fixes"] = True  # type: ignore[index]
+    (tmp_path / "d6.json").write_text(json.dumps(meta))
+    assert _fold_done(tmp_path, "train-but:0/5", 1, "none")
+    assert not _fold_done(tmp_path, "train-but:1/5", 1, "none")

@@ -48,8 +48,9 @@ def _fold_done(folder: Path, split: str, classifiers: int, norm: str) -> bool:
         return False
     meta = json.loads(path.read_text())
     trained, names = meta.get("trained", {}), meta.get("classifiers", [])
+    # a fold trained before train_d6 learnt from the fixed labels is trained again
     return (trained.get("split") == split and trained.get("classifiers") == classifiers
-            and meta.get("input_norm", "none") == norm
+            and trained.get("label_fixes") is True and meta.get("input_norm", "none") == norm
             and len(names) == classifiers and all((folder / n).exists() for n in names))
 
 
