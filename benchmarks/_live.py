@@ -115,7 +115,6 @@ class CameraTable:
         from vision.calibration import calibrate
         from vision.enroll import default_enrollment
         from vision.synth import render_tray
-        from vision.tray_reader import read_tray
 
         from companion.roll.camera import Camera
         from companion.roll.demo import demo_events
@@ -126,10 +125,13 @@ class CameraTable:
         spec = DEMO_SPEC()
         cal = calibrate(render_tray(0, objects=[], spec=spec).background, px_per_mm=DEMO_PX_PER_MM)
         enr = default_enrollment()
+        from companion.roll.service import default_reader
+
+        read = default_reader(None, calibration=cal)  # the table's own reader
         images: list[Any] = []
         for s in range(1, 1 + 6 * frames):  # only trays read cleanly: these measure the server
             img = render_tray(s, objects=[("d10", face(s, i)) for i in range(5)], spec=spec).image
-            if sum(o.status == "read" for o in read_tray(img, calibration=cal, enrollment=enr).objects) == 5:
+            if sum(o["status"] == "read" for o in read(img)["objects"]) == 5:
                 images.append(img)
             if len(images) == frames:
                 break
@@ -154,7 +156,7 @@ class CameraTable:
         self.cam = Camera(prefix, opener=lambda spec_: Cycle()).start()
         extra = {"photo_files": photo_files} if photo_files is not None else {}
         self.roll = RollService(self.table, self.tmp / "camera", self.cam,
-                                reader=lambda f: read_tray(f, calibration=cal, enrollment=enr).to_json(), **extra)
+                                reader=read, **extra)
         self.roll.start()
 
     def close(self) -> None:

@@ -1,4 +1,4 @@
-"""Accuracy and speed of read_tray on synthetic trays (every class equally often).
+"""Accuracy and speed of the table's reader (vision.reader.Reader) on synthetic trays (every class equally often).
 
     python benchmarks/bench_synth_read.py [--objects 1830] [--seed 7]
 
@@ -37,7 +37,7 @@ def main() -> int:
     from vision.calibration import calibrate
     from vision.catalog import FACES
     from vision.enroll import default_enrollment
-    from vision.tray_reader import prepare
+    from vision.tray_objects import prepare
 
     default_enrollment()
     t0 = time.perf_counter()
@@ -63,7 +63,7 @@ def main() -> int:
         prepare(scene.image, cal)
         seg.append((time.perf_counter() - a) * 1000)
     med, base = statistics.median(times), statistics.median(seg)
-    print(f"read_tray: median {med:.0f} ms per tray of {args.per_tray} objects "
+    print(f"reader: median {med:.0f} ms per tray of {args.per_tray} objects "
           f"(segmentation alone {base:.0f} ms; ratio {med / base:.2f}x); whole run {wall:.0f} s incl. rendering")
     bar = total.wrong == 0 and total.missed == 0 and total.extra == 0 and total.right >= 0.995 * total.objects
     print("bar (>= 99.5 % right, rest pending, no silent error):", "MET" if bar else "NOT MET")

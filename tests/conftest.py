@@ -67,3 +67,14 @@ def page(browser):
     pg.js_errors = errors
     yield pg
     context.close()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under CI the shared photos must be there: the vision tests that need them fail
+    rather than skip (a green run must have read the real photos)."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        from vision.labelled import shared_photos_dir
+
+        if shared_photos_dir() is None:
+            raise pytest.UsageError("CI is set but ../shared/data/tray-dice-photos (or $COMPANION_SHARED) is "
+                                    "missing: the vision tests on real photos cannot run")

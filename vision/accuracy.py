@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -18,7 +18,6 @@ from .calibration import calibrate
 from .catalog import CLASSES
 from .read import Read
 from .synth import Label, Scene, SceneSpec, render_tray
-from .tray_reader import read_tray
 
 __all__ = ["Tally", "score_read", "benchmark_scenes", "render_for", "run", "HARD"]
 
@@ -87,13 +86,14 @@ def score_read(read: Read, labels: Sequence[Label], tag: str = "") -> Tally:
     return t
 
 
-def benchmark_scenes(n_objects: int, seed: int = 0, per_tray: int = 16) -> Iterator[tuple[str, list[tuple[str, int | str]], int]]:
+def benchmark_scenes(n_objects: int, seed: int = 0, per_tray: int = 16, modes: Sequence[str] = MODES
+                     ) -> Iterator[tuple[str, list[tuple[str, int | str]], int]]:
     """(mode, objects, seed) for trays holding every class in turn, shuffled."""
     rng = np.random.default_rng(seed)
     reps = -(-n_objects // len(CLASSES))
     objs = [CLASSES[i] for i in rng.permutation(np.repeat(np.arange(len(CLASSES)), reps))][:n_objects]
     for k, start in enumerate(range(0, len(objs), per_tray)):
-        yield MODES[k % len(MODES)], objs[start:start + per_tray], seed * 1000 + k
+        yield modes[k % len(modes)], objs[start:start + per_tray], seed * 1000 + k
 
 
 #: Harsher than the bar's "varied light": dimmer/brighter, more tint, steeper gradients,
@@ -108,16 +108,31 @@ def render_for(mode: str, objects: list[tuple[str, int | str]], seed: int, spec:
     return render_tray(seed, objects=objects, spec=spec, with_background=mode == "calibrated")
 
 
-def run(n_objects: int, seed: int = 0, per_tray: int = 16,
-        spec: SceneSpec = SceneSpec()) -> tuple[Tally, dict[str, Tally], list[float]]:
+_READERS: dict[int, Any] = {}
+
+
+def _reader(cal: Any) -> Any:
+    """The table's reader (:class:`vision.reader.Reader`) for this calibration."""
+    from .reader import Reader
+
+    base = _READERS.get(0)
+    if base is None:
+        base = _READERS[0] = Reader()
+    # one set of networks for every calibration: only the tray differs
+    r = Reader(detectors=base.detectors, classifiers=base.classifiers, warm_up=False, calibration=cal)
+    return r
+
+
+def run(n_objects: int, seed: int = 0, per_tray: int = 16, spec: SceneSpec = SceneSpec(),
+        modes: Sequence[str] = MODES) -> tuple[Tally, dict[str, Tally], list[float]]:
     """Render, read and score ``n_objects`` objects; returns the total, per mode, and ms per tray."""
     total = Tally()
-    by_mode = {m: Tally() for m in MODES}
+    by_mode = {m: Tally() for m in modes}
     times: list[float] = []
-    for mode, objects, s in benchmark_scenes(n_objects, seed, per_tray):
+    for mode, objects, s in benchmark_scenes(n_objects, seed, per_tray, modes):
         scene = render_for(mode, objects, s, spec)
         cal = calibrate(scene.background) if mode == "calibrated" and scene.background is not None else None
-        read = read_tray(scene.image, calibration=cal, d6_reader=False)
+        read = _reader(cal).read(scene.image)
         times.append(read.ms)
         t = score_read(read, scene.labels, f"[{mode} seed {s}]")
         by_mode[mode].add(t)

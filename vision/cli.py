@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
     r.add_argument("--annotate", type=Path, metavar="DIR",
                    help="write each image with its reads drawn (green read, orange pending) into DIR")
     r.add_argument("--no-tta", action="store_true", help="classify each die once (faster, less sure)")
+    r.add_argument("--data", type=Path, default=None,
+                   help="vision data folder whose calibration and enrollment to use (default: the table's)")
+    r.add_argument("--no-calibration", action="store_true", help="ignore the saved calibration")
     r.set_defaults(func=_cmd_read)
 
     e = sub.add_parser("eval", help="measure the reader on a folder of photos with YOLO labels")
@@ -57,7 +60,7 @@ def annotate(frame: Any, read: Any) -> Any:
         x, y, w, h = o.box
         colour = GREEN if o.status == "read" else ORANGE
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, round(2 * scale)))
-        label = f"{o.value}" if o.status == "read" else f"{o.value}?"
+        label = _label(o)
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, round(2 * scale)))
         ty = y - 3 if y - th - 6 >= 0 else y + h + th + 3
         cv2.rectangle(out, (x, ty - th - 3), (x + tw + 4, ty + 3), colour, -1)
@@ -66,13 +69,23 @@ def annotate(frame: Any, read: Any) -> Any:
     return out
 
 
+def _label(o: Any) -> str:
+    """``4`` for a read d6, ``d10:7``, ``gem:hiver``; a ``?`` after an unsure best guess."""
+    guess = o.value if o.status == "read" else (o.candidates[0][0] if o.candidates else o.value)
+    text = f"{guess}" if o.kind == "d6" else f"{o.kind}:{guess}"
+    return text if o.status == "read" else text + "?"
+
+
 def _cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
+    from .cli2 import data_dir
     from .eval import iter_images
-    from .reader import Reader, decode
+    from .reader import decode
+    from .table_setup import table_reader
 
-    reader = Reader(tta=not args.no_tta)
+    # the table's own reader: its calibration and enrollment, the d6 networks
+    reader = table_reader(data_dir(args.data), use_calibration=not args.no_calibration, tta=not args.no_tta)
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     status = 0
@@ -87,8 +100,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(read.to_json(), ensure_ascii=False), flush=True)
         else:
-            dice = " ".join(f"{o.value}" if o.status == "read" else f"{o.value}?" for o in read.objects)
-            what = f"error: {read.error}" if read.error else (f"{len(read.objects)} dice: {dice}" if dice else "no dice")
+            dice = " ".join(_label(o) for o in read.objects)
+            what = f"error: {read.error}" if read.error else (f"{len(read.objects)} objects: {dice}" if dice else "nothing found")
             print(f"{path}: {what} ({read.ms:.0f} ms)", flush=True)
         if args.annotate and not read.error:
             out = args.annotate / (path.stem + ".jpg")

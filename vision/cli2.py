@@ -1,4 +1,4 @@
-"""``companion vision markers|calibrate|enroll|synth|read-tray``: set-up commands.
+"""``companion vision markers|calibrate|enroll|synth``: set-up commands.
 
 ``register(subparsers)`` adds the ``vision`` group; ``register_vision(vision_sub)`` adds
 these commands to an existing ``vision`` group (for merging with :mod:`vision.cli`).
@@ -36,6 +36,16 @@ def _size(text: str) -> tuple[float, float]:
     return w, h
 
 
+def _box(text: str) -> tuple[int, int, int, int]:
+    try:
+        x, y, w, h = (int(float(v)) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y,W,H in pixels, e.g. 120,80,60,60, not {text!r}") from None
+    if min(x, y) < 0 or min(w, h) <= 0:
+        raise argparse.ArgumentTypeError("the box needs x, y >= 0 and a positive width and height")
+    return x, y, w, h
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("vision", help="camera set-up: markers, calibration, enrollment, synthetic trays")
     sub = p.add_subparsers(dest="vision_command", metavar="COMMAND")
@@ -62,12 +72,16 @@ def register_vision(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_cmd_calibrate)
 
     p = sub.add_parser("enroll", help="enroll your dice/gems: photos of one object, one face at a time")
-    p.add_argument("images", type=Path, nargs="*", help="photos showing this face (one object per photo)")
+    p.add_argument("images", type=Path, nargs="*", help="photos showing this face (one object, or say which with --box/--pick)")
     p.add_argument("--kind", help="d4, d6, d10, d12, lieu, adversaire, epreuve, recompense, sentence or gem")
     p.add_argument("--face", help="the face shown (a number, a symbol name like montagne, or a gem colour)")
     p.add_argument("--folder", type=Path, default=None, help="a folder laid out KIND/FACE/*.jpg")
     p.add_argument("--list", action="store_true", help="list what is enrolled")
     p.add_argument("--remove", action="store_true", help="forget --kind (and --face) instead")
+    p.add_argument("--box", type=_box, default=None, metavar="X,Y,W,H",
+                   help="the object to enroll when a photo shows several: the one centred in this box (pixels)")
+    p.add_argument("--pick", choices=["auto", "largest", "centre"], default="auto",
+                   help="which object when a photo shows several (default auto: the only one, or a clearly largest)")
     p.add_argument("--data", type=Path, default=None, help="vision data folder")
     p.set_defaults(func=_cmd_enroll)
 
@@ -79,12 +93,12 @@ def register_vision(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--photo", action="store_true", help="phone-style photos of the tray floor: no markers")
     p.set_defaults(func=_cmd_synth)
 
-    p = sub.add_parser("read-tray", help="read the dice and gems of one photo (with the calibration if any)")
-    p.add_argument("image", type=Path)
+    p = sub.add_parser("read-tray", help="the same as `vision read` (kept for old scripts)")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     p.add_argument("--data", type=Path, default=None, help="vision data folder")
     p.add_argument("--no-calibration", action="store_true", help="ignore the saved calibration")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_read_tray)
+    p.set_defaults(func=_cmd_read_tray, annotate=None, no_tta=False)
 
 
 def _err(msg: str) -> int:
@@ -175,7 +189,7 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
             items = [(args.kind, args.face, p) for p in args.images]
         if not items:
             return _err("no photos to enroll")
-        failures = enroll_files(store, items, progress=_progress)
+        failures = enroll_files(store, items, progress=_progress, box=args.box, pick=args.pick)
         if len(failures) < len(items):
             store.save(path)
     except EnrollmentError as exc:
@@ -206,34 +220,6 @@ def _cmd_synth(args: argparse.Namespace) -> int:
 
 
 def _cmd_read_tray(args: argparse.Namespace) -> int:
-    import cv2
+    from .cli import _cmd_read
 
-    from .calibration import CALIBRATION_FILE, load_calibration
-    from .enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
-    from .errors import VisionError
-    from .tray_reader import read_tray
-
-    img = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
-    if img is None:
-        return _err(f"cannot read image {args.image}")
-    folder = data_dir(args.data)
-    try:
-        cal = None
-        if not args.no_calibration and (folder / CALIBRATION_FILE).exists():
-            cal = load_calibration(folder)
-        # the players' own enrollment when there is one, else the synthetic default
-        enr = Enrollment.load(folder / ENROLLMENT_FILE) if (folder / ENROLLMENT_FILE).exists() else default_enrollment()
-    except VisionError as exc:
-        return _err(str(exc))
-    read = read_tray(img, calibration=cal, enrollment=enr)
-    read = type(read)(read.objects, str(args.image), read.ms, read.size, read.error, read.extra)
-    if args.json:
-        print(json.dumps(read.to_json(), ensure_ascii=False, indent=1))
-    else:
-        if read.error:
-            print(f"error: {read.error}")
-        for o in read.objects:
-            val = o.value if o.status == "read" else "? (" + ", ".join(f"{v} {s:.2f}" for v, s in o.candidates) + ")"
-            print(f"{o.kind:11s} {str(val):28s} conf {o.confidence:.2f} {o.status:8s} box {o.box}")
-        print(f"{len(read.objects)} object(s), {len(read.pending)} pending, {read.ms:.0f} ms ({read.extra.get('mode')})")
-    return 0
+    return _cmd_read(args)

@@ -18,7 +18,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -27,8 +27,12 @@ from .errors import EnrollmentError
 from .faces import INK_SIZE, SIL_SIZE, Features, extract
 from .gems import gem_colour_features
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .segment import Blob
+    from .tray_objects import TrayView
+
 __all__ = ["Enrollment", "default_enrollment", "enroll_frame", "enroll_files", "folder_items",
-           "ENROLLMENT_FILE", "DEFAULT_VERSION"]
+           "ENROLLMENT_FILE", "DEFAULT_VERSION", "pick_blob", "PICKS"]
 
 ENROLLMENT_FILE = "enrollment.npz"
 DEFAULT_VERSION = 4  # bump when the features change: old stores are refused, not misread
@@ -223,9 +227,49 @@ def default_enrollment(cache_dir: Path | None = None, progress: Progress | None 
     return enr
 
 
-def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | str) -> None:
-    """Add the one object of ``image`` (a photo of the tray with a single die or gem)."""
-    from .tray_reader import prepare
+PICKS = ("auto", "largest", "centre")
+
+
+def pick_blob(view: "TrayView", box: tuple[int, int, int, int] | None = None, pick: str = "auto") -> "Blob":
+    """The object of ``view`` a photo enrolls (raises :class:`EnrollmentError` saying why).
+
+    ``box`` (x, y, w, h in input pixels): the object whose centre lies in it, the largest
+    if several. Else ``pick``: ``largest``, ``centre`` (nearest the middle of the photo), or
+    ``auto``: the only object, or the largest when it is at least twice the next (wood
+    grain, glitter and tray walls make small specks: a photo is never refused only
+    because its background has texture)."""
+    if pick not in PICKS:
+        raise EnrollmentError(f"unknown pick {pick!r}: one of {', '.join(PICKS)}")
+    blobs = list(view.blobs)
+    if not blobs:
+        raise EnrollmentError("found no object: is the die or gem in view and lit?")
+    if box is not None:
+        x, y, w, h = box
+        inside = []
+        for b in blobs:
+            bx, by, bw, bh = view.box_in_input(b)
+            cx, cy = bx + bw / 2, by + bh / 2
+            if x <= cx <= x + w and y <= cy <= y + h:
+                inside.append(b)
+        if not inside:
+            raise EnrollmentError(f"no object centred in the box {x},{y},{w},{h}")
+        return max(inside, key=lambda b: b.area)
+    by_area = sorted(blobs, key=lambda b: -b.area)
+    if pick == "largest" or len(blobs) == 1:
+        return by_area[0]
+    if pick == "centre":
+        ih, iw = view.image.shape[:2]
+        return min(blobs, key=lambda b: (b.centre[0] - iw / 2) ** 2 + (b.centre[1] - ih / 2) ** 2)
+    if by_area[0].area >= 2.0 * by_area[1].area:
+        return by_area[0]
+    raise EnrollmentError(f"found {len(blobs)} objects of similar size; say which with --box X,Y,W,H "
+                          "or --pick largest|centre (or tap it on the tablet)")
+
+
+def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | str,
+                 box: tuple[int, int, int, int] | None = None, pick: str = "auto") -> None:
+    """Add one object of ``image`` (a photo of the tray): see :func:`pick_blob`."""
+    from .tray_objects import prepare
 
     if image is None or image.ndim != 3:
         raise EnrollmentError("not a colour image")
@@ -233,10 +277,9 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
         face = parse_face(kind, face)
     except ValueError as exc:
         raise EnrollmentError(str(exc)) from None
-    view = prepare(image)
-    if len(view.blobs) != 1:
-        raise EnrollmentError(f"found {len(view.blobs)} objects; photograph one die or gem at a time")
-    store.add(kind, face, extract(view.image, view.background, view.blobs[0], rotated=False))
+    view = prepare(image, close_up=True)
+    blob = pick_blob(view, box, pick)
+    store.add(kind, face, extract(view.image, view.background, blob, rotated=False))
 
 
 def folder_items(root: Path) -> list[tuple[str, str, Path]]:
@@ -260,7 +303,8 @@ def folder_items(root: Path) -> list[tuple[str, str, Path]]:
 
 
 def enroll_files(store: Enrollment, items: Sequence[tuple[str, str | int, Path]],
-                 progress: Progress | None = None) -> list[tuple[Path, str]]:
+                 progress: Progress | None = None, box: tuple[int, int, int, int] | None = None,
+                 pick: str = "auto") -> list[tuple[Path, str]]:
     """Enroll every (kind, face, path); returns the (path, reason) of photos refused."""
     import cv2
 
@@ -270,7 +314,7 @@ def enroll_files(store: Enrollment, items: Sequence[tuple[str, str | int, Path]]
         try:
             if img is None:
                 raise EnrollmentError("cannot read this image")
-            enroll_frame(store, img, kind, face)
+            enroll_frame(store, img, kind, face, box=box, pick=pick)
             status = "ok"
         except EnrollmentError as exc:
             failures.append((Path(path), str(exc)))

@@ -1,21 +1,33 @@
-"""The top-level reader: an image (file, bytes or array) in, a :class:`~vision.read.Read` out.
+"""The one reader: an image (file, bytes or array) in, a :class:`~vision.read.Read` out.
 
-Pipeline::
+The table (``companion.roll``), ``companion vision read`` / ``eval``, the calibration
+wizard and the benchmarks all call :meth:`Reader.read` (or :func:`read_image`): what is
+measured is what the table does.
+
+Two ways of finding objects, chosen by what is known of the frame:
+
+* **a known tray** (a saved calibration, or the four markers in view): the frame is
+  brought to the top-down tray image and the objects are found against the empty tray
+  (:mod:`vision.tray_objects`), every kind alike, with sizes in millimetres (a pip is
+  never a die). Each object is read by the enrolled faces and colours; a d6 is also read
+  by the pip networks (:mod:`vision.pips`) and the two must agree (see :func:`combine_d6`);
+* **a plain photo** (no calibration, no markers): only the learned detectors run::
 
     frame ──> detectors (die-centre network) ──> candidates (centre, side, score)
           ──> body colour of each candidate (median Lab of its centre)
           ──> every classifier gives each candidate an ObjectRead, or None ("not mine")
           ──> per candidate, the best claim: a "read" beats a "pending", then confidence
 
+  Segmenting a photo with no empty tray counts wood grain, glitter and tray walls as
+  objects, so it is never done here: an object no learned detector finds is not
+  reported, rather than guessed.
+
 Plug-ins. :class:`Reader` takes a list of ``detectors`` (anything with
 ``detect(frame) -> list[Candidate]``) and a list of ``classifiers`` (anything with
 ``classify(frame, candidates, bodies) -> list[ObjectRead | None]``, ``bodies`` being each
 candidate's body colour as an OpenCV 8-bit Lab triple). The d6 pip reader
-(:class:`vision.pips.PipClassifier`) is the default; the enrolled-face readers (numeral
-dice, péripétie symbol dice told apart by body colour) and the gem reader plug in the
-same way: ``Reader(classifiers=[PipClassifier(), FaceClassifier(enrolled)])``, and a gem
-detector is added to ``detectors``. Candidates of several detectors closer than half a
-side are merged (the strongest kept).
+(:class:`vision.pips.PipClassifier`) is the default. Candidates of several detectors
+closer than half a side are merged (the strongest kept).
 
 The reader never raises on a bad image: an unreadable, truncated, blank or absurdly sized
 frame gives a :class:`Read` with no objects and ``error`` saying why.
@@ -26,15 +38,21 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 import numpy as np
 
 from .detect import Candidate
-from .read import STATUS_READ, ObjectRead, Read
+from .read import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
-__all__ = ["Reader", "read_image", "Detector", "ObjectClassifier", "decode", "ImageError",
-           "MIN_SIDE", "MAX_SIDE"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .calibration import Calibration
+    from .enroll import Enrollment
+    from .faces import ClassifyParams
+    from .gems import GemParams
+
+__all__ = ["Reader", "read_image", "default_reader", "combine_d6", "Detector", "ObjectClassifier", "decode",
+           "ImageError", "MIN_SIDE", "MAX_SIDE"]
 
 MIN_SIDE = 64  # pixels: below this no die can be read
 MAX_SIDE = 10000  # pixels: beyond this the frame is refused (memory on a Pi)
@@ -71,6 +89,8 @@ def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     it cannot be read or has no usable size."""
     import cv2
 
+    if source is None:
+        raise ImageError("no image array (the camera gave no frame)")
     if isinstance(source, np.ndarray):
         frame = source
         if frame.dtype != np.uint8:
@@ -148,15 +168,65 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
     return out
 
 
+def combine_d6(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
+    """One d6 read from the enrolled faces' and the pip networks' reads of the same die.
+
+    Two readers that learnt from different things (templates of the table's dice, a
+    network trained on real photos) must agree before the companion says a face:
+
+    - both read the same face, or one reads it and the other's best (pending) guess is the
+      same face: ``read``, at the lower of the two confidences;
+    - anything else (different faces, both unsure, the network calls it no die): pending,
+      with the candidates of both.
+
+    >>> a = ObjectRead("d6", 4, (0, 0, 9, 9), 0.9)
+    >>> combine_d6(a, ObjectRead("d6", 4, (1, 1, 8, 8), 0.8, STATUS_PENDING, ((4, 0.8), (3, 0.1)))).status
+    'read'
+    >>> b = combine_d6(a, ObjectRead("d6", 3, (1, 1, 8, 8), 0.95))
+    >>> b.status, b.value, [v for v, _ in b.candidates]
+    ('pending', None, [3, 4])
+    >>> combine_d6(a, None).status
+    'pending'
+    """
+    def best(o: ObjectRead) -> int | str | None:
+        if o.status == STATUS_READ:
+            return o.value
+        return o.candidates[0][0] if o.candidates else o.value
+
+    e_face = best(enrolled)
+    if net is not None and (enrolled.status == STATUS_READ or net.status == STATUS_READ) \
+            and e_face is not None and e_face == best(net):
+        return ObjectRead("d6", e_face, enrolled.box, min(enrolled.confidence, net.confidence), STATUS_READ)
+    cands: dict[int | str, float] = {}
+    for o in ([net] if net is not None else []) + [enrolled]:
+        for v, c in (o.candidates or ((o.value, o.confidence),)):
+            if v is not None:
+                cands[v] = max(cands.get(v, 0.0), float(c))
+    ranked = tuple(sorted(cands.items(), key=lambda kv: -kv[1])[:3])
+    conf = min(enrolled.confidence, net.confidence if net is not None else 0.0)
+    return ObjectRead("d6", None, enrolled.box, conf, STATUS_PENDING, ranked)
+
+
 class Reader:
-    """Detectors + classifiers; models are loaded once, at construction."""
+    """The one reader. Models are loaded once, at construction.
+
+    ``calibration``: the table's saved tray calibration (else markers in the frame are
+    looked for). ``enrollment``: the faces and colours the players taught (default: the
+    synthetic one shipped for the demo), read on a known tray. ``detectors`` and
+    ``classifiers``: the learned plug-ins of the plain-photo path (default: the d6
+    networks); the pip classifier also reads the d6 of a known tray.
+    """
 
     def __init__(self, detectors: Sequence[Detector] | None = None,
                  classifiers: Sequence[ObjectClassifier] | None = None,
-                 settings: dict[str, Any] | None = None, tta: bool = True, warm_up: bool = True) -> None:
+                 settings: dict[str, Any] | None = None, tta: bool = True, warm_up: bool = True,
+                 calibration: "Calibration | None" = None, enrollment: "Enrollment | None" = None,
+                 look_for_markers: bool = True, params: "ClassifyParams | None" = None,
+                 gem_params: "GemParams | None" = None) -> None:
         from .nets import MODELS_DIR, load_settings
 
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
+        self.pips: Any = None
         if detectors is None:
             from .detect import DiceDetector
 
@@ -168,6 +238,12 @@ class Reader:
             classifiers = [PipClassifier(settings=cfg, tta=tta)]
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
+        self.pips = next((c for c in self.classifiers if getattr(c, "kind", None) == "d6"), None)
+        self.calibration = calibration
+        self._enrollment = enrollment
+        self.look_for_markers = look_for_markers
+        self.params = params
+        self.gem_params = gem_params
         if warm_up:
             # the first run of each network and of the Lab conversion is slow: do it now,
             # so that the first real read is as fast as the others
@@ -181,28 +257,68 @@ class Reader:
             for clf in self.classifiers:
                 clf.classify(frame, [cand], [body])
 
+    @property
+    def enrollment(self) -> "Enrollment":
+        """The enrolled faces and colours (the shipped synthetic ones unless given)."""
+        if self._enrollment is None:
+            from .enroll import default_enrollment
+
+            self._enrollment = default_enrollment()
+        return self._enrollment
+
     def read_frame(self, frame: np.ndarray) -> tuple[ObjectRead, ...]:
         """Every object in a decoded BGR frame, in reading order (top to bottom, left to
         right by rows of about one die)."""
+        return self._read_frame(frame)[0]
+
+    def _read_frame(self, frame: np.ndarray) -> tuple[tuple[ObjectRead, ...], dict[str, Any]]:
+        from .tray_objects import MODE_PHOTO, prepare
+
         if _uniform(frame):
-            return ()
+            return (), {"mode": MODE_PHOTO}
+        view = prepare(frame, self.calibration, look_for_markers=self.look_for_markers, segment_photo=False)
+        extra: dict[str, Any] = {"mode": view.mode}
+        if view.mode == MODE_PHOTO:
+            objs = self._read_learned(frame)
+        else:
+            objs = self._read_tray(frame, view)
+            extra["background"] = view.calibration is not None and view.calibration.background is not None
+            extra["enrollment"] = self.enrollment.source
+        row = max(1.0, float(np.median([o.box[3] for o in objs]))) if objs else 1.0
+        objs.sort(key=lambda o: (round((o.box[1] + o.box[3] / 2) / row), o.box[0]))
+        return tuple(objs), extra
+
+    def _read_learned(self, frame: np.ndarray) -> list[ObjectRead]:
         cands: list[Candidate] = []
         for det in self.detectors:
             cands.extend(det.detect(frame))
         if len(self.detectors) > 1:
             cands = _merge(cands)
         if not cands:
-            return ()
+            return []
         bodies = [body_colour(frame, c) for c in cands]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
         for clf in self.classifiers:
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
                 if obj is not None:
                     claims[i].append(obj)
-        objs = [max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)) for cl in claims if cl]
-        row = max(1.0, float(np.median([o.box[3] for o in objs]))) if objs else 1.0
-        objs.sort(key=lambda o: (round((o.box[1] + o.box[3] / 2) / row), o.box[0]))
-        return tuple(objs)
+        return [max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)) for cl in claims if cl]
+
+    def _read_tray(self, frame: np.ndarray, view: Any) -> list[ObjectRead]:
+        from .faces import ClassifyParams
+        from .gems import GemParams
+        from .tray_objects import read_objects
+
+        found = read_objects(view, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
+        objs = [t.read for t in found]
+        d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
+        if d6 and self.pips is not None:
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
+            bodies = [body_colour(frame, c) for c in cands]
+            for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
+                # a die cut by the frame edge stays pending whatever the network says
+                objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
+        return objs
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None) -> Read:
         """Read one image; never raises on a bad image (see ``Read.error``)."""
@@ -221,11 +337,11 @@ class Reader:
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"{level} frame (one uniform colour): nothing to read")
         try:
-            objs = self.read_frame(frame)
+            objs, extra = self._read_frame(frame)
         except Exception as exc:  # noqa: BLE001 - report, never crash the caller
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"reader failed: {type(exc).__name__}: {exc}")
-        return Read(objects=objs, image=name, ms=(time.perf_counter() - t0) * 1000, size=size)
+        return Read(objects=objs, image=name, ms=(time.perf_counter() - t0) * 1000, size=size, extra=extra)
 
 
 _DEFAULT: list[Reader] = []

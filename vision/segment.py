@@ -121,12 +121,16 @@ def _mask(image: np.ndarray, background: np.ndarray, p: SegmentParams, exclude: 
 
 
 def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per_mm: float | None = None,
-                 exclude: np.ndarray | None = None, params: SegmentParams = SegmentParams()) -> tuple[list[Blob], np.ndarray]:
+                 exclude: np.ndarray | None = None, params: SegmentParams = SegmentParams(),
+                 close_up: bool = False) -> tuple[list[Blob], np.ndarray]:
     """Objects in ``image`` (BGR uint8) and the empty-tray image used (float32).
 
     ``px_per_mm`` is known on a calibrated top-down tray image; otherwise the scale is
     guessed from the image width (a tray ~240 mm wide filling the photo) and refined from
-    the blobs found.
+    the blobs found. ``close_up`` (an enrollment photo of one object, no calibration):
+    an object may fill up to half the frame and blobs are not split by area, so that
+    specks of wood grain or glitter, however many, never set the scale that the object
+    itself is then measured against.
     """
     H, W = image.shape[:2]
     ppm = px_per_mm if px_per_mm else W / 260.0
@@ -155,6 +159,10 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
         max_area = params.max_area_mm2 * ppm * ppm
         single = params.single_area_mm2 * ppm * ppm
         if px_per_mm:
+            break
+        if close_up:
+            split_by_area = False
+            max_area = 0.5 * H * W
             break
         plausible = areas[(areas > 0.2 * single) & (areas < 4 * single)]
         if len(plausible) >= 3:  # the photo tells the scale better than a guess

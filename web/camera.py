@@ -10,7 +10,8 @@
 - ``GET /api/camera/preview.jpg``: a live frame (calibration wizard)
 - ``GET /api/camera/check``: markers found, focus and light of a live frame
 - ``POST /api/camera/background``: calibrate: markers + the empty tray
-- ``POST /api/camera/enroll`` ``{kind, face}``: teach one face (one die in the tray)
+- ``POST /api/camera/enroll`` ``{kind, face, box?}``: teach one face (the die in the tray,
+  or the one whose centre lies in ``box`` = ``[x, y, w, h]`` frame pixels when there are several)
 - ``GET /api/camera/enrollment``: how many views each face has (progress)
 
 Server-Sent Events: the ``roll`` event carries ``{"read": record, "camera": status}``.
@@ -170,7 +171,7 @@ def enroll() -> Any:
 
     b = _body()
     try:
-        out = enroll_face(_devices(), _frame(), str(b.get("kind", "")), b.get("face"))
+        out = enroll_face(_devices(), _frame(), str(b.get("kind", "")), b.get("face"), b.get("box"))
     except ValueError as exc:
         return _err(str(exc))
     return jsonify(out)

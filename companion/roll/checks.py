@@ -6,7 +6,8 @@ calibration and enrollment steps the tablet drives.
   translucent dice reads as a face of white).
 - :func:`save_calibration`: markers + empty tray -> ``vision/calibration.json`` and the
   background; the reader is reloaded.
-- :func:`enroll_face`: one die (or gem) alone in the tray, its kind and face -> one more
+- :func:`enroll_face`: one die (or gem) in the tray (the one tapped when there are several),
+  its kind and face -> one more
   template in ``vision/enrollment.npz``; the reader is reloaded.
 - :func:`enrollment_progress`: views per face against :data:`TARGET_VIEWS`.
 """
@@ -79,18 +80,40 @@ def save_calibration(devs: Any, frame: Any) -> dict[str, Any]:
     return {"ok": True, "markers": list(cal.markers_found), "error_px": round(cal.reprojection_px, 2)}
 
 
-def enroll_face(devs: Any, frame: Any, kind: str, face: Any) -> dict[str, Any]:
+def _parse_box(box: Any) -> tuple[int, int, int, int] | None:
+    """``[x, y, w, h]`` in frame pixels (a tap or a drawn box on the tablet), or None."""
+    if box is None:
+        return None
+    import math
+
+    if not isinstance(box, (list, tuple)) or len(box) != 4 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box):
+        raise ValueError("Zone invalide : [x, y, largeur, hauteur] en pixels / bad box: [x, y, w, h] in pixels")
+    x, y, w, h = (int(v) for v in box)
+    if min(x, y) < 0 or min(w, h) <= 0 or max(x, y, w, h) > 100_000:
+        raise ValueError("Zone hors de l'image / box outside the frame")
+    return x, y, w, h
+
+
+def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None) -> dict[str, Any]:
+    """One more view of ``kind``/``face``: the object the players tapped or boxed
+    (``box``), else the only (or clearly largest) object in the tray."""
     from vision.enroll import ENROLLMENT_FILE, Enrollment, enroll_frame
 
     path = _vision_dir(devs) / ENROLLMENT_FILE
     store = Enrollment.load(path) if path.exists() else Enrollment()
     try:
-        enroll_frame(store, frame, kind, face)
-    except ValueError as exc:  # EnrollmentError: not exactly one object, unknown face
+        enroll_frame(store, frame, kind, face, box=_parse_box(box))
+    except ValueError as exc:  # EnrollmentError: which object is meant, unknown face
         msg = str(exc)
+        if msg.startswith("found no object"):
+            raise ValueError(f"Aucun objet dans le plateau : posez le dé ou la gemme sous la caméra / {msg}") from None
         if msg.startswith("found "):
             n = msg.split()[1]
-            raise ValueError(f"{n} objet(s) dans le plateau : posez un seul dé ou une seule gemme / {msg}") from None
+            raise ValueError(f"{n} objets de taille semblable dans le plateau : touchez sur la photo celui à "
+                             f"apprendre, ou n'en laissez qu'un / {msg}") from None
+        if msg.startswith("no object centred"):
+            raise ValueError(f"Aucun objet à l'endroit touché : touchez le centre du dé / {msg}") from None
         raise
     store.save(path)
     _reload(devs)

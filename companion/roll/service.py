@@ -5,8 +5,8 @@ without one, :class:`~companion.roll.stillness.StillnessDetector` on the camera 
 calls :meth:`RollService.settled`; a worker thread then
 
 1. **capture**: takes a frame from the camera (:class:`~companion.roll.camera.Camera`);
-2. **read**: runs the reader (``vision.tray_reader.read_tray`` with the table's
-   calibration and enrollment) and keeps the photo (:class:`~companion.roll.photos.PhotoStore`);
+2. **read**: runs the one reader (:class:`vision.reader.Reader`, built by
+   :func:`vision.table_setup.table_reader` with the table's calibration and enrollment) and keeps the photo (:class:`~companion.roll.photos.PhotoStore`);
 3. **rules**: matches the read against the step the game expects
    (:func:`~companion.roll.match.match_read`) and, when nothing is pending, submits the
    game's dice event with ``source: "camera"`` (the rules fold it, the log stores it);
@@ -42,39 +42,15 @@ Reader = Callable[[Any], dict[str, Any]]
 
 
 def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
-    """``vision.tray_reader.read_tray`` with the saved calibration and enrollment."""
-    from vision.calibration import CALIBRATION_FILE, load_calibration
-    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
-    from vision.tray_reader import read_tray
+    """The table's reader (:func:`vision.table_setup.table_reader`: the one reader, with the
+    saved calibration and enrollment) as a frame -> read-JSON callable."""
+    from vision.table_setup import table_reader
 
-    cal = calibration
-    if cal is None and vision_dir is not None and (vision_dir / CALIBRATION_FILE).exists():
-        try:
-            cal = load_calibration(vision_dir)
-        except ValueError as exc:
-            log.warning("calibration ignored: %s", exc)
-    enr = None
-    if vision_dir is not None and (vision_dir / ENROLLMENT_FILE).exists():
-        try:
-            enr = Enrollment.load(vision_dir / ENROLLMENT_FILE)
-        except ValueError as exc:
-            log.warning("enrollment ignored: %s", exc)
-    if enr is not None:
-        # a kind the players have taught only in part (some faces) would read every die of
-        # that kind as one of the taught faces: until each face has a view, the shipped
-        # templates of that kind stay in use
-        from vision.catalog import FACES
-
-        counts = enr.counts()
-        for kind, faces in FACES.items():
-            if any(counts.get((kind, f), 0) for f in faces) and not all(counts.get((kind, f), 0) for f in faces):
-                enr.remove(kind)
-        enr = enr.merged(default_enrollment()) if len(enr) else None
-    if enr is None:
-        enr = default_enrollment()
+    reader = table_reader(vision_dir, calibration=calibration)
 
     def read(frame: Any) -> dict[str, Any]:
-        return read_tray(frame, calibration=cal, enrollment=enr).to_json()
+        out: dict[str, Any] = reader.read(frame).to_json()
+        return out
 
     return read
 

@@ -29,7 +29,7 @@ def test_wizard_checks_calibrates_enrolls_and_practises(page, tmp_path):
         # the tray is empty: learning a face is refused with a clear message
         page.click('[data-test="enroll-kind-d6"]')
         page.click('[data-test="enroll-capture"]')
-        page.wait_for_function("document.querySelector('[data-test=toast]').textContent.includes('objects')")
+        page.wait_for_function("document.querySelector('[data-test=toast]').textContent.includes('Aucun objet')")
         page.click('[data-test="wizard-next"]')
         page.click('[data-test="practice-read"]')
         page.wait_for_selector('[data-test="practice-result"]', state="attached", timeout=15000)

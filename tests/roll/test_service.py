@@ -30,14 +30,15 @@ def calibration(democam):
 def make(tmp_path, game, democam, calibration, strict=False):
     from vision.enroll import default_enrollment
     from vision.faces import ClassifyParams
-    from vision.tray_reader import read_tray
+    from vision.reader import Reader
 
     table = TableService(tmp_path / "table.sqlite")
     for ev in demo_events(game):
         table.submit(ev)
     params = ClassifyParams(min_face_margin=0.9) if strict else ClassifyParams()
     enr = default_enrollment()
-    reader = lambda f: read_tray(f, calibration=calibration, enrollment=enr, params=params).to_json()  # noqa: E731
+    one = Reader(calibration=calibration, enrollment=enr, params=params)
+    reader = lambda f: one.read(f).to_json()  # noqa: E731
     cam = Camera("demo", opener=lambda spec: democam).start()
     roll = RollService(table, tmp_path / "camera", cam, reader=reader)
     return table, roll, cam

@@ -64,7 +64,7 @@ def test_read_plain_text(folder: Path) -> None:
     jpg = sorted(p for p in folder.glob("IMG*.jpg"))[0]
     res = run("read", str(jpg))
     assert res.returncode == 0, res.stderr
-    assert res.stdout.startswith(str(jpg)) and "dice:" in res.stdout and "ms)" in res.stdout
+    assert res.stdout.startswith(str(jpg)) and "objects:" in res.stdout and "ms)" in res.stdout
 
 
 @needs_photos

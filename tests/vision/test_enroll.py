@@ -65,9 +65,9 @@ def test_enrolled_faces_are_what_the_classifier_uses() -> None:
             enroll_frame(enr, _photo(kind, face, 50 + 10 * i + v), kind, face)
     scene = render_tray(77, objects=[("recompense", "gourde")],
                         spec=SceneSpec(size=(1280, 960)))
-    from vision.tray_reader import read_tray
+    from vision.reader import Reader
 
-    read = read_tray(scene.image, enrollment=enr, d6_reader=False)
+    read = Reader(detectors=[], classifiers=[], enrollment=enr, warm_up=False).read(scene.image)
     assert [(o.kind, o.value, o.status) for o in read.objects] == [("recompense", "gourde", "read")]
 
 
@@ -75,6 +75,45 @@ def test_photo_with_two_objects_is_refused() -> None:
     img = _photo("d6", 1, 5, objects=[("d6", 1), ("d6", 2)])
     with pytest.raises(EnrollmentError, match="found 2 objects"):
         enroll_frame(Enrollment(), img, "d6", 1)
+
+
+def test_a_photo_of_several_objects_enrolls_the_one_boxed_or_picked() -> None:
+    scene = render_tray(5, objects=[("d6", 1), ("lieu", "ville")], layout=MarkerLayout(tray_mm=(80.0, 60.0)),
+                        spec=SceneSpec(size=(480, 360), markers=False, crop_to_tray=True), with_background=False)
+    ville = next(lab for lab in scene.labels if lab.kind == "lieu")
+    store = Enrollment()
+    enroll_frame(store, scene.image, "lieu", "ville", box=ville.box)
+    assert store.counts() == {("lieu", "ville"): 1}
+    # the template is the boxed object: it reads a fresh photo of that face, not the d6
+    m = classify(_features(_photo("lieu", "ville", 99)), store)
+    assert (m.kind, m.face) == ("lieu", "ville")
+    with pytest.raises(EnrollmentError, match="no object centred"):
+        enroll_frame(store, scene.image, "lieu", "ville", box=(0, 0, 5, 5))
+    for pick in ("largest", "centre"):
+        enroll_frame(store, scene.image, "d6", 1, pick=pick)
+    assert store.counts()[("d6", 1)] == 2
+    with pytest.raises(EnrollmentError, match="unknown pick"):
+        enroll_frame(store, scene.image, "d6", 1, pick="first")
+
+
+def test_texture_specks_beside_one_die_do_not_refuse_the_photo() -> None:
+    img = _photo("d12", 7, 8).copy()
+    # a few small specks of glitter / wood grain on the tray around the die
+    rng = np.random.default_rng(1)
+    for x, y in rng.integers(20, 100, size=(4, 2)):
+        cv2.circle(img, (int(x), int(y)), 8, (30, 200, 240), -1)
+    from vision.tray_objects import prepare
+
+    assert len(prepare(img).blobs) >= 3  # the specks are objects to the segmenter
+    store = Enrollment()
+    enroll_frame(store, img, "d12", 7)
+    assert store.counts() == {("d12", 7): 1}
+
+
+def _features(img: np.ndarray):
+    blobs, bg = find_objects(img, px_per_mm=None)
+    assert len(blobs) >= 1
+    return extract(img, bg, max(blobs, key=lambda b: b.area))
 
 
 @pytest.mark.parametrize("kind, face, msg", [("d8", 1, "unknown kind"), ("d6", 7, "not a face of d6"),
@@ -162,10 +201,13 @@ def test_cli_markers_calibrate_enroll_and_read(tmp_path: Path, capsys: pytest.Ca
 
     read = json.loads(capsys.readouterr().out)
     truth = json.loads((tmp_path / "s" / "tray_00003.json").read_text())["objects"]
-    # only sentence/bagne is enrolled: the other objects are found but pending, never guessed
+    # read as the table reads (vision.table_setup): a kind taught only in part (one face
+    # of the sentence die) keeps the shipped templates beside it; every object is found,
+    # and what is read is right (the rest pending, never guessed)
     assert len(read["objects"]) == len(truth)
+    want = sorted((t["kind"], str(t["value"])) for t in truth)
     for o in read["objects"]:
-        assert o["status"] == "pending" or (o["kind"], o["value"]) == ("sentence", "bagne")
+        assert o["status"] == "pending" or (o["kind"], str(o["value"])) in want, o
 
 
 def test_cli_errors_are_messages_not_tracebacks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

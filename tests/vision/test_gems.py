@@ -12,7 +12,11 @@ from vision.faces import extract
 from vision.gems import classify_gem, gem_colour_features
 from vision.segment import find_objects
 from vision.synth import SceneSpec, render_tray
-from vision.tray_reader import read_tray
+from vision.reader import Reader
+
+
+def read_tray(image, calibration=None):
+    return Reader(calibration=calibration).read(image)
 
 SPEC = SceneSpec(size=(1280, 960))
 

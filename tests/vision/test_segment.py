@@ -82,7 +82,13 @@ def test_single_photo_without_markers_or_background() -> None:
 
 
 def test_strong_glare_on_an_empty_tray_is_not_an_object() -> None:
-    from vision.tray_reader import read_tray
+    from vision.reader import Reader
+
+    reader = Reader()
+
+    def read_tray(image, calibration=None):
+        return Reader(detectors=reader.detectors, classifiers=reader.classifiers, calibration=calibration,
+                      warm_up=False).read(image)
 
     glare = SceneSpec(size=(960, 720), reflection_gain=(30.0, 45.0))
     for seed in (51, 52):

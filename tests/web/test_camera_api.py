@@ -76,7 +76,11 @@ def test_calibration_and_enrollment_steps(setup) -> None:
     assert before["progress"] == 0.0
     # the empty tray holds no die: enrolling says so and changes nothing
     r = client.post("/api/camera/enroll", json={"kind": "d6", "face": 3}, headers=H)
-    assert r.status_code == 400 and "0 objects" in r.json["error"]
+    assert r.status_code == 400 and "Aucun objet" in r.json["error"] and "no object" in r.json["error"]
+    for bad in ([1, 2, 3], ["a", 1, 1, 1], [0, 0, -5, 5], [0, 0, float("inf"), 4], "1,2,3,4"):
+        r = client.post("/api/camera/enroll", json={"kind": "d6", "face": 3, "box": bad}, headers=H)
+        assert r.status_code == 400 and "box" in r.json["error"], bad
+    assert client.get("/api/camera/enrollment").json == before
     # one die in the tray: one view learnt, progress moves
     devs.camera.source.prepare([("d6", 3)], seed=5)
     devs.camera.source.wait_ready(20)
@@ -85,6 +89,16 @@ def test_calibration_and_enrollment_steps(setup) -> None:
     d6 = next(k for k in r.json["kinds"] if k["kind"] == "d6")
     assert next(f for f in d6["faces"] if f["face"] == 3)["views"] == 1
     assert r.json["progress"] > 0
+    # two dice: which one is meant must be said (a tap on the photo sends its box)
+    devs.camera.source.prepare([("d6", 3), ("d6", 5)], seed=6)
+    devs.camera.source.wait_ready(20)
+    r = client.post("/api/camera/enroll", json={"kind": "d6", "face": 5}, headers=H)
+    assert r.status_code == 400 and "touchez" in r.json["error"]
+    five = next(lab for lab in devs.camera.source.scene.labels if lab.value == 5)
+    r = client.post("/api/camera/enroll", json={"kind": "d6", "face": 5, "box": list(five.box)}, headers=H)
+    assert r.status_code == 200, r.json
+    d6 = next(k for k in r.json["kinds"] if k["kind"] == "d6")
+    assert next(f for f in d6["faces"] if f["face"] == 5)["views"] == 1
     assert client.get("/calibrate").status_code == 200
 
 
