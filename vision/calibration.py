@@ -108,12 +108,21 @@ class Calibration:
             "background": BACKGROUND_FILE if self.background is not None else None,
         }
 
+    def save_background(self, folder: Path) -> None:
+        """Replace ``background.png`` in ``folder`` atomically (a refreshed reference)."""
+        if self.background is None:
+            return
+        folder = Path(folder)
+        tmp = folder / ("." + BACKGROUND_FILE + ".tmp.png")
+        if not cv2.imwrite(str(tmp), self.background):
+            raise OSError(f"cannot write {tmp}")
+        tmp.replace(folder / BACKGROUND_FILE)
+
     def save(self, folder: Path) -> Path:
         """Write ``calibration.json`` (and ``background.png``) into ``folder``."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        if self.background is not None:
-            cv2.imwrite(str(folder / BACKGROUND_FILE), self.background)
+        self.save_background(folder)
         path = folder / CALIBRATION_FILE
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -222,7 +222,8 @@ class Reader:
                  settings: dict[str, Any] | None = None, tta: bool = True, warm_up: bool = True,
                  calibration: "Calibration | None" = None, enrollment: "Enrollment | None" = None,
                  look_for_markers: bool = True, params: "ClassifyParams | None" = None,
-                 gem_params: "GemParams | None" = None) -> None:
+                 gem_params: "GemParams | None" = None, refresh_background: bool = False,
+                 on_background: "Callable[[Calibration], None] | None" = None) -> None:
         from .nets import MODELS_DIR, load_settings
 
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
@@ -244,6 +245,11 @@ class Reader:
         self.look_for_markers = look_for_markers
         self.params = params
         self.gem_params = gem_params
+        #: Blend the frames a calibrated tray reads as empty into its empty-tray reference
+        #: (:mod:`vision.background`); ``on_background`` is told after each refresh.
+        self.refresh_background = refresh_background
+        self.on_background = on_background
+        self.background_updates = 0
         if warm_up:
             # the first run of each network and of the Lab conversion is slow: do it now,
             # so that the first real read is as fast as the others
@@ -284,9 +290,27 @@ class Reader:
             objs = self._read_tray(frame, view)
             extra["background"] = view.calibration is not None and view.calibration.background is not None
             extra["enrollment"] = self.enrollment.source
+            if not objs and extra["background"] and self.refresh_background and view.calibration is self.calibration:
+                extra["background_refreshed"] = self._refresh(view.image)
         row = max(1.0, float(np.median([o.box[3] for o in objs]))) if objs else 1.0
         objs.sort(key=lambda o: (round((o.box[1] + o.box[3] / 2) / row), o.box[0]))
         return tuple(objs), extra
+
+    def _refresh(self, tray: np.ndarray) -> bool:
+        from .background import blend, is_empty_like
+
+        cal = self.calibration
+        if cal is None or cal.background is None or not is_empty_like(tray, cal.background,
+                                                                       exclude=cal.marker_mask()):
+            return False
+        cal.background = blend(cal.background, tray)
+        self.background_updates += 1
+        if self.on_background is not None:
+            try:
+                self.on_background(cal)
+            except Exception:  # noqa: BLE001 - a full disk must not fail the read
+                pass
+        return True
 
     def _read_learned(self, frame: np.ndarray) -> list[ObjectRead]:
         cands: list[Candidate] = []

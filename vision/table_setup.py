@@ -53,9 +53,24 @@ def table_enrollment(folder: Path | None) -> Enrollment:
     return enr.merged(default_enrollment()) if len(enr) else default_enrollment()
 
 
+SAVE_EVERY = 10  # refreshed references written to the data folder: one in ten (SD card wear)
+
+
 def table_reader(folder: Path | None, calibration: Calibration | None = None, *, use_calibration: bool = True,
-                 **kwargs: Any) -> Reader:
+                 refresh_background: bool = False, **kwargs: Any) -> Reader:
     """The reader the table uses: its calibration (unless ``use_calibration`` is False)
-    and its enrollment, the d6 networks."""
+    and its enrollment, the d6 networks. ``refresh_background`` (the table's rolls): the
+    empty-tray reference follows the light (:mod:`vision.background`), written back to
+    ``folder`` every :data:`SAVE_EVERY` refreshes."""
     cal = calibration if calibration is not None else (table_calibration(folder) if use_calibration else None)
-    return Reader(calibration=cal, enrollment=table_enrollment(folder), **kwargs)
+
+    def save(c: Calibration) -> None:
+        if folder is not None and reader.background_updates % SAVE_EVERY == 0:
+            try:
+                c.save_background(folder)
+            except OSError as exc:
+                log.warning("empty-tray reference not saved: %s", exc)
+
+    reader = Reader(calibration=cal, enrollment=table_enrollment(folder), refresh_background=refresh_background,
+                    on_background=save, **kwargs)
+    return reader

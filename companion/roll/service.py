@@ -46,7 +46,7 @@ def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
     saved calibration and enrollment) as a frame -> read-JSON callable."""
     from vision.table_setup import table_reader
 
-    reader = table_reader(vision_dir, calibration=calibration)
+    reader = table_reader(vision_dir, calibration=calibration, refresh_background=True)
 
     def read(frame: Any) -> dict[str, Any]:
         out: dict[str, Any] = reader.read(frame).to_json()
