@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tray_objects import TrayView
 
 __all__ = ["Enrollment", "default_enrollment", "enroll_frame", "enroll_files", "folder_items",
-           "ENROLLMENT_FILE", "DEFAULT_VERSION", "pick_blob", "PICKS"]
+           "ENROLLMENT_FILE", "DEFAULT_VERSION", "pick_blob", "PICKS", "look_alikes", "LOOK_ALIKE"]
 
 ENROLLMENT_FILE = "enrollment.npz"
 DEFAULT_VERSION = 4  # bump when the features change: old stores are refused, not misread
@@ -54,6 +54,19 @@ class Enrollment:
     gem: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     label: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
     source: str = "user"
+    _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
+
+    def self_similarity(self, ci: int) -> float | None:
+        """How closely the views of class ``ci`` match each other: the median, over its
+        views, of each view's best ink score against the others (any quarter of a turn
+        of 10°); ``None`` with fewer than two views. Memoised (cleared on any change).
+        The reader asks a read of that face to come near it (open-set honesty)."""
+        if ci not in self._spread:
+            from .faces import view_agreement
+
+            rows = np.nonzero(self.label == ci)[0]
+            self._spread[ci] = view_agreement(self.ink[rows]) if len(rows) >= 2 else None
+        return self._spread[ci]
 
     def __len__(self) -> int:
         return int(len(self.label))
@@ -67,6 +80,7 @@ class Enrollment:
 
     def add(self, kind: str, face: int | str, feat: Features) -> None:
         """Add one template (``feat`` extracted with ``rotated=False``)."""
+        self._spread.clear()
         face = parse_face(kind, face)
         if (kind, face) not in self.classes:
             self.classes.append((kind, face))
@@ -92,6 +106,7 @@ class Enrollment:
         return n
 
     def _subset(self, keep: np.ndarray) -> None:
+        self._spread.clear()
         used = sorted(set(int(v) for v in self.label[keep]))
         remap = {old: new for new, old in enumerate(used)}
         self.classes = [self.classes[i] for i in used]
@@ -266,9 +281,28 @@ def pick_blob(view: "TrayView", box: tuple[int, int, int, int] | None = None, pi
                           "or --pick largest|centre (or tap it on the tablet)")
 
 
+LOOK_ALIKE = 0.85  # an ink score this close to another face: the reader may not tell them apart
+# (two views of one face scored 0.90 in close-ups; a 4 against a 6, 0.76)
+
+
+def look_alikes(store: Enrollment, kind: str, face: int | str, feat: Features) -> list[tuple[int | str, float]]:
+    """The other enrolled faces of ``kind`` that ``feat`` (a new view of ``face``, its
+    rotated features) matches as closely as a face of its own: ``(face, ink score)``,
+    closest first. The reader keeps such dice pending, so the players are warned."""
+    from .faces import class_scores
+
+    if not len(store):
+        return []
+    _, ink = class_scores(feat, store)
+    out = [(f, float(ink[i])) for i, (k, f) in enumerate(store.classes)
+           if k == kind and f != face and float(ink[i]) >= LOOK_ALIKE]
+    return sorted(out, key=lambda fs: -fs[1])
+
+
 def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | str,
-                 box: tuple[int, int, int, int] | None = None, pick: str = "auto") -> None:
-    """Add one object of ``image`` (a photo of the tray): see :func:`pick_blob`."""
+                 box: tuple[int, int, int, int] | None = None, pick: str = "auto") -> list[tuple[int | str, float]]:
+    """Add one object of ``image`` (a photo of the tray): see :func:`pick_blob`. Returns
+    the other faces of that kind it looks like (:func:`look_alikes`), to warn about."""
     from .tray_objects import prepare
 
     if image is None or image.ndim != 3:
@@ -279,7 +313,9 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
         raise EnrollmentError(str(exc)) from None
     view = prepare(image, close_up=True)
     blob = pick_blob(view, box, pick)
+    alike = look_alikes(store, kind, face, extract(view.image, view.background, blob))
     store.add(kind, face, extract(view.image, view.background, blob, rotated=False))
+    return alike
 
 
 def folder_items(root: Path) -> list[tuple[str, str, Path]]:
@@ -314,8 +350,9 @@ def enroll_files(store: Enrollment, items: Sequence[tuple[str, str | int, Path]]
         try:
             if img is None:
                 raise EnrollmentError("cannot read this image")
-            enroll_frame(store, img, kind, face, box=box, pick=pick)
-            status = "ok"
+            alike = enroll_frame(store, img, kind, face, box=box, pick=pick)
+            status = "ok" if not alike else "ok, but it looks like " + ", ".join(
+                f"{kind}/{f} ({s:.2f})" for f, s in alike) + ": such dice will stay pending"
         except EnrollmentError as exc:
             failures.append((Path(path), str(exc)))
             status = f"refused: {exc}"

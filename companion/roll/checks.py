@@ -103,7 +103,7 @@ def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None) ->
     path = _vision_dir(devs) / ENROLLMENT_FILE
     store = Enrollment.load(path) if path.exists() else Enrollment()
     try:
-        enroll_frame(store, frame, kind, face, box=_parse_box(box))
+        alike = enroll_frame(store, frame, kind, face, box=_parse_box(box))
     except ValueError as exc:  # EnrollmentError: which object is meant, unknown face
         msg = str(exc)
         if msg.startswith("found no object"):
@@ -117,7 +117,14 @@ def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None) ->
         raise
     store.save(path)
     _reload(devs)
-    return enrollment_progress(devs)
+    out = enrollment_progress(devs)
+    if alike:
+        names = ", ".join(str(f) for f, _ in alike)
+        out["warning"] = (f"Cette face ressemble à : {names} — le lecteur ne saura pas toujours les distinguer "
+                          f"(ces dés resteront à confirmer) / This face looks like: {names} — the reader cannot "
+                          "always tell them apart (such dice will stay pending)")
+        out["look_alikes"] = [[f, round(s, 3)] for f, s in alike]
+    return out
 
 
 def enrollment_progress(devs: Any) -> dict[str, Any]:

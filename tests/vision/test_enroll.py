@@ -233,3 +233,13 @@ def test_store_from_another_reader_version_is_refused(tmp_path: Path) -> None:
     np.savez(tmp_path / "old.npz", **arrays)
     with pytest.raises(EnrollmentError, match="enroll again"):
         Enrollment.load(tmp_path / "old.npz")
+
+
+def test_enrolling_a_face_that_looks_like_another_warns() -> None:
+    store = Enrollment()
+    assert enroll_frame(store, _photo("d6", 6, 40), "d6", 6) == []
+    # the same 6 taught again as a 4 (a player's slip, or two faces that look alike)
+    alike = enroll_frame(store, _photo("d6", 6, 41), "d6", 4)
+    assert [f for f, _ in alike] == [6] and alike[0][1] >= 0.85
+    # a face that looks like nothing enrolled: no warning
+    assert enroll_frame(store, _photo("d6", 1, 42), "d6", 1) == []

@@ -195,16 +195,17 @@ def test_a_die_cut_by_the_frame_edge_is_pending_not_dropped() -> None:
     assert len(read.objects) == len(inside) + 1
 
 
-@pytest.mark.parametrize("kind", ["sentence", "d12", "lieu"])
+@pytest.mark.parametrize("kind", ["sentence", "recompense", "lieu", "adversaire", "epreuve", "d4", "d6", "d10", "d12"])
 def test_leave_one_face_out_a_face_nobody_enrolled_is_never_read(kind: str) -> None:
+    # every face of the kind in turn is left out of the enrollment: a die showing it is
+    # pending (or not of that kind), never read as the nearest enrolled face (before the
+    # enrollment's own spread set the bar, the d12's 5 was read as its 8 at 0.92)
     base = default_enrollment()
-    faces = FACES[kind]
-    for j, left_out in enumerate(faces[:4]):
+    for j, left_out in enumerate(FACES[kind]):
         enr = base.merged(base)
         enr.remove(kind, left_out)
         m = classify(_single(kind, left_out, 9900 + j), enr)
-        assert m.pending or (m.kind, m.face) == (kind, left_out) or m.kind != kind, (kind, left_out, m)
-        assert not (not m.pending and m.kind == kind), (kind, left_out, m)
+        assert m.pending or m.kind != kind, (kind, left_out, m)
 
 
 def test_a_kind_with_a_single_enrolled_face_reads_no_other_face() -> None:
