@@ -13,6 +13,8 @@
 - ``POST /api/camera/enroll`` ``{kind, face, box?}``: teach one face (the die in the tray,
   or the one whose centre lies in ``box`` = ``[x, y, w, h]`` frame pixels when there are several)
 - ``GET /api/camera/enrollment``: how many views each face has (progress)
+- ``GET /api/camera/enrollment/views.png?kind=K&face=F``: the learnt views of one face
+- ``POST /api/camera/enroll`` also takes ``at: [x, y]`` (a tap, fractions of the photo)
 
 Server-Sent Events: the ``roll`` event carries ``{"read": record, "camera": status}``.
 Everything that changes anything needs the PIN (see :mod:`web.auth`).
@@ -171,10 +173,22 @@ def enroll() -> Any:
 
     b = _body()
     try:
-        out = enroll_face(_devices(), _frame(), str(b.get("kind", "")), b.get("face"), b.get("box"))
+        out = enroll_face(_devices(), _frame(), str(b.get("kind", "")), b.get("face"), b.get("box"), b.get("at"))
     except ValueError as exc:
         return _err(str(exc))
     return jsonify(out)
+
+
+@bp.get("/api/camera/enrollment/views.png")
+def enrollment_views() -> Any:
+    from companion.roll.checks import enrolled_views_png
+
+    png = enrolled_views_png(_devices(), str(request.args.get("kind", ""))[:20], str(request.args.get("face", ""))[:40])
+    if png is None:
+        return _err("no view learnt for this face", 404)
+    resp = current_app.response_class(png, mimetype="image/png")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.get("/api/camera/enrollment")

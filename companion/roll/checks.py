@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "TARGET_VIEWS",
+__all__ = ["frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "enrolled_views_png", "TARGET_VIEWS",
            "FOCUS_MIN", "GLARE_MAX"]
 
 TARGET_VIEWS = 3  # views per face for a good enrollment
@@ -95,15 +95,32 @@ def _parse_box(box: Any) -> tuple[int, int, int, int] | None:
     return x, y, w, h
 
 
-def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None) -> dict[str, Any]:
-    """One more view of ``kind``/``face``: the object the players tapped or boxed
+def _box_at(at: Any, frame: Any) -> tuple[int, int, int, int] | None:
+    """The box around a tap at ``[x, y]`` (fractions of the photo's width and height):
+    a square of a tenth of the frame's shorter side, where the object's centre must lie."""
+    if at is None:
+        return None
+    import math
+
+    if not isinstance(at, (list, tuple)) or len(at) != 2 or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 1 for v in at):
+        raise ValueError("Point touché invalide : [x, y] entre 0 et 1 / bad tap point: [x, y] between 0 and 1")
+    h, w = frame.shape[:2]
+    side = max(8, min(w, h) // 10)
+    x, y = int(at[0] * w), int(at[1] * h)
+    return max(0, x - side // 2), max(0, y - side // 2), side, side
+
+
+def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None, at: Any = None) -> dict[str, Any]:
+    """One more view of ``kind``/``face``: the object the players tapped (``at``) or boxed
     (``box``), else the only (or clearly largest) object in the tray."""
     from vision.enroll import ENROLLMENT_FILE, Enrollment, enroll_frame
 
     path = _vision_dir(devs) / ENROLLMENT_FILE
     store = Enrollment.load(path) if path.exists() else Enrollment()
     try:
-        alike = enroll_frame(store, frame, kind, face, box=_parse_box(box))
+        chosen = _parse_box(box) if box is not None else _box_at(at, frame)
+        alike = enroll_frame(store, frame, kind, face, box=chosen)
     except ValueError as exc:  # EnrollmentError: which object is meant, unknown face
         msg = str(exc)
         if msg.startswith("found no object"):
@@ -125,6 +142,38 @@ def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None) ->
                           "always tell them apart (such dice will stay pending)")
         out["look_alikes"] = [[f, round(s, 3)] for f, s in alike]
     return out
+
+
+def enrolled_views_png(devs: Any, kind: str, face: Any) -> bytes | None:
+    """The learnt views of one face as a PNG strip (what the reader looks for: the ink
+    of each view, dark on light), or None when that face has none."""
+    import cv2
+    import numpy as np
+
+    from vision.catalog import parse_face
+    from vision.enroll import ENROLLMENT_FILE, Enrollment
+    from vision.faces import INK_SIZE
+
+    path = _vision_dir(devs) / ENROLLMENT_FILE
+    if not path.exists():
+        return None
+    try:
+        f = parse_face(kind, face)
+    except ValueError:
+        return None
+    store = Enrollment.load(path)
+    if (kind, f) not in store.classes:
+        return None
+    rows = np.nonzero(store.label == store.classes.index((kind, f)))[0]
+    tiles = []
+    for i in rows[:12]:
+        m = store.ink[i].reshape(INK_SIZE, INK_SIZE)
+        m = (m - m.min()) / max(float(m.max() - m.min()), 1e-6)
+        tile = (255 - 230 * m).astype(np.uint8)
+        tiles.append(cv2.copyMakeBorder(cv2.resize(tile, (2 * INK_SIZE, 2 * INK_SIZE)), 2, 2, 2, 2,
+                                        cv2.BORDER_CONSTANT, value=200))
+    ok, buf = cv2.imencode(".png", np.hstack(tiles))
+    return buf.tobytes() if ok else None
 
 
 def enrollment_progress(devs: Any) -> dict[str, Any]:

@@ -30,6 +30,11 @@ def test_wizard_checks_calibrates_enrolls_and_practises(page, tmp_path):
         page.click('[data-test="enroll-kind-d6"]')
         page.click('[data-test="enroll-capture"]')
         page.wait_for_function("document.querySelector('[data-test=toast]').textContent.includes('Aucun objet')")
+        # several objects in the tray: a tap on the preview chooses the one to learn
+        assert "Touchez" in page.text_content('[data-test="enroll-tap"]')
+        box = page.locator('[data-test="preview"]').bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 4)
+        page.wait_for_function("document.querySelector('[data-test=enroll-tap]').textContent.includes('50 %, 25 %')")
         page.click('[data-test="wizard-next"]')
         page.click('[data-test="practice-read"]')
         page.wait_for_selector('[data-test="practice-result"]', state="attached", timeout=15000)

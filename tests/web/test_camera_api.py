@@ -99,6 +99,27 @@ def test_calibration_and_enrollment_steps(setup) -> None:
     assert r.status_code == 200, r.json
     d6 = next(k for k in r.json["kinds"] if k["kind"] == "d6")
     assert next(f for f in d6["faces"] if f["face"] == 5)["views"] == 1
+    # a tap on the preview (fractions of the photo) says the same
+    fw, fh = devs.camera.source.scene.image.shape[1], devs.camera.source.scene.image.shape[0]
+    three = next(lab for lab in devs.camera.source.scene.labels if lab.value == 3)
+    at = [three.center[0] / fw, three.center[1] / fh]
+    r = client.post("/api/camera/enroll", json={"kind": "d6", "face": 3, "at": at}, headers=H)
+    assert r.status_code == 200, r.json
+    d6 = next(k for k in r.json["kinds"] if k["kind"] == "d6")
+    assert next(f for f in d6["faces"] if f["face"] == 3)["views"] == 2
+    for bad in ([2, 0.5], [0.5], "0.5,0.5", [float("nan"), 0.1]):
+        r = client.post("/api/camera/enroll", json={"kind": "d6", "face": 3, "at": bad}, headers=H)
+        assert r.status_code == 400 and "tap" in r.json["error"], bad
+    # the learnt views of a face, as a picture (two views of the 3: two tiles)
+    png = client.get("/api/camera/enrollment/views.png?kind=d6&face=3")
+    assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+    import cv2
+    import numpy as np
+
+    tiles = cv2.imdecode(np.frombuffer(png.data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert tiles.shape[1] == 2 * tiles.shape[0]
+    assert client.get("/api/camera/enrollment/views.png?kind=d6&face=6").status_code == 404
+    assert client.get("/api/camera/enrollment/views.png?kind=d8&face=1").status_code == 404
     assert client.get("/calibrate").status_code == 200
 
 

@@ -13,6 +13,7 @@ const Calibrate = (() => {
   let faceIndex = 0;
   let practice = null;
   let timer = null;
+  let tap = null; // [x, y] fractions of the photo: the die to learn when there are several
 
   async function getJSON(url) {
     const r = await fetch(url, { credentials: "same-origin" });
@@ -88,9 +89,21 @@ const Calibrate = (() => {
     root.append(h("div", { class: "faces" }, entry.faces.map((f, i) => h("button", {
       class: "choice" + (i === faceIndex ? " selected" : "") + (f.views >= progress.target ? " done" : ""), "data-test": "enroll-face-" + f.face,
       onclick: () => { faceIndex = i; draw(); } }, String(f.face) + (f.views >= progress.target ? " ✔" : "")))));
+    if (face.views > 0) {
+      root.append(h("p", {}, t("Vues apprises :", "Views learnt:")),
+        h("img", { class: "views", "data-test": "enroll-views", alt: t("vues apprises", "learnt views"),
+          src: "/api/camera/enrollment/views.png?kind=" + encodeURIComponent(kind) + "&face=" +
+            encodeURIComponent(face.face) + "&n=" + face.views }));
+    }
+    root.append(h("p", { class: "hint", "data-test": "enroll-tap" }, tap
+      ? t("Dé choisi sur l'aperçu : ", "Die chosen on the preview: ") + Math.round(100 * tap[0]) + " %, " + Math.round(100 * tap[1]) + " %"
+      : t("Plusieurs objets dans le plateau ? Touchez sur l'aperçu celui à apprendre.",
+          "Several objects in the tray? Tap the one to learn on the preview.")));
     root.append(h("button", { class: "big primary", "data-test": "enroll-capture", onclick: async () => {
-      const out = await C.api("/api/camera/enroll", { kind, face: face.face });
+      const out = await C.api("/api/camera/enroll", tap ? { kind, face: face.face, at: tap } : { kind, face: face.face });
       if (!out) return;
+      tap = null;
+      if (out.warning) C.toast(C.tr({ fr: out.warning.split(" / ")[0], en: out.warning.split(" / ")[1] || out.warning }), false);
       progress = out;
       const e2 = progress.kinds.find((k) => k.kind === kind);
       if (e2.faces[faceIndex].views >= progress.target && faceIndex < e2.faces.length - 1) faceIndex += 1;
@@ -124,6 +137,14 @@ const Calibrate = (() => {
     draw();
     loadChecks();
     const img = document.getElementById("preview");
+    // a tap on the preview during enrollment says which object to learn
+    img.addEventListener("click", (ev) => {
+      if (step !== "enroll") return;
+      const r = img.getBoundingClientRect();
+      if (!r.width || !r.height) return;
+      tap = [Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width)), Math.min(1, Math.max(0, (ev.clientY - r.top) / r.height))];
+      draw();
+    });
     const refresh = () => { img.src = "/api/camera/preview.jpg?t=" + Date.now(); };
     refresh();
     timer = setInterval(() => { refresh(); if (step === "check") loadChecks(); }, 1500);
