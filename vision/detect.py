@@ -43,6 +43,9 @@ class Candidate:
 class DiceDetector:
     """Die-centre detector (``d6_detector.onnx``) run by ``cv2.dnn``."""
 
+    #: What it learnt to find: the reader runs it only when the step expects these.
+    kinds = ("d6",)
+
     def __init__(self, model: Path | None = None, det_size: int = 320, stride: int = 4,
                  threshold: float = 0.2, max_objects: int = 64, engine: str = "classic") -> None:
         self.net = load_net(model or MODELS_DIR / "d6_detector.onnx", engine)

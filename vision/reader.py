@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 
 import numpy as np
 
@@ -272,12 +272,13 @@ class Reader:
             self._enrollment = default_enrollment()
         return self._enrollment
 
-    def read_frame(self, frame: np.ndarray) -> tuple[ObjectRead, ...]:
+    def read_frame(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> tuple[ObjectRead, ...]:
         """Every object in a decoded BGR frame, in reading order (top to bottom, left to
         right by rows of about one die)."""
-        return self._read_frame(frame)[0]
+        return self._read_frame(frame, kinds)[0]
 
-    def _read_frame(self, frame: np.ndarray) -> tuple[tuple[ObjectRead, ...], dict[str, Any]]:
+    def _read_frame(self, frame: np.ndarray, kinds: "Collection[str] | None" = None
+                    ) -> tuple[tuple[ObjectRead, ...], dict[str, Any]]:
         from .tray_objects import MODE_PHOTO, prepare
 
         if _uniform(frame):
@@ -285,7 +286,7 @@ class Reader:
         view = prepare(frame, self.calibration, look_for_markers=self.look_for_markers, segment_photo=False)
         extra: dict[str, Any] = {"mode": view.mode}
         if view.mode == MODE_PHOTO:
-            objs = self._read_learned(frame)
+            objs = self._read_learned(frame, kinds)
         else:
             objs = self._read_tray(frame, view)
             extra["background"] = view.calibration is not None and view.calibration.background is not None
@@ -312,17 +313,24 @@ class Reader:
                 pass
         return True
 
-    def _read_learned(self, frame: np.ndarray) -> list[ObjectRead]:
+    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
+        wanted = None if kinds is None else set(kinds)
+
+        def useful(plugin: Any) -> bool:
+            own = getattr(plugin, "kinds", None) or ((plugin.kind,) if getattr(plugin, "kind", None) else None)
+            return wanted is None or own is None or bool(wanted & set(own))
+
+        detectors = [d for d in self.detectors if useful(d)]
         cands: list[Candidate] = []
-        for det in self.detectors:
+        for det in detectors:
             cands.extend(det.detect(frame))
-        if len(self.detectors) > 1:
+        if len(detectors) > 1:
             cands = _merge(cands)
         if not cands:
             return []
         bodies = [body_colour(frame, c) for c in cands]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
-        for clf in self.classifiers:
+        for clf in (c for c in self.classifiers if useful(c)):
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
                 if obj is not None:
                     claims[i].append(obj)
@@ -344,8 +352,14 @@ class Reader:
                 objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
         return objs
 
-    def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None) -> Read:
-        """Read one image; never raises on a bad image (see ``Read.error``)."""
+    def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
+             kinds: "Collection[str] | None" = None) -> Read:
+        """Read one image; never raises on a bad image (see ``Read.error``).
+
+        ``kinds``: what the game's step expects (e.g. ``{"d10"}``, ``{"gem"}``); on a plain
+        photo only the plug-ins of those kinds run (a plug-in says its ``kinds`` or
+        ``kind``; one that says neither always runs). A known tray reads every kind: the
+        table's matcher marks what the step has no use for."""
         t0 = time.perf_counter()
         if name is None and isinstance(source, (str, Path)):
             name = str(source)
@@ -361,7 +375,7 @@ class Reader:
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"{level} frame (one uniform colour): nothing to read")
         try:
-            objs, extra = self._read_frame(frame)
+            objs, extra = self._read_frame(frame, kinds)
         except Exception as exc:  # noqa: BLE001 - report, never crash the caller
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"reader failed: {type(exc).__name__}: {exc}")

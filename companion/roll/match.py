@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-__all__ = ["Match", "match_read", "correction_event", "CAMERA_EVENTS", "text2"]
+__all__ = ["Match", "match_read", "correction_event", "expected_kinds", "CAMERA_EVENTS", "text2"]
 
 #: The event each game's dice read becomes (for the benchmark, tests and the demo).
 CAMERA_EVENTS = {"peripeties": "peripeties.dice", "wuxia": "wuxia.roll", "shayo": "shayo.roll",
@@ -57,6 +57,27 @@ Obj = dict[str, Any]
 
 def text2(fr: str, en: str) -> dict[str, str]:
     return {"fr": fr, "en": en}
+
+
+def expected_kinds(state: Mapping[str, Any] | None) -> frozenset[str] | None:
+    """The object kinds the current step expects (``expects["dice"]`` kinds, ``gem`` when
+    it draws gems), for the reader to look for; None when the step says nothing (read
+    everything the reader knows).
+
+    >>> sorted(expected_kinds({"expects": {"dice": [{"kind": "d10", "count": 5}]}}))
+    ['d10']
+    >>> sorted(expected_kinds({"expects": {"gems": 3}}))
+    ['gem']
+    >>> expected_kinds({}) is None
+    True
+    """
+    expects = (state or {}).get("expects") or {}
+    if not isinstance(expects, Mapping):
+        return None
+    kinds = {str(d.get("kind")) for d in expects.get("dice") or [] if isinstance(d, Mapping) and d.get("kind")}
+    if expects.get("gems"):
+        kinds.add("gem")
+    return frozenset(kinds) or None
 
 
 @dataclass

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .camera import Camera, CameraGone
-from .match import correction_event, match_read, ready_data, text2, Match
+from .match import Match, correction_event, expected_kinds, match_read, ready_data, text2
 from .photos import PhotoStore
 from .records import ReadRecords
 
@@ -48,10 +48,11 @@ def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
 
     reader = table_reader(vision_dir, calibration=calibration, refresh_background=True)
 
-    def read(frame: Any) -> dict[str, Any]:
-        out: dict[str, Any] = reader.read(frame).to_json()
+    def read(frame: Any, kinds: Any = None) -> dict[str, Any]:
+        out: dict[str, Any] = reader.read(frame, kinds=kinds).to_json()
         return out
 
+    read.accepts_kinds = True  # type: ignore[attr-defined]
     return read
 
 
@@ -143,7 +144,8 @@ class RollService:
                         return self._store(rec)
                 t1 = time.perf_counter()
                 timings["capture"] = (t1 - t0) * 1000
-                read = self._read(frame)
+                game, state = self._game()
+                read = self._read(frame, expected_kinds(state))
                 t2 = time.perf_counter()
                 timings["read"] = (t2 - t1) * 1000
                 rec["objects"] = [dict(o) for o in read.get("objects", [])]
@@ -152,7 +154,6 @@ class RollService:
                     rec["message"] = text2(f"Lecture impossible : {read['error']}", f"Cannot read: {read['error']}")
                     self._save_photo(rec, frame)
                     return self._store(rec)
-                game, state = self._game()
                 rec["game"] = game
                 prev = self.records.last(status="applied", game=game) or {}
                 m = match_read(game, state, rec["objects"], prev)
@@ -174,10 +175,14 @@ class RollService:
         timings["total"] = (time.perf_counter() - t0) * 1000
         return rec
 
-    def _read(self, frame: Any) -> dict[str, Any]:
+    def _read(self, frame: Any, kinds: Any = None) -> dict[str, Any]:
+        """The reader's answer; ``kinds``: what the step expects (the reader looks for
+        those with its learned detectors on a plain photo)."""
         if self.reader is None:
             self.reader = default_reader(self.folder.parent / "vision")
         try:
+            if getattr(self.reader, "accepts_kinds", False):
+                return self.reader(frame, kinds=kinds)  # type: ignore[call-arg]
             return self.reader(frame)
         except Exception as exc:  # a reader bug is a failed read, not a dead table
             log.exception("reader failed")

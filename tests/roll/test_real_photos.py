@@ -57,3 +57,24 @@ def test_the_tables_roll_path_reads_real_photos_like_their_labels(tmp_path: Path
     # the held-aside bars of docs/vision.md, with room for the sample's size
     assert s["recall"] >= 0.97 and s["auto_right"] >= 0.90, s
     assert s["silent_error_count"] <= 1 and s["false_detection_count"] <= 1, s
+
+
+@needs_photos
+def test_a_step_that_expects_d10_does_not_read_real_d6_as_its_dice(tmp_path: Path) -> None:
+    # a plain photo (no calibration): the reader has learned detectors for d6 only; a
+    # Wuxia step waits for d10, so the d6 networks are not asked, and nothing is guessed
+    from companion.roll.demo import demo_events
+
+    table = TableService(tmp_path / "table.sqlite")
+    for ev in demo_events("wuxia"):
+        table.submit(ev)
+    path = _held_aside(1)[0]
+    cam_dir = tmp_path / "cam"
+    cam_dir.mkdir()
+    shutil.copy(path, cam_dir / path.name)
+    devs = start_devices(table, tmp_path / "data", camera=f"folder:{cam_dir}", tray="none", gpio="none")
+    try:
+        rec = devs.roll.roll()
+    finally:
+        devs.stop()
+    assert rec["objects"] == [] and rec["status"] != "applied"

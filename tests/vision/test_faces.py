@@ -236,3 +236,23 @@ def test_a_calibration_of_another_frame_size_is_not_applied() -> None:
     view = prepare(small, cal, look_for_markers=False, segment_photo=False)
     assert view.mode == "photo" and view.calibration is None
     assert prepare(scene.image, cal).mode == "calibrated"
+
+
+def test_on_a_plain_photo_only_the_plug_ins_of_the_expected_kinds_run() -> None:
+    # a Wuxia pool expects d10: the d6 networks must not read the d10 as d6 faces
+    scene = render_tray(37, objects=[("d10", 4)], spec=SceneSpec(size=(640, 480), crop_to_tray=True,
+                                                                   markers=False), with_background=False)
+    calls: list[str] = []
+
+    class D6Finder:
+        kinds = ("d6",)
+
+        def detect(self, frame):
+            calls.append("d6")
+            return [Candidate(100.0, 120.0, 40.0, 0.9)]
+
+    pips = StandInPips([lambda c: ObjectRead("d6", 3, c.box, 0.97)] * 3)
+    reader = Reader(detectors=[D6Finder()], classifiers=[pips], warm_up=False)
+    assert reader.read(scene.image, kinds={"d10"}).objects == () and calls == []
+    assert [o.value for o in reader.read(scene.image, kinds={"d6", "d10"}).objects] == [3]
+    assert [o.value for o in reader.read(scene.image).objects] == [3] and calls == ["d6", "d6"]
