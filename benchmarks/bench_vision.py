@@ -45,15 +45,17 @@ def main() -> int:
     reader = table_reader(None, tta=not args.no_tta)
     reader.read(paths[0])  # warm-up (model load, first allocation)
 
-    base, full, dice = [], [], []
+    base, full, dice, cpu_base, cpu_full = [], [], [], [], []
     for p in paths:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         img = cv2.imdecode(np.frombuffer(p.read_bytes(), np.uint8), cv2.IMREAD_COLOR)
         cv2.resize(img, (320, 320), interpolation=cv2.INTER_AREA)
         base.append((time.perf_counter() - t) * 1000)
-        t = time.perf_counter()
+        cpu_base.append((time.thread_time() - c) * 1000)
+        t, c = time.perf_counter(), time.thread_time()
         read = reader.read(p)
         full.append((time.perf_counter() - t) * 1000)
+        cpu_full.append((time.thread_time() - c) * 1000)
         dice.append(len(read.objects))
     mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     b, f = statistics.median(base), statistics.median(full)
@@ -62,10 +64,14 @@ def main() -> int:
     print(f"full read (tta={'off' if args.no_tta else 'on'}):   median {f:.2f} ms, p90 "
           f"{sorted(full)[int(0.9 * len(full))]:.2f} ms, max {max(full):.2f} ms")
     print(f"ratio full / baseline: {f / b:.1f}x")
+    cb, cf = statistics.median(cpu_base), statistics.median(cpu_full)
+    print(f"CPU time of this thread (what a busy machine does not inflate): baseline median {cb:.2f} ms, "
+          f"full read median {cf:.2f} ms, ratio {cf / max(cb, 1e-6):.1f}x")
     print(f"peak memory (max RSS): {mb:.0f} MB")
     print(f"machine load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
           "(other processes slow every figure alike; the ratio stays fair)")
-    print(f"targets: median <= 30 ms {'OK' if f <= 30 else 'MISSED'}; peak <= 300 MB {'OK' if mb <= 300 else 'MISSED'}")
+    print(f"targets: median <= 30 ms {'OK' if f <= 30 else 'MISSED'} (CPU {'OK' if cf <= 30 else 'MISSED'}); "
+          f"peak <= 300 MB {'OK' if mb <= 300 else 'MISSED'}")
     return 0
 
 
