@@ -272,7 +272,7 @@
         need.needed > SIDES[die]
           ? ctx.t("Aucun jet ne réussit", "No roll succeeds")
           : ctx.t("Il faut " + need.needed + " ou plus", "Roll " + need.needed + " or more") +
-            " (" + Math.round(need.probability * 100) + " %)") : "",
+            " (" + window.Dom.pct(need.probability, 0) + ")") : "",
       h("ul", { class: "pp-list", "data-test": "pp-modifiers" }, mods),
       bars.length ? ctx.bars(bars) : "");
   }

@@ -54,7 +54,7 @@
     return out;
   }
 
-  function pct(p) { return (100 * p).toFixed(1).replace(/\.0$/, "") + " %"; }
+  function pct(p) { return window.Dom.pct(p); }
 
   function render(root, table, ctx) {
     injectStyle();

@@ -55,7 +55,7 @@
   }
 
   const num = (v) => (v === "" || v == null ? null : Number(v));
-  const pct = (p) => (100 * p).toFixed(1) + " %";
+  const pct = (p) => window.Dom.pct(p, 1);
 
   async function send(ctx, type, data, source) {
     const r = await ctx.send(type, data, source ? { source } : undefined);
