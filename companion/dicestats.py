@@ -213,7 +213,15 @@ def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]]) -> list[DieRoll]:
                     fresh.setdefault(r.kind, []).append(r)
                 episode.update(fresh)
         elif ev.type in ("espri.draw", "espri.setup_draw"):
-            new = [DieRoll("gem", g, how, ev.seq, game, who=who) for g in ev.data.get("gems") or [] if isinstance(g, str)]
+            gems = [g for g in ev.data.get("gems") or [] if isinstance(g, str)]
+            last = pool.get(ev.type, [])
+            if how == "corrigé" and len(last) == len(gems):  # the same draw, corrected
+                for r, g in zip(last, gems):
+                    if r.face != g:
+                        _amend(r, g)
+            else:
+                new = [DieRoll("gem", g, how, ev.seq, game, who=who) for g in gems]
+                pool[ev.type] = list(new)
         rolls.extend(new)
     return rolls
 

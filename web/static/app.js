@@ -95,7 +95,8 @@ const Companion = (() => {
     });
     document.documentElement.lang = lang;
     document.getElementById("lang-btn").textContent = lang === "en" ? "FR" : "EN";
-    document.getElementById("pin-btn").textContent = canEdit ? t("✓ Code saisi", "✓ PIN") : t("Code", "PIN");
+    const narrow = window.matchMedia("(max-width: 500px)").matches;
+    document.getElementById("pin-btn").textContent = canEdit ? (narrow ? "✓" : t("✓ Code saisi", "✓ PIN")) : t("Code", "PIN");
     document.getElementById("pin-btn").dataset.state = canEdit ? "unlocked" : "locked";
     document.getElementById("pin-btn").title = canEdit ? t("Code saisi", "PIN entered") : t("Entrer le code", "Enter the PIN");
   }

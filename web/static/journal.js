@@ -34,7 +34,7 @@
     const h = C.h;
     const sel = document.getElementById("who");
     sel.replaceChildren(h("option", { value: "" }, C.t("Tout le monde", "Everyone")),
-      people.map((p) => h("option", { value: p, selected: p === who }, p)));
+      ...people.map((p) => h("option", { value: p, selected: p === who }, p)));
     exports();
     const box = document.getElementById("journal");
     box.replaceChildren();

@@ -156,10 +156,12 @@
           : (gems ? t("Tirer les gemmes", "Draw the gems") : t("Lancer les dés", "Roll the dice"))));
     }
     if (cam.connected) {
-      actions.append(h("button", { class: "big ghost", "data-test": "read-now", onclick: () => C.api("/api/roll/read", {}) },
-        t("Lire maintenant", "Read now")));
+      actions.append(h("button", { class: "big ghost", "data-test": "read-now", onclick: () => C.api("/api/roll/read", {}),
+        title: t("Lire le plateau maintenant", "Read the tray now") }, t("Lire le plateau", "Read the tray")));
     }
-    root.append(head, actions);
+    head.classList.add("camera-head");
+    head.append(actions);
+    root.append(head);
     const typed = typedDice();
     if (typed && typed.dice.length) {
       const s = STATUS.typed;

@@ -208,7 +208,10 @@
     if (ui.step === "players" && C.table && C.table.state) {
       // the game moved on by itself (its own "start" button, a first roll): the set-up is over
       const e = C.table.state.expects;
-      const rolled = (C.table.history || []).some((x) => /\.(roll|dice|draw|appel|test)$/.test(x.type));
+      const hist = C.table.history || [];
+      let since = hist.length;
+      while (since > 0 && hist[since - 1].type !== "table.new_game") since--;
+      const rolled = hist.slice(since).some((x) => /\.(roll|dice|draw|appel|test)$/.test(x.type));
       if ((ui.game === "peripeties" && e && e.step && e.step !== "setup") || (ui.game !== "peripeties" && rolled)) { ui = { step: null }; save(); }
     }
     if (!ui.step) { box.hidden = true; return; }
