@@ -38,6 +38,8 @@ HOW_WORDS = {"lu": ("lu par la caméra", "read by the camera"), "corrigé": ("co
              "saisi": ("saisi à la main", "typed by hand"), "logiciel": ("tiré par le logiciel", "rolled by the software")}
 _WHO_KEYS = ("who", "character", "player", "leader", "attacker", "defender", "target", "winner", "chooser")
 _LIST_KEYS = (("participants", "who"), ("fighters", "who"), ("combatants", "name"))
+#: Dice events whose correction restates all the dice (not one die by its index).
+_WHOLE_CORRECTIONS = ("peripeties.dice", "espri.draw", "espri.setup_draw")
 
 
 @dataclass
@@ -96,6 +98,7 @@ def journal(events: Iterable[Event], outcomes: Mapping[int, Sequence[Any]],
     stack: list[int] = []
     game: str | None = None
     actor: list[str] = []
+    last_dice: dict[str, list[dict[str, Any]]] = {}
     for ev in events:
         how_key = HOW.get(ev.source.value, "saisi")
         how = {"fr": HOW_WORDS[how_key][0], "en": HOW_WORDS[how_key][1]}
@@ -104,9 +107,23 @@ def journal(events: Iterable[Event], outcomes: Mapping[int, Sequence[Any]],
         outs = outcomes.get(ev.seq, ()) if ev.seq is not None else ()
         dice = [{"kind": k, "face": f, "how": how_key, "label": {"fr": die_label(k, f, "fr"), "en": die_label(k, f, "en")}}
                 for k, f in event_dice(ev, outs)]
+        if dice and ev.type in _WHOLE_CORRECTIONS:
+            if how_key == "corrigé":
+                # a correction restates every die: those it did not change stay as they were known
+                left = list(last_dice.get(ev.type, []))
+                for d in dice:
+                    same = next((x for x in left if x["kind"] == d["kind"] and x["face"] == d["face"]), None)
+                    if same is not None:
+                        left.remove(same)
+                        d["how"] = same["how"]
+            last_dice[ev.type] = dice
         texts_fr = [str(o.text.get("fr", "")) for o in outs if getattr(o, "text", None)]
         texts_en = [str(o.text.get("en", "")) for o in outs if getattr(o, "text", None)]
         who = _names_in(ev.data, names)
+        if "character" in ev.type.split(".", 1)[-1]:  # a sheet made or changed: whose
+            for k in ("card", "id", "name"):
+                if isinstance(ev.data.get(k), str) and ev.data[k]:
+                    who.append(names.get(ev.data[k], ev.data[k]))
         for o in outs:
             who += _names_in(getattr(o, "data", {}) or {}, names)
         who = _uniq(who)

@@ -39,9 +39,13 @@ def table_inputs(service: Any) -> tuple[list[Any], dict[int, Any], dict[int, str
     events = list(service.log.events())
     outcomes = {ev.seq: outs for ev, outs in frames if ev.seq is not None}
     names: dict[str, str] = {}
-    for c in (state or {}).get("characters") or []:
-        if isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("name"), str):
-            names[c["id"]] = c["name"]
+    deck = ((state or {}).get("deck") or {}).get("cards") or []
+    for c in [*deck, *((state or {}).get("characters") or [])]:
+        if not isinstance(c, dict) or not isinstance(c.get("id"), str):
+            continue
+        card = c.get("card") if isinstance(c.get("card"), dict) else c  # Péripéties: the name is the card's
+        if isinstance(card.get("name"), str):
+            names[c["id"]] = card["name"]
     return events, outcomes, refused, names, frames
 
 

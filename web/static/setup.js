@@ -72,10 +72,16 @@
    * (+5 sinon +3) ou cumulés (…)"); the value itself is shown only when they cannot be found. */
   function choiceLabel(o, c) {
     const text = C.tr(o.label);
-    const after = text.split(/ : |: /).slice(1).join(" : ");
-    const parts = after ? after.split(/, ou |, or | ou | or |, /) : [];
+    const n = (o.choices || []).length;
     const i = (o.choices || []).findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
-    if (parts.length === (o.choices || []).length && parts[i]) return parts[i].replace(/^\w/, (m) => m.toUpperCase());
+    const after = text.split(/ : |: /).slice(1).join(" : ");
+    for (const part of [after, text]) {  // "… : a, ou b", else "a, ou b"
+      if (!part) continue;
+      for (const sep of [/, ou |, or /, / ou | or /, /, /]) {
+        const parts = part.split(sep);
+        if (parts.length === n && parts[i]) return parts[i].trim().replace(/^\p{Ll}/u, (m) => m.toUpperCase());
+      }
+    }
     return String(c);
   }
 
