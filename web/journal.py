@@ -43,9 +43,9 @@ def table_inputs(service: Any) -> tuple[list[Any], dict[int, Any], dict[int, str
     for c in [*deck, *((state or {}).get("characters") or [])]:
         if not isinstance(c, dict) or not isinstance(c.get("id"), str):
             continue
-        card = c.get("card") if isinstance(c.get("card"), dict) else c  # Péripéties: the name is the card's
+        card: dict[str, Any] = c["card"] if isinstance(c.get("card"), dict) else c  # Péripéties: the card's name
         if isinstance(card.get("name"), str):
-            names[c["id"]] = card["name"]
+            names[c["id"]] = str(card["name"])
     return events, outcomes, refused, names, frames
 
 

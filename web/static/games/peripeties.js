@@ -141,7 +141,11 @@
     var slot = entry.role + "#" + index;
     var label = w(ctx, ROLE[entry.role] || [entry.role, entry.role]);
     if (entry.count > 1 || index > 0) label += " " + (index + 1);
-    if (entry.kind && SIDES[entry.kind]) label += " (" + w(ctx, KIND[entry.kind]) + ")";
+    if (entry.kind && SIDES[entry.kind]) {
+      var kindWord = w(ctx, KIND[entry.kind]);
+      // "Détail (D6)" already names its die: never "(D6) (D6)"
+      if (label.toLowerCase().indexOf(kindWord.toLowerCase()) < 0) label += " (" + kindWord + ")";
+    }
     if (entry.reroll) label += ctx.t(" — relance", " — re-roll");
     if (entry.by) label += " · " + entry.by;
     var buttons = faceValues(st, entry.kind).map(function (value) {
