@@ -300,6 +300,13 @@ def test_peripeties_set_up_options_and_first_roll(browser, tmp_path):
         pg.fill('[data-test="pp-form-player"]', "Alice")
         pg.click('[data-test="pp-form-submit"]')
         pg.wait_for_selector('[data-test="pp-card-lin-chong"]')
+        # removing a character is asked in the page too
+        pg.click('[data-test="pp-edit-lin-chong"]')
+        pg.click('[data-test="pp-form-remove"]')
+        assert "Retirer Lin Chong du jeu ?" in pg.inner_text('[data-test="pp-form-remove-ask"]')
+        pg.click('[data-test="pp-form-remove-no"]')
+        pg.click('[data-test="pp-form-cancel"]')
+        assert pg.locator('[data-test="pp-card-lin-chong"]').count() == 1
         pg.click('[data-test="setup-done"]')
         pg.wait_for_function("Companion.table.state.expects.step === 'episode'")
         pg.wait_for_selector('[data-test="setup"]', state="hidden")

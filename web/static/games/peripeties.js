@@ -590,12 +590,21 @@
     var buttons = [h("button", { class: "big primary", "data-test": "pp-form-submit", onclick: submit },
       editing ? ctx.t("Enregistrer", "Save") : ctx.t("Ajouter", "Add")),
       h("button", { class: "big", "data-test": "pp-form-cancel", onclick: function () { draft.form = null; rerenderHook(); } }, ctx.t("Annuler", "Cancel"))];
-    if (editing) {
+    if (editing && draft.confirmRemove !== ch.id) {
       buttons.push(h("button", { class: "big", "data-test": "pp-form-remove", onclick: function () {
-        if (window.confirm(ctx.t("Retirer " + ch.card.name + " du jeu ?", "Remove " + ch.card.name + " from play?"))) {
-          Promise.resolve(ctx.send("peripeties.remove_character", { character: ch.id })).then(function (res) { if (res) { draft.form = null; rerenderHook(); } });
-        }
+        draft.confirmRemove = ch.id; rerenderHook();  // asked in the page, never a browser pop-up
       } }, ctx.t("Retirer du jeu", "Remove from play")));
+    } else if (editing) {
+      buttons.push(h("span", { "data-test": "pp-form-remove-ask" }, ctx.t("Retirer " + ch.card.name + " du jeu ?", "Remove " + ch.card.name + " from play?")),
+        h("button", { class: "big primary", "data-test": "pp-form-remove-yes", onclick: function () {
+          Promise.resolve(ctx.send("peripeties.remove_character", { character: ch.id })).then(function (res) {
+            draft.confirmRemove = null;
+            if (res) draft.form = null;
+            rerenderHook();
+          });
+        } }, ctx.t("Oui, retirer", "Yes, remove")),
+        h("button", { class: "big", "data-test": "pp-form-remove-no", onclick: function () { draft.confirmRemove = null; rerenderHook(); } },
+          ctx.t("Non", "No")));
     }
     return h("div", { class: "pp-panel", "data-test": editing ? "pp-form-edit" : "pp-form-add" },
       h("h3", {}, editing ? ctx.t("Modifier ", "Edit ") + ch.card.name : ctx.t("Nouveau personnage", "New character")),
