@@ -134,3 +134,21 @@ def test_a_peripeties_correction_amends_only_the_die_it_changes() -> None:
     stats = {d.die: d for d in die_stats(rolls)}
     assert stats["lieu"].misreads == {"ville": {"foret": 1}} and stats["lieu"].colour == "blue"
     assert stats["d10"].counts["camera"][5] == 1
+
+
+def test_companion_stats_command(tmp_path) -> None:
+    import json as _json
+
+    from tests.helpers import ROOT, run_cli
+
+    log = str(ROOT / "examples" / "shayo-session.jsonl")
+    out = run_cli("stats", log).stdout
+    assert out.startswith("D10\n") and "trop peu de jets pour juger" in out
+    assert "mal lu : 9 lu comme 6 × 1" in out  # the session's camera misread, corrected
+    data = _json.loads(run_cli("stats", log, "--json").stdout)
+    assert [d["die"] for d in data] == ["d10"]
+    run_cli("stats", log, "--svg", str(tmp_path / "svg"), "--lang", "en")
+    svg = (tmp_path / "svg" / "d10.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "read by the camera" in svg
+    missing = run_cli("stats", "--data", str(tmp_path / "nowhere"), check=False)
+    assert missing.returncode == 1 and "no table log" in missing.stderr
