@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from .dicelabels import face_label, kind_label
+from .dicelabels import face_label, kind_label, labels_json
 from .events import Event
 from .stats import Fit, goodness_of_fit, verdict
 
@@ -226,6 +226,12 @@ def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]]) -> list[DieRoll]:
     return rolls
 
 
+def _title(die: str, lang: str) -> str:
+    if die == "gem":
+        return "Gemmes (ESPRI)" if lang == "fr" else "Gems (ESPRI)"
+    return kind_label(die, lang)
+
+
 def _amend(r: DieRoll, face: Any) -> None:
     if r.how == "lu":
         r.read_as, r.how = r.face, "corrigé"
@@ -270,7 +276,8 @@ def die_stats(rolls: Sequence[DieRoll]) -> list[DieStats]:
     for die in order:
         rs = by_die[die]
         probs = face_probabilities(die)
-        faces: list[Any] = list(probs) if probs else sorted({r.face for r in rs}, key=str)
+        named = list(labels_json()["faces"].get(die, {}))  # every colour of the bag, drawn or not
+        faces: list[Any] = list(probs) if probs else (named + sorted({r.face for r in rs} - set(named), key=str))
         groups = {"camera": [r for r in rs if r.how in ("lu", "corrigé")], "hand": [r for r in rs if r.how == "saisi"], "all": rs}
         counts = {g: {f: sum(1 for r in lst if r.face == f) for f in faces} for g, lst in groups.items()}
         for g, lst in groups.items():  # a face the die does not have (a bad entry) is still shown
@@ -299,6 +306,7 @@ def die_stats(rolls: Sequence[DieRoll]) -> list[DieStats]:
                 mis.setdefault(r.face, {})
                 mis[r.face][r.read_as] = mis[r.face].get(r.read_as, 0) + 1
         colour = kinds.get(die, {}).get("colour")
-        out.append(DieStats(die, {"fr": kind_label(die, "fr"), "en": kind_label(die, "en")}, colour, faces,
+        label = {lang: _title(die, lang) for lang in ("fr", "en")}
+        out.append(DieStats(die, label, colour, faces,
                             {str(f): {"fr": names_fr[f], "en": names_en[f]} for f in faces}, counts, fits, verdicts, mis))
     return out

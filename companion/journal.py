@@ -36,7 +36,7 @@ __all__ = ["Entry", "journal", "filter_entries", "people", "to_csv", "to_json_te
 
 HOW_WORDS = {"lu": ("lu par la caméra", "read by the camera"), "corrigé": ("corrigé à la main", "corrected by hand"),
              "saisi": ("saisi à la main", "typed by hand"), "logiciel": ("tiré par le logiciel", "rolled by the software")}
-_WHO_KEYS = ("who", "character", "player", "leader", "attacker", "defender", "target", "winner", "chooser")
+_WHO_KEYS = ("who", "character", "player", "leader", "attacker", "defender", "target", "winner")
 _LIST_KEYS = (("participants", "who"), ("fighters", "who"), ("combatants", "name"))
 #: Dice events whose correction restates all the dice (not one die by its index).
 _WHOLE_CORRECTIONS = ("peripeties.dice", "espri.draw", "espri.setup_draw")
