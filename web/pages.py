@@ -36,6 +36,7 @@ def table() -> str:
         games=games,
         # a game without a page of its own (a test game) is shown as its state: no 404
         scripts=[g for g in games if (static / f"{g}.js").exists()],
+        styles=[g for g in games if (static / f"{g}.css").exists()],
     )
 
 

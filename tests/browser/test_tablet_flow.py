@@ -219,6 +219,10 @@ def test_a_turn_at_three_sizes(browser, tmp_path, game):
         land.screenshot(path=str(shots / f"{game}-stats-1280x800.png"))
         for pg in pages.values():
             assert pg.js_errors == [] and pg.dialogs == []
+        # every style comes from a file (the strict Content-Security-Policy allows no inline <style>)
+        portrait.wait_for_selector('#game > *')
+        assert portrait.evaluate("document.querySelectorAll('style').length") == 0
+        assert portrait.evaluate(f"!!document.querySelector('link[data-game-css=\"{game}\"]').sheet.cssRules.length")
 
 
 def test_new_game_set_up_in_the_page_and_the_old_photo_goes(browser, tmp_path):

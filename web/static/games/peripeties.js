@@ -48,7 +48,8 @@
   ].join("\n");
 
   function injectCss() {
-    if (document.getElementById("pp-style")) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById("pp-style") || document.querySelector('link[data-game-css="peripeties"]')) return;
     var s = document.createElement("style");
     s.id = "pp-style";
     s.textContent = CSS;

@@ -36,7 +36,8 @@
              form: null, last: null, fixOpen: false, fixIndex: null, charForm: null, kiForms: null };
 
   function injectStyle() {
-    if (document.getElementById(STYLE_ID)) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById(STYLE_ID) || document.querySelector('link[data-game-css="shayo"]')) return;
     var s = document.createElement("style");
     s.id = STYLE_ID;
     s.textContent = CSS;

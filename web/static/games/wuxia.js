@@ -18,7 +18,8 @@
     contest: { a: "", b: "", attribute: "feu", sr: "10" }, fight: {}, alloc: {}, attack: {}, defend: {}, invest: {} };
 
   function injectStyle() {
-    if (document.getElementById("wuxia-style")) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById("wuxia-style") || document.querySelector('link[data-game-css="wuxia"]')) return;
     const css = `
 .wx-section{margin:.8em 0;padding:.6em;border:1px solid #ccc;border-radius:8px}
 .wx-dice{display:flex;flex-wrap:wrap;gap:6px;margin:.4em 0}
