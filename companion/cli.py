@@ -27,7 +27,7 @@ from . import __version__
 from .errors import CompanionError
 
 #: Modules adding top-level sub-commands (``companion vision ...``, ``companion tray ...``).
-COMMAND_MODULES = ["vision.cli", "firmware_bridge.cli", "companion.doctor"]
+COMMAND_MODULES = ["vision.cli", "firmware_bridge.cli", "companion.doctor", "companion.statscli"]
 #: Modules adding ``companion odds GAME`` sub-commands.
 ODDS_MODULES = [
     "companion.games.peripeties.cli",

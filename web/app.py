@@ -55,11 +55,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service = TableService(Path(data_dir) / "table.sqlite")
     app.extensions["companion"] = service
 
-    from . import api, camera, pages
+    from . import api, camera, journal, pages, setup, stats
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(camera.bp)
+    for extra in (setup, journal, stats):  # the set-up flow, the journal, the dice statistics
+        app.register_blueprint(extra.bp)
 
     @app.after_request
     def _headers(resp: Any) -> Any:

@@ -21,15 +21,22 @@ def _lang() -> str:
 
 @bp.get("/")
 def table() -> str:
+    from pathlib import Path
+
     from companion.games import game_names
 
+    games = game_names()
+    static = Path(current_app.static_folder or "static") / "games"
     return render_template(
         "table.html",
         lang=_lang(),
         csrf=csrf_token(),
         can_edit=is_authenticated(),
         demo=bool(current_app.config.get("DEMO")),
-        games=game_names(),
+        games=games,
+        # a game without a page of its own (a test game) is shown as its state: no 404
+        scripts=[g for g in games if (static / f"{g}.js").exists()],
+        styles=[g for g in games if (static / f"{g}.css").exists()],
     )
 
 
@@ -53,6 +60,16 @@ def do_login() -> Any:
 def do_logout() -> Any:
     session.pop("pin_ok", None)
     return jsonify({"ok": True})
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Any:
+    """The tab's icon (an SVG: every browser the tablets run takes it at this address)."""
+    from flask import send_from_directory
+
+    resp = send_from_directory(current_app.static_folder or "static", "favicon.svg", mimetype="image/svg+xml",
+                               max_age=86400)
+    return resp
 
 
 @bp.get("/healthz")

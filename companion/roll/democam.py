@@ -42,26 +42,34 @@ class DemoCamera:
         self.spec = _spec()
         empty = render_tray(seed, objects=[], spec=self.spec)
         self.background = empty.background if empty.background is not None else empty.image
+        self._empty = empty.image
         self._frame = empty.image
         self.scene: Any = empty
         self._ready = threading.Event()
         self._ready.set()
         self._lock = threading.Lock()
         self.renders = 0
+        #: Frames showing a hand over the tray after each roll (before the dice lie still).
+        #: Without a tray, the stillness detector needs that motion, as with a real camera;
+        #: with a tray (the tray says when the dice settled) it stays 0.
+        self.hand_frames = 0
+        self._hand_left = 0
 
     def prepare(self, objects: Sequence[Obj], seed: int | None = None) -> None:
         """Render a tray with ``objects`` in the background; ``read()`` waits for it."""
         from vision.synth import render_tray
 
         self._ready.clear()
+        self._hand_left = self.hand_frames
         self.seed = self.seed + 1 if seed is None else seed
         s = self.seed
 
         def run() -> None:
             try:
                 scene = render_tray(s, objects=list(objects), spec=self.spec)
+                frame = on_same_tray(scene.image, scene.background, self._empty)
                 with self._lock:
-                    self.scene, self._frame = scene, scene.image
+                    self.scene, self._frame = scene, frame
                     self.renders += 1
             finally:
                 self._ready.set()
@@ -74,6 +82,9 @@ class DemoCamera:
     def read(self) -> Any:
         self._ready.wait(10.0)
         with self._lock:
+            if self._hand_left > 0:
+                self._hand_left -= 1
+                return _hand_over(self._frame)
             return self._frame
 
     def lock_exposure(self) -> dict[str, Any]:
@@ -87,6 +98,42 @@ class DemoCamera:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _hand_over(frame: Any) -> Any:
+    """``frame`` with a hand's dark shape over the middle of the tray."""
+    import cv2
+    import numpy as np
+
+    out = frame.copy()
+    h, w = out.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(mask, (w // 2, h // 2), (w // 4, h // 3), 20, 0, 360, 255, -1)
+    out[mask > 0] = (out[mask > 0] * 0.35).astype(out.dtype)
+    return out
+
+
+def on_same_tray(image: Any, own_empty: Any, empty: Any, low: float = 8.0, high: float = 28.0) -> Any:
+    """The objects (and their shadows) of a rendered tray, laid on the demo's own empty tray.
+
+    Each render draws a new tray: another shade of felt, other reflections, another light.
+    The reader compares every frame with the empty tray it was calibrated on, as it would
+    a real camera's, and took those differences for objects: grey "gem ?" boxes on empty
+    felt. A real camera sees the same tray from roll to roll, so the demo keeps its tray:
+    where the render differs from its own empty tray (an object, a shadow) it is kept,
+    with a soft edge; everywhere else the pixels are the demo's empty tray."""
+    import cv2
+    import numpy as np
+
+    if own_empty is None or getattr(image, "shape", None) != getattr(empty, "shape", None):
+        return image
+    diff = np.abs(image.astype(np.int16) - own_empty.astype(np.int16)).max(axis=2).astype(np.float32)
+    diff = cv2.GaussianBlur(diff, (0, 0), 1.5)
+    alpha = np.clip((diff - low) / (high - low), 0.0, 1.0)
+    alpha = cv2.dilate(alpha, np.ones((5, 5), np.uint8))
+    alpha = cv2.GaussianBlur(alpha, (0, 0), 1.5)[..., None]
+    out = image.astype(np.float32) * alpha + empty.astype(np.float32) * (1.0 - alpha)
+    return np.clip(out + 0.5, 0, 255).astype(image.dtype)
 
 
 def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.Random) -> list[Obj]:

@@ -9,10 +9,13 @@ the boxes and the per-die state for the tablet.
 Record fields: ``id``, ``at`` (ISO time), ``photo`` (photo id or None), ``size``
 ``[w, h]``, ``objects`` (``{kind, value, box, confidence, status, candidates?}``; status
 ``read``, ``pending``, ``corrected``, ``unexpected`` or ``ignored``), ``status``
-(``pending``, ``applied``, ``refused``, ``shown``, ``discarded``, ``superseded``, ``error``), ``type`` and
+(``pending``, ``applied``, ``refused``, ``shown``, ``discarded``, ``superseded``, ``undone``, ``error``), ``type`` and
 ``data`` (the event), ``used`` (object indices sent), ``positions`` (their pool
 positions), ``seq`` (the log event it became), ``message`` ``{fr, en}``, ``game``,
-``timings`` (ms per stage).
+``timings`` (ms per stage), ``corrections`` (the log events correcting it), ``closed``
+(a later game started: no longer shown). A corrected object keeps ``read_value`` (what
+the camera read) and ``undo`` (its state before each correction event, to put back when
+that event is undone).
 """
 
 from __future__ import annotations

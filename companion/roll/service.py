@@ -253,9 +253,10 @@ class RollService:
             objs = rec.get("objects") or []
             if not isinstance(index, int) or not 0 <= index < len(objs):
                 raise ValueError(f"la lecture {rid} n'a pas d'objet {index} / read {rid} has no object {index}")
-            if rec.get("status") in ("discarded", "superseded"):
+            if rec.get("status") in ("discarded", "superseded", "undone"):
                 raise ValueError("cette lecture est écartée : relancez / this read was set aside: roll again")
             obj = objs[index]
+            was = {k: obj.get(k) for k in ("kind", "value", "status")}
             if kind == "ignore":
                 obj["status"] = "ignored"
                 obj["value"] = None
@@ -279,7 +280,13 @@ class RollService:
                 except CompanionError as exc:
                     raise ValueError(str(exc)) from None
                 rec["corrections"] = list(rec.get("corrections") or []) + [applied.event.seq]
+                # what the die showed before: an undo of this correction puts it back
+                obj["undo"] = list(obj.get("undo") or []) + [{**was, "seq": applied.event.seq}]
+                if "read_value" not in obj and was.get("status") != "corrected":
+                    obj["read_value"] = was.get("value")  # what the camera read (statistics)
             else:
+                if "read_value" not in obj and was.get("status") != "corrected":
+                    obj["read_value"] = was.get("value")
                 self._rematch(rec)
             self._store(rec)
             return rec
@@ -307,12 +314,51 @@ class RollService:
         to the wrong step later."""
         if self._own_submit == threading.get_ident():
             return
+        etype = getattr(getattr(applied, "event", None), "type", None)
+        undone = getattr(applied, "undone", None)
+        if undone is not None and undone.seq is not None:
+            self._undone(undone.seq)
+        if etype == "table.new_game":
+            self._close_reads()
         for rec in self.records.recent(10):
             if rec.get("status") in ("pending", "refused"):
                 rec["status"] = "superseded"
                 rec["message"] = text2("La partie a avancé depuis cette lecture : relancez si besoin.",
                                        "The game moved on since this read: roll again if needed.")
                 self._store(rec)
+
+    def _undone(self, seq: int) -> None:
+        """An undo took event ``seq`` out of the game: the photo must not show it any more.
+        A correction undone puts the die back as it was; the read's own event undone
+        marks the read ``undone``."""
+        with self._lock:
+            for rec in self.records.recent(self.records.keep):
+                changed = False
+                if seq in (rec.get("corrections") or []):
+                    rec["corrections"] = [s for s in rec["corrections"] if s != seq]
+                    for obj in rec.get("objects") or []:
+                        stack = list(obj.get("undo") or [])
+                        if stack and stack[-1].get("seq") == seq:
+                            prev = stack.pop()
+                            obj.update({k: prev.get(k) for k in ("kind", "value", "status")})
+                            obj["undo"] = stack
+                            changed = True
+                if rec.get("seq") == seq and rec.get("status") == "applied":
+                    rec["status"] = "undone"
+                    rec["message"] = text2("Ce lancer a été annulé : il ne compte plus.",
+                                           "This roll was undone: it no longer counts.")
+                    changed = True
+                if changed:
+                    self._store(rec)
+
+    def _close_reads(self) -> None:
+        """A new game: the previous game's photos leave the tablets (kept on disk)."""
+        with self._lock:
+            for rec in self.records.recent(self.records.keep):
+                if not rec.get("closed"):
+                    rec["closed"] = True
+                    self._store(rec, publish=False)
+        self.table.broker.publish("roll", {"read": None, "cleared": True, "camera": self.camera_status()})
 
     def discard(self, rid: int) -> dict[str, Any]:
         with self._lock:
@@ -332,7 +378,7 @@ class RollService:
         return self.camera.status()
 
     def state(self, n: int = 5) -> dict[str, Any]:
-        recent = self.records.recent(n)
+        recent = [r for r in self.records.recent(n) if not r.get("closed")]
         return {"camera": self.camera_status(), "reads": recent,
                 "pending": next((r["id"] for r in reversed(recent) if r.get("status") == "pending"), None),
                 "rolls": self.rolls, "busy": self.busy}

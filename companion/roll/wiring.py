@@ -208,6 +208,10 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
 
     roll.listeners.append(led)
     if cam_obj is not None and not demo:
+        from .democam import DemoCamera
+
+        if isinstance(cam_obj.source, DemoCamera):
+            cam_obj.source.hand_frames = 2  # the motion a hand over the tray makes
         th = threading.Thread(target=_stillness_loop, args=(devs,), name="stillness", daemon=True)
         th.start()
         devs._threads.append(th)

@@ -103,8 +103,9 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
             assert page.locator('[data-test="typed-dice"] [data-test="die-chip"]').count() == 7
         if game == "espri":
             # the demo's "new game" buttons start each game with its example set-up
-            page.once("dialog", lambda d: d.accept())
             page.click('[data-test="new-game-wuxia"]')
+            assert page.is_checked('[data-test="setup-demo-cast"]')  # the demo's cast, in the demo only
+            page.click('[data-test="setup-start"]')
             page.wait_for_function("document.getElementById('title').textContent.includes('Wuxia')")
             # the example set-up arrives event by event: wait for its last step
             page.wait_for_function("Companion.table.state && Companion.table.state.expects"

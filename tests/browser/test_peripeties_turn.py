@@ -59,6 +59,7 @@ def test_three_characters_play_a_turn_with_a_correction_and_an_undo(page, tmp_pa
         page.wait_for_selector('[data-test="live"][data-state="live"]')
         login(page, srv.pin)
         tap(page, "new-game-peripeties")
+        tap(page, "setup-start")
         page.wait_for_selector('[data-test="pp-add-character"]')
         add_character(page, "lin-chong", "Alice")
         add_character(page, "wu-yong", "Bruno")

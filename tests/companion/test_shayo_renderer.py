@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "web" / "static" / "games" / "shayo.js"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
-PAGE = """<!doctype html><html><head><meta charset="utf-8"></head><body>
+PAGE = """<!doctype html><html lang="fr"><head><meta charset="utf-8"></head><body>
 <div id="msg" data-test="msg"></div><div id="root"></div>
 <script>
 window.Companion = { games: {}, registerGame: function (n, g) { this.games[n] = g; } };
@@ -67,7 +67,7 @@ function load() {
     Companion.games.shayo.render(div, table, ctx);
   });
 }
-</script><script src="/shayo.js"></script><script>load();</script></body></html>"""
+</script><script src="/dom.js"></script><script src="/shayo.js"></script><script>load();</script></body></html>"""
 
 
 class _Server:
@@ -113,6 +113,8 @@ def site() -> Iterator[tuple[str, _Server]]:
                 self._send(json.dumps(srv.table.to_json()).encode(), "application/json")
             elif self.path == "/shayo.js":
                 self._send(JS.read_bytes(), "text/javascript")
+            elif self.path == "/dom.js":  # the page's shared helpers (percentages in French)
+                self._send((JS.parent.parent / "dom.js").read_bytes(), "text/javascript")
             else:
                 self._send(PAGE.encode(), "text/html")
 
@@ -159,10 +161,11 @@ def test_odds_ki_pool_signature_and_outcome(site: tuple[str, _Server], page: Any
     assert page.inner_text("[data-test=shayo-char-ki-Aiko]").startswith("Ki personnel 6/6")
     _start_test(page)
     odds = srv.table.to_json()["state"]["expects"]["odds"]
-    shown = re.search(r"([0-9.]+) %", page.inner_text("[data-test=shayo-odds]"))
-    assert shown and abs(float(shown.group(1)) - 100 * odds["success"]) <= 0.051
+    # French typography: decimal comma, narrow no-break space before %
+    shown = re.search(r"([0-9]+(?:,[0-9])?)\u202f%", page.inner_text("[data-test=shayo-odds]"))
+    assert shown and abs(float(shown.group(1).replace(",", ".")) - 100 * odds["success"]) <= 0.051
     page.click("[data-test=shayo-ki-kept-plus]")
-    page.wait_for_function("document.querySelector('[data-test=shayo-ki]').innerText.includes('gardés +1')")
+    page.wait_for_function("document.querySelector('[data-test=shayo-ki]').innerText.includes('1 dé gardé en plus')")
     assert srv.table.to_json()["state"]["expects"]["keep"] == 4
     for face in (8, 3, 1, 6):
         page.click(f"[data-test=shayo-face-{face}]")

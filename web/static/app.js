@@ -25,9 +25,20 @@ const Companion = (() => {
     toastTimer = setTimeout(() => { el.hidden = true; }, ok ? 2500 : 6000);
   }
 
+  /* An action refused for want of the PIN waits here; the PIN dialog carries it out once
+   * the PIN is accepted (no second tap), and its promise then resolves with its answer. */
+  let pending = null;
+  function afterPin(action) {
+    return new Promise((resolve) => {
+      if (pending) pending.resolve(null);
+      pending = { action, resolve };
+      openPin();
+    });
+  }
+
   async function send(type, data, opts) {
     opts = opts || {};
-    if (!canEdit) { openPin(); return null; }
+    if (!canEdit) return afterPin(() => send(type, data, opts));
     const body = { type, data: data || {}, source: opts.source || "manual" };
     let resp;
     try {
@@ -42,7 +53,7 @@ const Companion = (() => {
     }
     let out = {};
     try { out = await resp.json(); } catch (e) { /* empty */ }
-    if (resp.status === 401) { canEdit = false; openPin(); return null; }
+    if (resp.status === 401) { canEdit = false; return afterPin(() => send(type, data, opts)); }
     if (!resp.ok) {
       toast(tr(out.message) || out.error || ("HTTP " + resp.status));
       return null;
@@ -57,7 +68,7 @@ const Companion = (() => {
   /* POST JSON to one of the companion's own endpoints with the PIN session and CSRF token;
    * shows the refusal itself and returns the JSON answer, or null. */
   async function api(url, body) {
-    if (!canEdit) { openPin(); return null; }
+    if (!canEdit) return afterPin(() => api(url, body));
     let resp;
     try {
       resp = await fetch(url, { method: "POST", credentials: "same-origin",
@@ -69,7 +80,7 @@ const Companion = (() => {
     }
     let out = {};
     try { out = await resp.json(); } catch (e) { /* empty */ }
-    if (resp.status === 401) { canEdit = false; openPin(); return null; }
+    if (resp.status === 401) { canEdit = false; return afterPin(() => api(url, body)); }
     if (!resp.ok) { toast(tr(out.message) || out.error || ("HTTP " + resp.status)); return null; }
     return out;
   }
@@ -84,20 +95,23 @@ const Companion = (() => {
     });
     document.documentElement.lang = lang;
     document.getElementById("lang-btn").textContent = lang === "en" ? "FR" : "EN";
-    document.getElementById("pin-btn").textContent = canEdit ? t("✓ Code saisi", "✓ PIN") : t("Code", "PIN");
+    const narrow = window.matchMedia("(max-width: 500px)").matches;
+    document.getElementById("pin-btn").textContent = canEdit ? (narrow ? "✓" : t("✓ Code saisi", "✓ PIN")) : t("Code", "PIN");
     document.getElementById("pin-btn").dataset.state = canEdit ? "unlocked" : "locked";
     document.getElementById("pin-btn").title = canEdit ? t("Code saisi", "PIN entered") : t("Entrer le code", "Enter the PIN");
   }
 
   function render() {
     applyI18n();
-    if (document.body.dataset.page) { renderDevices(); emit("render", {}); return; }  // another page (calibration)
+    const page = document.body.dataset.page;
+    if (page && page !== "table") { renderDevices(); emit("render", {}); return; }  // another page (calibration)
     const root = document.getElementById("game");
     root.replaceChildren();
     document.getElementById("title").textContent = table && table.title ? tr(table.title) : t("Compagnon de table", "Table companion");
     if (!table || !table.game) {
       root.append(h("div", { class: "card" }, h("h2", {}, t("Aucune partie en cours", "No game running")),
-        h("p", {}, t("Choisissez un jeu à droite pour commencer.", "Pick a game on the right to start."))));
+        h("p", {}, t("Touchez « Nouvelle partie » pour choisir un jeu, ses joueurs et ses options.",
+          "Tap “New game” to pick a game, its players and its options."))));
     } else if (games[table.game]) {
       try { games[table.game].render(root, table, ctx()); }
       catch (e) { console.error(e); root.append(h("p", { class: "error" }, String(e))); }
@@ -105,28 +119,59 @@ const Companion = (() => {
       root.append(h("pre", {}, JSON.stringify(table.state, null, 2)));
     }
     renderHistory();
+    renderActionBar();
     renderNewGame();
     renderDevices();
     emit("render", {});
   }
 
+  /* "20:14" in the tablet's own time zone (the log keeps UTC). */
+  function clock(at) {
+    if (!at) return "";
+    const d = new Date(at);
+    if (isNaN(d.getTime())) return "";
+    return d.toLocaleTimeString(lang === "en" ? "en-GB" : "fr-FR", { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function entryText(entry) {
+    const texts = (entry.outcomes || []).map((o) => tr(o.text)).filter(Boolean);
+    return texts.join(" · ") || t("(sans effet affiché)", "(no visible effect)");
+  }
+
   function renderHistory() {
-    const ol = document.getElementById("history");
-    ol.replaceChildren();
+    const ul = document.getElementById("history");
+    if (!ul) return;
+    ul.replaceChildren();
     const hist = (table && table.history) || [];
-    for (const entry of hist.slice().reverse()) {
-      const texts = (entry.outcomes || []).map((o) => tr(o.text)).filter(Boolean);
-      ol.append(h("li", { "data-test": "history-item", "data-seq": entry.seq },
-        h("strong", {}, "#" + entry.seq + " "), texts.join(" · ") || entry.type,
-        h("span", { class: "src " + entry.source }, sourceLabel(entry.source))));
+    for (const entry of hist.slice(-12).reverse()) {
+      ul.append(h("li", { "data-test": "history-item", "data-seq": entry.seq },
+        h("time", { class: "when", datetime: entry.at || "" }, clock(entry.at)), " ",
+        entryText(entry), h("span", { class: "src " + entry.source }, sourceLabel(entry.source))));
     }
+  }
+
+  /* The bar at the bottom of the screen: what the last event did, and undo, always in view. */
+  function renderActionBar() {
+    const box = document.getElementById("last-result");
     const undo = document.getElementById("undo-btn");
-    undo.disabled = !hist.length;
+    if (!box || !undo) return;
+    const hist = (table && table.history) || [];
+    const last = hist[hist.length - 1];
+    box.replaceChildren();
+    if (last) {
+      box.dataset.seq = last.seq;
+      box.append(h("span", { class: "last-text", "data-test": "last-result-text" }, entryText(last)),
+        h("span", { class: "src " + last.source }, sourceLabel(last.source)));
+    } else {
+      delete box.dataset.seq;
+      box.append(h("span", { class: "muted" }, t("Rien encore à la table.", "Nothing at the table yet.")));
+    }
+    undo.disabled = !last;
+    undo.title = last ? t("Annuler : ", "Undo: ") + entryText(last) : "";
     undo.onclick = async () => {
-      const last = hist[hist.length - 1];
       if (!last) return;
       const res = await send("undo", { seq: last.seq });
-      if (res) toast(tr(res.outcomes[0].text), true);
+      if (res) toast(t("Annulé : ", "Undone: ") + entryText(last), true);
     };
   }
 
@@ -135,21 +180,20 @@ const Companion = (() => {
       tray: t("plateau", "tray"), system: t("logiciel", "software") })[src] || src;
   }
 
+  const TITLES = { peripeties: "Péripéties", wuxia: "Wuxia", shayo: "Shayo", espri: "ESPRI" };
+
+  /* One button per game: it opens the set-up (setup.js), which asks before ending the
+   * game in progress, in the page (never a browser pop-up). */
   function renderNewGame() {
     const box = document.getElementById("new-game");
+    if (!box) return;
     box.replaceChildren();
     const names = (document.body.dataset.games || "").split(",").filter(Boolean);
-    const titles = { peripeties: "Péripéties", wuxia: "Wuxia", shayo: "Shayo", espri: "ESPRI" };
     for (const name of names) {
       box.append(h("button", {
         class: "big" + (table && table.game === name ? " selected" : ""), "data-test": "new-game-" + name,
-        onclick: async () => {
-          if (table && table.game && !confirm(t("Commencer une nouvelle partie ? L'ancienne reste dans l'historique (annulable).",
-            "Start a new game? The old one stays in the history (can be undone)."))) return;
-          if (document.body.dataset.demo === "yes") await api("/api/demo/game", { game: name });  // with example set-up
-          else await send("table.new_game", { game: name });
-        },
-      }, titles[name] || name));
+        onclick: () => emit("setup", { game: name }),
+      }, TITLES[name] || name));
     }
   }
 
@@ -186,7 +230,7 @@ const Companion = (() => {
     es = new EventSource("/events");
     es.addEventListener("hello", (ev) => { setLive(true); table = JSON.parse(ev.data).state; render(); emit("hello", {}); });
     es.addEventListener("roll", (ev) => emit("roll", JSON.parse(ev.data)));
-    es.addEventListener("table", (ev) => { table = JSON.parse(ev.data).state; render(); });
+    es.addEventListener("table", (ev) => { table = JSON.parse(ev.data).state; render(); emit("table", {}); });
     es.addEventListener("devices", (ev) => { if (table) { table.devices = JSON.parse(ev.data).devices; renderDevices(); } });
     es.addEventListener("resync", () => { refresh(); });
     es.onopen = () => setLive(true);
@@ -208,6 +252,10 @@ const Companion = (() => {
       } else openPin();
     };
     document.getElementById("pin-cancel").onclick = () => document.getElementById("pin-dialog").close();
+    document.getElementById("pin-dialog").addEventListener("close", () => {
+      // closed without the PIN: the waiting action is dropped (never carried out later)
+      if (!canEdit && pending) { const p = pending; pending = null; p.resolve(null); }
+    });
     document.getElementById("pin-form").addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const pin = document.getElementById("pin-input").value;
@@ -219,6 +267,10 @@ const Companion = (() => {
         document.getElementById("pin-dialog").close();
         document.getElementById("pin-input").value = "";
         render();
+        if (pending) {  // the action that asked for the PIN, carried out now
+          const p = pending; pending = null;
+          p.resolve(await p.action());
+        }
       } else {
         document.getElementById("pin-error").textContent = tr(out.message) || t("Code incorrect.", "Wrong PIN.");
       }
@@ -238,7 +290,7 @@ const Companion = (() => {
 
   return {
     registerGame(name, renderer) { games[name] = renderer; if (table && table.game === name) render(); },
-    start, send, api, t, tr, h, bars, toast, refresh, openPin,
+    start, send, api, t, tr, h, bars, toast, refresh, openPin, sourceLabel, clock, entryText,
     get table() { return table; }, get lang() { return lang; }, get canEdit() { return canEdit; },
   };
 })();

@@ -22,16 +22,25 @@ const Dom = (() => {
     return el;
   }
 
+  /* A percentage for people: "96,9 %" in French (decimal comma, narrow no-break space
+   * before %), "96.9%" in English; the page's language is the document's. */
+  function pct(p, digits) {
+    const x = 100 * (Number(p) || 0);
+    const d = digits === undefined ? (x > 0 && x < 1 ? 1 : (Number.isInteger(Math.round(x * 10) / 10) ? 0 : 1)) : digits;
+    const s = x.toFixed(d);
+    return document.documentElement.lang === "en" ? s + "%" : s.replace(".", ",") + "\u202f%";
+  }
+
   function bars(entries) {
     const box = h("div", { class: "bars", "data-test": "odds-bars" });
     for (const [label, p] of entries) {
       const pct = Math.max(0, Math.min(1, Number(p) || 0)) * 100;
       box.append(h("span", {}, label),
         h("div", { class: "bar" }, h("span", { style: { width: pct.toFixed(1) + "%" } })),
-        h("span", { "data-p": String(p), "data-label": label }, pct.toFixed(pct > 0 && pct < 1 ? 1 : 0) + " %"));
+        h("span", { "data-p": String(p), "data-label": label }, Dom.pct(p, pct > 0 && pct < 1 ? 1 : 0)));
     }
     return box;
   }
-  return { h, bars };
+  return { h, bars, pct };
 })();
 window.Dom = Dom;

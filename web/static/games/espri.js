@@ -28,7 +28,8 @@
     correctOpen: false };
 
   function injectCss() {
-    if (document.getElementById("espri-css")) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById("espri-css") || document.querySelector('link[data-game-css="espri"]')) return;
     const css = `
 .espri { display:grid; gap:1rem; }
 .espri .row { display:flex; flex-wrap:wrap; gap:.75rem; align-items:flex-start; }

@@ -48,7 +48,8 @@
   ].join("\n");
 
   function injectCss() {
-    if (document.getElementById("pp-style")) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById("pp-style") || document.querySelector('link[data-game-css="peripeties"]')) return;
     var s = document.createElement("style");
     s.id = "pp-style";
     s.textContent = CSS;
@@ -141,7 +142,11 @@
     var slot = entry.role + "#" + index;
     var label = w(ctx, ROLE[entry.role] || [entry.role, entry.role]);
     if (entry.count > 1 || index > 0) label += " " + (index + 1);
-    if (entry.kind && SIDES[entry.kind]) label += " (" + w(ctx, KIND[entry.kind]) + ")";
+    if (entry.kind && SIDES[entry.kind]) {
+      var kindWord = w(ctx, KIND[entry.kind]);
+      // "Détail (D6)" already names its die: never "(D6) (D6)"
+      if (label.toLowerCase().indexOf(kindWord.toLowerCase()) < 0) label += " (" + kindWord + ")";
+    }
     if (entry.reroll) label += ctx.t(" — relance", " — re-roll");
     if (entry.by) label += " · " + entry.by;
     var buttons = faceValues(st, entry.kind).map(function (value) {
@@ -272,7 +277,7 @@
         need.needed > SIDES[die]
           ? ctx.t("Aucun jet ne réussit", "No roll succeeds")
           : ctx.t("Il faut " + need.needed + " ou plus", "Roll " + need.needed + " or more") +
-            " (" + Math.round(need.probability * 100) + " %)") : "",
+            " (" + window.Dom.pct(need.probability, 0) + ")") : "",
       h("ul", { class: "pp-list", "data-test": "pp-modifiers" }, mods),
       bars.length ? ctx.bars(bars) : "");
   }
@@ -586,12 +591,21 @@
     var buttons = [h("button", { class: "big primary", "data-test": "pp-form-submit", onclick: submit },
       editing ? ctx.t("Enregistrer", "Save") : ctx.t("Ajouter", "Add")),
       h("button", { class: "big", "data-test": "pp-form-cancel", onclick: function () { draft.form = null; rerenderHook(); } }, ctx.t("Annuler", "Cancel"))];
-    if (editing) {
+    if (editing && draft.confirmRemove !== ch.id) {
       buttons.push(h("button", { class: "big", "data-test": "pp-form-remove", onclick: function () {
-        if (window.confirm(ctx.t("Retirer " + ch.card.name + " du jeu ?", "Remove " + ch.card.name + " from play?"))) {
-          Promise.resolve(ctx.send("peripeties.remove_character", { character: ch.id })).then(function (res) { if (res) { draft.form = null; rerenderHook(); } });
-        }
+        draft.confirmRemove = ch.id; rerenderHook();  // asked in the page, never a browser pop-up
       } }, ctx.t("Retirer du jeu", "Remove from play")));
+    } else if (editing) {
+      buttons.push(h("span", { "data-test": "pp-form-remove-ask" }, ctx.t("Retirer " + ch.card.name + " du jeu ?", "Remove " + ch.card.name + " from play?")),
+        h("button", { class: "big primary", "data-test": "pp-form-remove-yes", onclick: function () {
+          Promise.resolve(ctx.send("peripeties.remove_character", { character: ch.id })).then(function (res) {
+            draft.confirmRemove = null;
+            if (res) draft.form = null;
+            rerenderHook();
+          });
+        } }, ctx.t("Oui, retirer", "Yes, remove")),
+        h("button", { class: "big", "data-test": "pp-form-remove-no", onclick: function () { draft.confirmRemove = null; rerenderHook(); } },
+          ctx.t("Non", "No")));
     }
     return h("div", { class: "pp-panel", "data-test": editing ? "pp-form-edit" : "pp-form-add" },
       h("h3", {}, editing ? ctx.t("Modifier ", "Edit ") + ch.card.name : ctx.t("Nouveau personnage", "New character")),

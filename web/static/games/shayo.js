@@ -36,7 +36,8 @@
              form: null, last: null, fixOpen: false, fixIndex: null, charForm: null, kiForms: null };
 
   function injectStyle() {
-    if (document.getElementById(STYLE_ID)) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById(STYLE_ID) || document.querySelector('link[data-game-css="shayo"]')) return;
     var s = document.createElement("style");
     s.id = STYLE_ID;
     s.textContent = CSS;
@@ -54,7 +55,7 @@
     return out;
   }
 
-  function pct(p) { return (100 * p).toFixed(1).replace(/\.0$/, "") + " %"; }
+  function pct(p) { return window.Dom.pct(p); }
 
   function render(root, table, ctx) {
     injectStyle();
@@ -76,6 +77,7 @@
       while (L.root.firstChild) L.root.removeChild(L.root.firstChild);
       render(L.root, L.table, L.ctx);
     }
+    function plural(n, one, many) { return n + " " + (n > 1 ? many : one); }
     function send(type, data) {
       return ctx.send(type, data || {});
     }
@@ -141,7 +143,7 @@
           btn(t("+1 dé gardé", "+1 die kept"), "shayo-ki-kept-plus", function () { setKi(ki.rolled, ki.kept + 1); },
               { disabled: used >= ki.cap }),
           btn(t("Annuler le Ki", "Clear Ki"), "shayo-ki-clear", function () { setKi(0, 0); }, { disabled: used === 0 }),
-          h("label", { "class": "muted" },
+          h("label", { "class": "touch", "data-test": "shayo-surpass-label" },
             (function () {
               var cb = h("input", { type: "checkbox", "data-test": "shayo-surpass" });
               cb.checked = ui.surpass;
@@ -149,10 +151,12 @@
               if (!editable) cb.disabled = true;
               return cb;
             })(),
-            t(" se dépasser (cases de santé)", " surpass oneself (health boxes)")),
-          h("span", { "class": "muted" },
-            t("lancés +" + ki.rolled + ", gardés +" + ki.kept + " · perso " + ki.personal_left + " · groupe " + ki.group_left,
-              "rolled +" + ki.rolled + ", kept +" + ki.kept + " · personal " + ki.personal_left + " · group " + ki.group_left)));
+            t("Se dépasser : payer le Ki manquant en cases de santé", "Surpass oneself: pay missing Ki with health boxes")),
+          h("span", { "class": "muted", "data-test": "shayo-ki-summary" },
+            t("Ki dépensé : " + plural(ki.rolled, "dé lancé", "dés lancés") + " en plus, " + plural(ki.kept, "dé gardé", "dés gardés") +
+              " en plus · Ki restant : " + ki.personal_left + " personnel, " + ki.group_left + " dans la réserve du groupe",
+              "Ki spent: " + plural(ki.rolled, "extra die rolled", "extra dice rolled") + ", " + plural(ki.kept, "extra die kept", "extra dice kept") +
+              " · Ki left: " + ki.personal_left + " personal, " + ki.group_left + " in the group pool")));
       }
       return h("div", { "class": "card", "data-test": "shayo-step-roll" },
         h("h3", {}, kindLabel + " : " + who + (test.labels ? ctx.tr(test.labels) : "")),
@@ -346,8 +350,8 @@
         s.addEventListener("change", function () { form[field] = s.value; });
         return s;
       }
-      return [h("label", {}, t("Carac ", "Attribute "), sel("attribute", ch ? ch.attributes : {}, "shayo-form-attribute")),
-              h("label", {}, t(" sous ", " under "), sel("skill", ch ? ch.skills : {}, "shayo-form-skill"))];
+      return [h("label", { "class": "touch" }, t("Caractéristique : ", "Attribute: "), sel("attribute", ch ? ch.attributes : {}, "shayo-form-attribute")),
+              h("label", { "class": "touch" }, t("Compétence : ", "Skill: "), sel("skill", ch ? ch.skills : {}, "shayo-form-skill"))];
     }
 
     function whoSelect(form, field, testId, allowNone) {
@@ -414,7 +418,7 @@
                 }))];
       } else {
         body = [h("div", { "class": "row" }, t("Qui ", "Who "), whoSelect(form, "who", "shayo-form-who", true)),
-                h("div", { "class": "row" }, ratingSelects(form.who, form), h("label", {}, t(" difficulté ", " difficulty "), diff)),
+                h("div", { "class": "row" }, ratingSelects(form.who, form), h("label", { "class": "touch" }, t("Difficulté : ", "Difficulty: "), diff)),
                 h("div", { "class": "row" }, btn(t("Lancer le test", "Start the test"), "shayo-start-test", function () {
                   var d = { attribute: form.attribute, skill: form.skill, difficulty: Number(form.difficulty || 6) };
                   if (form.who) d.who = form.who;
@@ -573,7 +577,7 @@
       asp.addEventListener("change", function () { f.aspect = asp.value; });
       return h("div", { "class": "card", "data-test": "shayo-char-form" },
         h("div", { "class": "row" }, t("Nom ", "Name "), input("name", "shayo-char-name"), " INS ", input("ins", "shayo-char-ins", "number")),
-        h("div", { "class": "row" }, t("Caracs ", "Attributes "), input("attrs", "shayo-char-attrs")),
+        h("div", { "class": "row" }, t("Caractéristiques ", "Attributes "), input("attrs", "shayo-char-attrs")),
         h("div", { "class": "row" }, t("Compétences ", "Skills "), input("skills", "shayo-char-skills")),
         h("div", { "class": "row" }, asp, input("aspectValue", "shayo-char-aspect-value", "number")),
         h("div", { "class": "row" },

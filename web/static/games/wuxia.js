@@ -18,7 +18,8 @@
     contest: { a: "", b: "", attribute: "feu", sr: "10" }, fight: {}, alloc: {}, attack: {}, defend: {}, invest: {} };
 
   function injectStyle() {
-    if (document.getElementById("wuxia-style")) return;
+    // the page links games/<game>.css (strict CSP: no inline style); a bare test page gets it inline
+    if (document.getElementById("wuxia-style") || document.querySelector('link[data-game-css="wuxia"]')) return;
     const css = `
 .wx-section{margin:.8em 0;padding:.6em;border:1px solid #ccc;border-radius:8px}
 .wx-dice{display:flex;flex-wrap:wrap;gap:6px;margin:.4em 0}
@@ -55,7 +56,7 @@
   }
 
   const num = (v) => (v === "" || v == null ? null : Number(v));
-  const pct = (p) => (100 * p).toFixed(1) + " %";
+  const pct = (p) => window.Dom.pct(p, 1);
 
   async function send(ctx, type, data, source) {
     const r = await ctx.send(type, data, source ? { source } : undefined);

@@ -1,0 +1,312 @@
+"""Which faces the table's dice showed, from the table log, and whether each die is fair.
+
+:func:`die_rolls` walks the effective events of a table (undone events are out) and
+lists every die: its kind, its face, how the table knew it — ``lu`` (read by the
+camera), ``corrigé`` (read by the camera, then corrected by hand: the corrected face
+counts, and the face the camera read is kept), ``saisi`` (typed by hand) or
+``logiciel`` (rolled by the software). A correction event amends the die it corrects.
+
+:func:`die_stats` groups them by physical die — the kind and the colour: the camera
+tells the blue, yellow and red symbol dice apart by kind; it does not tell one d10 from
+another, so all d10 are one die here — and tests each die three ways: camera reads,
+hand entries, both. ESPRI's gems are drawn from a bag without replacement: their
+histogram is shown, with no fairness test.
+
+>>> from companion.events import Event, Source
+>>> evs = [(Event("table.new_game", {"game": "wuxia"}, seq=1), ()),
+...        (Event("wuxia.roll", {"dice": [1, 9, 3]}, Source.CAMERA, seq=2), ()),
+...        (Event("wuxia.correct", {"index": 1, "value": 8}, Source.CORRECTION, seq=3), ()),
+...        (Event("wuxia.roll", {"dice": [4]}, seq=4), ())]
+>>> [(r.kind, r.face, r.how, r.read_as) for r in die_rolls(evs)]
+[('d10', 1, 'lu', None), ('d10', 8, 'corrigé', 9), ('d10', 3, 'lu', None), ('d10', 4, 'saisi', None)]
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from .dicelabels import face_label, kind_label, labels_json
+from .events import Event
+from .stats import Fit, goodness_of_fit, verdict
+
+__all__ = ["DieRoll", "die_rolls", "die_stats", "face_probabilities", "event_dice", "HOW"]
+
+#: How a die was known, from its event's source.
+HOW = {"camera": "lu", "correction": "corrigé", "manual": "saisi", "tray": "saisi", "system": "logiciel"}
+_SYMBOL_KEYS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
+_FIXED_KIND = {"detail": "d6", "taels": "d10", "prison": "d4"}
+_GEM_KINDS = ("gem",)
+
+
+@dataclass
+class DieRoll:
+    kind: str
+    face: int | str
+    how: str
+    seq: int | None
+    game: str | None
+    read_as: int | str | None = None  # what the camera read, when corrected
+    who: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _dice_json() -> dict[str, Any]:
+    data = json.loads((Path(__file__).resolve().parent / "data" / "dice.json").read_text(encoding="utf-8"))
+    return dict(data["kinds"])
+
+
+def face_probabilities(kind: str) -> dict[Any, float] | None:
+    """The chance of each face of a fair die of ``kind`` (symbol dice repeat a result on
+    several faces); ``None`` for what has no fixed chances (gems from a bag).
+
+    >>> face_probabilities("epreuve")
+    {'combat': 0.5, 'esprit': 0.3333333333333333, 'magie': 0.16666666666666666}
+    >>> face_probabilities("d4")
+    {1: 0.25, 2: 0.25, 3: 0.25, 4: 0.25}
+    """
+    k = _dice_json().get(kind)
+    if k is None:
+        return None
+    faces = [f["key"] for f in k.get("faces", [])]
+    if faces:
+        c = Counter(faces)
+        return {f: n / len(faces) for f, n in c.items()}
+    sides = int(k.get("sides", 0))
+    return {i: 1 / sides for i in range(1, sides + 1)} if sides else None
+
+
+def _how(ev: Event) -> str:
+    return HOW.get(ev.source.value, "saisi")
+
+
+def _int_list(v: Any) -> list[int]:
+    if isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        return list(v)
+    return []
+
+
+def _peripeties_dice(ev: Event, outcomes: Sequence[Any], scale: int | None) -> list[tuple[str, Any]]:
+    d = ev.data
+    out: list[tuple[str, Any]] = []
+    for x in d.get("dice") or []:
+        if isinstance(x, Mapping) and isinstance(x.get("kind"), str) and x.get("value") is not None:
+            out.append((str(x["kind"]), x["value"]))
+    for k in _SYMBOL_KEYS:
+        if isinstance(d.get(k), str):
+            out.append((k, d[k]))
+    diff = d.get("difficulty")
+    diff_kind = "d6" if scale == 12 else "d10"
+    for v in diff if isinstance(diff, list) else ([diff] if isinstance(diff, int) else []):
+        if isinstance(v, int):
+            out.append((diff_kind, v))
+    if isinstance(d.get("trial"), int):
+        die = next((o.data.get("die") for o in outcomes if str(getattr(o, "kind", "")).startswith("trial.")), None)
+        out.append((f"d{die}" if isinstance(die, int) else "d10", d["trial"]))
+    for k, kind in _FIXED_KIND.items():
+        if isinstance(d.get(k), int):
+            out.append((kind, d[k]))
+    return out
+
+
+def event_dice(ev: Event, outcomes: Sequence[Any] = ()) -> list[tuple[str, Any]]:
+    """The dice one event carries, as ``(kind, face)`` (a correction: the new faces).
+
+    >>> event_dice(Event("shayo.roll", {"dice": [8, 3]}))
+    [('d10', 8), ('d10', 3)]
+    >>> event_dice(Event("espri.draw", {"gems": ["ete"]}))
+    [('gem', 'ete')]
+    """
+    verb = ev.type.split(".", 1)[-1]
+    if ev.type in ("wuxia.roll", "shayo.roll", "wuxia.reroll"):
+        return [("d10", v) for v in _int_list(ev.data.get("dice"))]
+    if ev.type == "shayo.signature":
+        return [("d10", v) for v in _int_list(ev.data.get("values"))]
+    if verb == "correct" and ev.game in ("wuxia", "shayo"):
+        if ev.data.get("value") is not None:
+            return [("d10", ev.data["value"])]
+        return [("d10", v) for v in _int_list(ev.data.get("values" if "signature" in ev.data else "dice"))]
+    if ev.type == "peripeties.dice":
+        scale = next((o.data.get("scale") for o in outcomes if getattr(o, "kind", "") == "episode.ready"), None)
+        return _peripeties_dice(ev, outcomes, scale if isinstance(scale, int) else None)
+    if ev.type in ("espri.draw", "espri.setup_draw"):
+        return [("gem", g) for g in ev.data.get("gems") or [] if isinstance(g, str)]
+    return []
+
+
+def _who(outcomes: Sequence[Any]) -> str | None:
+    for o in outcomes:
+        data = getattr(o, "data", {}) or {}
+        for key in ("character", "who"):
+            if isinstance(data.get(key), str):
+                return str(data[key])
+    return None
+
+
+def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]]) -> list[DieRoll]:
+    """Every die of the effective events ``(event, outcomes)``, in order (see module doc)."""
+    rolls: list[DieRoll] = []
+    game: str | None = None
+    pool: dict[str, list[DieRoll]] = {}  # the last roll of each game's pool, by position
+    sig: dict[str, list[DieRoll]] = {}  # the last signature re-roll (Shayo)
+    episode: dict[str, list[DieRoll]] = {}  # Péripéties: this episode's dice by kind
+    scale: int | None = None
+    for ev, outs in frames:
+        if ev.type == "table.new_game":
+            game = str(ev.data.get("game"))
+            pool, sig, episode, scale = {}, {}, {}, None
+            continue
+        how = _how(ev)
+        verb = ev.type.split(".", 1)[-1]
+        who = _who(outs)
+        new: list[DieRoll] = []
+        if ev.type in ("wuxia.roll", "shayo.roll"):
+            new = [DieRoll("d10", v, how, ev.seq, game, who=who) for v in _int_list(ev.data.get("dice"))]
+            pool[ev.type.split(".")[0]] = list(new)
+        elif ev.type == "wuxia.reroll":
+            new = [DieRoll("d10", v, how, ev.seq, game, who=who) for v in _int_list(ev.data.get("dice"))]
+            cur = pool.get("wuxia", [])
+            for i, r in zip(_int_list(ev.data.get("indices")), new):
+                if 0 <= i < len(cur):
+                    cur[i] = r
+        elif ev.type == "shayo.signature" and "values" in ev.data:
+            new = [DieRoll("d10", v, how, ev.seq, game, who=who) for v in _int_list(ev.data.get("values"))]
+            sig["shayo"] = list(new)
+        elif verb == "correct" and ev.game in ("wuxia", "shayo"):
+            target = sig.get(ev.game, []) if "signature" in ev.data else pool.get(ev.game, [])
+            key = "values" if "signature" in ev.data else "dice"
+            changes: list[tuple[int, Any]] = []
+            if isinstance(ev.data.get("index"), int) and ev.data.get("value") is not None:
+                changes = [(int(ev.data["index"]), ev.data["value"])]
+            elif key in ev.data:
+                changes = list(enumerate(_int_list(ev.data.get(key))))
+            for i, v in changes:
+                if 0 <= i < len(target) and target[i].face != v:
+                    _amend(target[i], v)
+        elif ev.type == "peripeties.dice":
+            for o in outs:
+                if getattr(o, "kind", "") == "episode.ready" and isinstance(o.data.get("scale"), int):
+                    scale = int(o.data["scale"])
+            dice = _peripeties_dice(ev, outs, scale)
+            if how == "corrigé":
+                by_kind: dict[str, list[Any]] = {}
+                for k, v in dice:
+                    by_kind.setdefault(k, []).append(v)
+                for k, vals in by_kind.items():
+                    prev = episode.get(k, [])
+                    for i, v in enumerate(vals):
+                        if i < len(prev):
+                            if prev[i].face != v:
+                                _amend(prev[i], v)
+                        else:
+                            r = DieRoll(k, v, how, ev.seq, game, who=who)
+                            new.append(r)
+                            episode.setdefault(k, []).append(r)
+            else:
+                new = [DieRoll(k, v, how, ev.seq, game, who=who) for k, v in dice]
+                fresh: dict[str, list[DieRoll]] = {}
+                for r in new:
+                    fresh.setdefault(r.kind, []).append(r)
+                episode.update(fresh)
+        elif ev.type in ("espri.draw", "espri.setup_draw"):
+            gems = [g for g in ev.data.get("gems") or [] if isinstance(g, str)]
+            last = pool.get(ev.type, [])
+            if how == "corrigé" and len(last) == len(gems):  # the same draw, corrected
+                for r, g in zip(last, gems):
+                    if r.face != g:
+                        _amend(r, g)
+            else:
+                new = [DieRoll("gem", g, how, ev.seq, game, who=who) for g in gems]
+                pool[ev.type] = list(new)
+        rolls.extend(new)
+    return rolls
+
+
+def _title(die: str, lang: str) -> str:
+    if die == "gem":
+        return "Gemmes (ESPRI)" if lang == "fr" else "Gems (ESPRI)"
+    return kind_label(die, lang)
+
+
+def _amend(r: DieRoll, face: Any) -> None:
+    if r.how == "lu":
+        r.read_as, r.how = r.face, "corrigé"
+    r.face = face
+
+
+@dataclass
+class DieStats:
+    die: str  # the physical die: its kind (the camera tells these apart)
+    label: dict[str, str]
+    colour: str | None
+    faces: list[Any]
+    face_labels: dict[str, dict[str, str]]
+    counts: dict[str, dict[Any, int]]  # "camera", "hand", "all" -> face -> rolls
+    fits: dict[str, Fit | None]
+    verdicts: dict[str, dict[str, str]]
+    misreads: dict[Any, dict[Any, int]] = field(default_factory=dict)  # true face -> read as -> times
+
+    def to_json(self) -> dict[str, Any]:
+        def fit_json(f: Fit | None) -> Any:
+            if f is None:
+                return None
+            return {"n": f.n, "statistic": f.statistic, "dof": f.dof, "p": f.p, "enough": f.enough, "needed": f.needed,
+                    "high": f.high, "low": f.low, "expected": {str(k): v for k, v in f.expected.items()}}
+        return {"die": self.die, "label": self.label, "colour": self.colour, "faces": self.faces,
+                "face_labels": self.face_labels,
+                "counts": {g: {str(k): v for k, v in c.items()} for g, c in self.counts.items()},
+                "fits": {g: fit_json(f) for g, f in self.fits.items()}, "verdicts": self.verdicts,
+                "misreads": [{"face": f, "read_as": r, "times": n} for f, rs in self.misreads.items() for r, n in rs.items()]}
+
+
+def die_stats(rolls: Sequence[DieRoll]) -> list[DieStats]:
+    """One :class:`DieStats` per physical die that was rolled, numbered dice first."""
+    kinds = _dice_json()
+    by_die: dict[str, list[DieRoll]] = {}
+    for r in rolls:
+        if r.how == "logiciel":
+            continue  # the software's own dice are not the table's dice
+        by_die.setdefault(r.kind, []).append(r)
+    order = [k for k in kinds if k in by_die] + [k for k in by_die if k not in kinds]
+    out: list[DieStats] = []
+    for die in order:
+        rs = by_die[die]
+        probs = face_probabilities(die)
+        named = list(labels_json()["faces"].get(die, {}))  # every colour of the bag, drawn or not
+        faces: list[Any] = list(probs) if probs else (named + sorted({r.face for r in rs} - set(named), key=str))
+        groups = {"camera": [r for r in rs if r.how in ("lu", "corrigé")], "hand": [r for r in rs if r.how == "saisi"], "all": rs}
+        counts = {g: {f: sum(1 for r in lst if r.face == f) for f in faces} for g, lst in groups.items()}
+        for g, lst in groups.items():  # a face the die does not have (a bad entry) is still shown
+            for r in lst:
+                if r.face not in counts[g]:
+                    counts[g][r.face] = counts[g].get(r.face, 0) + 1
+        names_fr = {f: face_label(die, f, "fr") for f in faces}
+        names_en = {f: face_label(die, f, "en") for f in faces}
+        fits: dict[str, Fit | None] = {}
+        verdicts: dict[str, dict[str, str]] = {}
+        for g in groups:
+            if probs is None:
+                fits[g] = None
+                verdicts[g] = {"level": "none", "fr": "tirage sans remise dans le sac : pas de test d'équité",
+                               "en": "drawn from the bag without replacement: no fairness test"}
+                continue
+            try:
+                fits[g] = goodness_of_fit({f: c for f, c in counts[g].items() if f in probs}, probs)
+                verdicts[g] = verdict(fits[g], names_fr, names_en)  # type: ignore[arg-type]
+            except ValueError:
+                fits[g] = None
+                verdicts[g] = {"level": "none", "fr": "pas de test", "en": "no test"}
+        mis: dict[Any, dict[Any, int]] = {}
+        for r in rs:
+            if r.how == "corrigé" and r.read_as is not None:
+                mis.setdefault(r.face, {})
+                mis[r.face][r.read_as] = mis[r.face].get(r.read_as, 0) + 1
+        colour = kinds.get(die, {}).get("colour")
+        label = {lang: _title(die, lang) for lang in ("fr", "en")}
+        out.append(DieStats(die, label, colour, faces,
+                            {str(f): {"fr": names_fr[f], "en": names_en[f]} for f in faces}, counts, fits, verdicts, mis))
+    return out

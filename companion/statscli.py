@@ -1,0 +1,106 @@
+"""``companion stats [LOG]``: the dice statistics of a table, as on the tablet's
+statistics page — per physical die, the faces rolled (camera reads, hand entries, both),
+a χ² test against a fair die in plain words, and what the camera kept misreading.
+
+``LOG`` is a ``table.sqlite`` or a ``.jsonl`` log (default: the table's folder,
+``--data`` or ``$COMPANION_DATA``). ``--svg DIR`` also writes each die's histogram
+as ``DIR/<die>.svg``; ``--json`` prints the numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register", "render_text"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("stats", help="dice statistics of a table: histograms, fairness test, camera misreads")
+    p.add_argument("log", type=Path, nargs="?", default=None,
+                   help="a table.sqlite or .jsonl log (default: table.sqlite in the table's folder)")
+    p.add_argument("--data", type=Path, default=None, help="the table's folder (default: $COMPANION_DATA or the per-user folder)")
+    p.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    p.add_argument("--svg", type=Path, default=None, metavar="DIR", help="also write each die's histogram as DIR/<die>.svg")
+    p.add_argument("--lang", choices=["fr", "en"], default="fr")
+    p.set_defaults(func=_cmd_stats)
+
+
+def render_text(stats: list[Any], lang: str = "fr") -> str:
+    """The statistics as text, one block per die (a bar of ``#`` per face)."""
+    fr = lang != "en"
+    if not stats:
+        return "Aucun dé lancé dans ce journal." if fr else "No die rolled in this log."
+    groups = (("all", "tous", "all"), ("camera", "caméra", "camera"), ("hand", "à la main", "by hand"))
+    lines: list[str] = []
+    for d in stats:
+        lines.append(d.label["fr" if fr else "en"])
+        names = [d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces]
+        width = max(len(n) for n in names)
+        top = max([1, *d.counts["all"].values()])
+        fit = d.fits.get("all")
+        for f, name in zip(d.faces, names):
+            n_all, n_cam, n_hand = (d.counts[g].get(f, 0) for g in ("all", "camera", "hand"))
+            bar = "#" * round(30 * n_all / top)
+            exp = f" (attendu {fit.expected[f]:.1f})".replace(".", ",") if (fit and fr) else (f" (expected {fit.expected[f]:.1f})" if fit else "")
+            what = (f"caméra {n_cam}, main {n_hand}" if fr else f"camera {n_cam}, hand {n_hand}")
+            lines.append(f"  {name:<{width}} {n_all:>4} {bar:<30} {what}{exp}")
+        for g, gfr, gen in groups:
+            n = sum(d.counts[g].values())
+            if not n and g != "all":
+                continue
+            lines.append(f"  {gfr if fr else gen} : {d.verdicts[g]['fr' if fr else 'en']}" if fr
+                         else f"  {gen}: {d.verdicts[g]['en']}")
+        for face, reads in d.misreads.items():
+            for read_as, times in reads.items():
+                fn = d.face_labels.get(str(face), {}).get("fr" if fr else "en", str(face))
+                rn = d.face_labels.get(str(read_as), {}).get("fr" if fr else "en", str(read_as))
+                lines.append(f"  {'mal lu' if fr else 'misread'} : {fn} {'lu comme' if fr else 'read as'} {rn} × {times}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from .cli import _load_events
+    from .dicestats import die_rolls, die_stats
+    from .errors import CompanionError
+    from .table import Table
+
+    path = args.log
+    if path is None:
+        from .serve import default_data_dir
+
+        path = (args.data or default_data_dir()) / "table.sqlite"
+        if not path.exists():
+            raise CompanionError(f"no table log at {path}: give a LOG or --data FOLDER")
+    table = Table().replay(_load_events(path, strict=False))
+    stats = die_stats(die_rolls((f.event, f.outcomes) for f in table.frames))
+    if args.svg is not None:
+        from .statsvg import histogram_svg
+
+        args.svg.mkdir(parents=True, exist_ok=True)
+        fr = args.lang != "en"
+        for d in stats:
+            fit = d.fits.get("all")
+            svg = histogram_svg([d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces],
+                                {g: [d.counts[g].get(f, 0) for f in d.faces] for g in ("camera", "hand")},
+                                [fit.expected[f] for f in d.faces] if fit else None, d.label["fr" if fr else "en"],
+                                {"camera": "lus par la caméra" if fr else "read by the camera",
+                                 "hand": "saisis à la main" if fr else "typed by hand",
+                                 **({"expected": "dé équilibré" if fr else "fair die"} if fit else {})})
+            (args.svg / f"{d.die}.svg").write_text(svg, encoding="utf-8")
+    try:
+        if args.json:
+            json.dump([d.to_json() for d in stats], sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(render_text(stats, args.lang))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `companion stats | head`
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0

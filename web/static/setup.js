@@ -1,0 +1,232 @@
+/* The set-up of a new game on the tablet, in the page (never a browser pop-up):
+ *   1. the game and its options (asking first, in the page, before ending a running game);
+ *   2. the players and their characters: a new sheet (the game's own form, below) or a
+ *      sheet brought back from an earlier game of the same kind in this table's log;
+ *   3. the first roll.
+ * Opened by the core page's "New game" buttons (event "companion:setup"). The step the
+ * tablet is at is kept in sessionStorage, so a reload stays in the set-up. */
+"use strict";
+(() => {
+  const C = window.Companion;
+  const KEY = "companion-setup";
+  const TITLES = { peripeties: "Péripéties", wuxia: "Wuxia", shayo: "Shayo", espri: "ESPRI" };
+  let ui = load() || { step: null };
+  let info = null;  // GET /api/setup/<game>
+  let loading = false;
+
+  function load() { try { return JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch (e) { return null; } }
+  function save() { try { sessionStorage.setItem(KEY, JSON.stringify(ui)); } catch (e) { /* private mode */ } }
+  const t = (fr, en) => C.t(fr, en);
+
+  async function fetchInfo(game) {
+    if (loading) return;
+    loading = true;
+    info = null;
+    try {
+      const r = await fetch("/api/setup/" + encodeURIComponent(game), { credentials: "same-origin" });
+      if (r.ok) info = await r.json();
+    } catch (e) { /* offline: the core page says so */ }
+    loading = false;
+    if (!info) info = { options: [], defaults: {}, sheets: [] };
+    draw();
+  }
+
+  function open(game) {
+    ui = { step: "options", game, options: {}, demo: document.body.dataset.demo === "yes", players: [] };
+    save();
+    fetchInfo(game);
+    const box = document.getElementById("setup");
+    if (box) { box.hidden = false; box.scrollIntoView({ block: "start" }); }
+  }
+
+  function close() { ui = { step: null }; save(); draw(); }
+
+  function steps(current) {
+    const names = [["options", t("1. Jeu et options", "1. Game and options")],
+      ["players", t("2. Joueurs et personnages", "2. Players and characters")],
+      ["roll", t("3. Premier lancer", "3. First roll")]];
+    return C.h("ol", { class: "steps", "data-test": "setup-steps" },
+      names.map(([k, label]) => C.h("li", { class: k === current ? "current" : "", "data-step": k }, label)));
+  }
+
+  function optionInput(o) {
+    const h = C.h;
+    const cur = o.name in ui.options ? ui.options[o.name] : o.default;
+    const set = (v) => { if (JSON.stringify(v) === JSON.stringify(o.default)) delete ui.options[o.name]; else ui.options[o.name] = v; save(); };
+    const label = C.tr(o.label);
+    if (o.kind === "bool") {
+      return h("label", { class: "check touch" }, h("input", { type: "checkbox", checked: !!cur, "data-test": "setup-opt-" + o.name,
+        onchange: (ev) => set(ev.target.checked) }), label);
+    }
+    if (o.kind === "int") {
+      return h("label", {}, label, h("input", { type: "number", value: cur, step: 1, "data-test": "setup-opt-" + o.name,
+        onchange: (ev) => { const n = parseInt(ev.target.value, 10); if (!isNaN(n)) set(n); } }));
+    }
+    const sel = h("select", { "data-test": "setup-opt-" + o.name, onchange: (ev) => set(o.choices[ev.target.selectedIndex]) },
+      (o.choices || []).map((c, i) => h("option", { value: String(i), selected: JSON.stringify(c) === JSON.stringify(cur) },
+        choiceLabel(o, c))));
+    return h("label", {}, label, sel);
+  }
+
+  /* A choice's words: the option's own description names them in order ("… : un seul
+   * (+5 sinon +3) ou cumulés (…)"); the value itself is shown only when they cannot be found. */
+  function choiceLabel(o, c) {
+    const text = C.tr(o.label);
+    const n = (o.choices || []).length;
+    const i = (o.choices || []).findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
+    const after = text.split(/ : |: /).slice(1).join(" : ");
+    for (const part of [after, text]) {  // "… : a, ou b", else "a, ou b"
+      if (!part) continue;
+      for (const sep of [/, ou |, or /, / ou | or /, /, /]) {
+        const parts = part.split(sep);
+        if (parts.length === n && parts[i]) return parts[i].trim().replace(/^\p{Ll}/u, (m) => m.toUpperCase());
+      }
+    }
+    return String(c);
+  }
+
+  function drawOptions(box) {
+    const h = C.h;
+    const running = C.table && C.table.game;
+    box.append(h("h2", {}, t("Nouvelle partie : ", "New game: ") + (TITLES[ui.game] || ui.game)), steps("options"));
+    if (running) {
+      box.append(h("div", { class: "confirm", "data-test": "setup-confirm" },
+        h("strong", {}, t("La partie en cours (", "The game in progress (") + (C.tr(C.table.title) || running) +
+          t(") s'arrête ici.", ") ends here.")), " ",
+        t("Elle reste dans le journal, et « Annuler » la ramène tant que rien n'a été joué depuis.",
+          "It stays in the journal, and “Undo” brings it back as long as nothing was played since.")));
+    }
+    if (!info) { box.append(h("p", { class: "muted" }, t("Chargement…", "Loading…"))); }
+    else {
+      if (info.options.length) {
+        const det = h("details", { "data-test": "setup-options" }, h("summary", {}, t("Règles de la table (options)", "Table rules (options)")),
+          h("div", { class: "opts" }, info.options.map(optionInput)));
+        box.append(det);
+      }
+      const adv = h("details", { "data-test": "setup-advanced" },
+        h("summary", {}, t("Options avancées (texte JSON, voir la documentation du jeu)", "Advanced options (JSON text, see the game's documentation)")));
+      const area = h("textarea", { "data-test": "setup-advanced-text", spellcheck: "false" });
+      area.value = JSON.stringify(Object.assign({}, info.defaults, ui.options), null, 1);
+      area.addEventListener("change", () => {
+        try {
+          const obj = JSON.parse(area.value);
+          for (const [k, v] of Object.entries(obj)) {
+            if (JSON.stringify(v) !== JSON.stringify(info.defaults[k])) ui.options[k] = v; else delete ui.options[k];
+          }
+          save();
+          area.classList.remove("error");
+        } catch (e) { area.classList.add("error"); C.toast(t("Ce texte n'est pas du JSON valide.", "This text is not valid JSON.")); }
+      });
+      adv.append(area);
+      box.append(adv);
+    }
+    if (document.body.dataset.demo === "yes") {
+      box.append(h("label", { class: "touch" }, h("input", { type: "checkbox", checked: ui.demo, "data-test": "setup-demo-cast",
+        onchange: (ev) => { ui.demo = ev.target.checked; save(); } }),
+      t("Avec les personnages de la démo", "With the demo's characters")));
+    }
+    box.append(h("div", { class: "row" },
+      h("button", { class: "big primary", "data-test": "setup-start", onclick: start },
+        running ? t("Arrêter la partie en cours et commencer", "End the game in progress and start") : t("Commencer la partie", "Start the game")),
+      h("button", { class: "big ghost", "data-test": "setup-cancel", onclick: close }, t("Ne rien changer", "Change nothing"))));
+  }
+
+  async function start() {
+    let res;
+    if (ui.demo && document.body.dataset.demo === "yes") res = await C.api("/api/demo/game", { game: ui.game });
+    else {
+      const data = { game: ui.game, seed: Math.floor(Math.random() * 2 ** 31) };
+      if (Object.keys(ui.options).length) data.options = ui.options;
+      res = await C.send("table.new_game", data);
+    }
+    if (!res) return;
+    ui.step = "players";
+    save();
+    fetchInfo(ui.game);
+  }
+
+  function sheetRow(s) {
+    const h = C.h;
+    const data = Object.assign({}, s.data);
+    const row = h("div", { class: "sheet", "data-test": "setup-sheet" }, h("strong", {}, sheetName(s)));
+    let player = null;
+    if (ui.game === "peripeties") {
+      player = h("input", { value: data.player || "", placeholder: t("Joueur", "Player"), "aria-label": t("Joueur", "Player"),
+        "data-test": "setup-sheet-player" });
+      row.append(h("label", { class: "touch" }, t("jouée par ", "played by "), player));
+    }
+    row.append(h("button", { class: "big", "data-test": "setup-sheet-use", onclick: async () => {
+      if (player) data.player = player.value.trim() || data.player;
+      const r = await C.send(s.type, data);
+      if (r) C.toast(t("Fiche reprise : ", "Sheet brought back: ") + sheetName(s), true);
+    } }, t("Reprendre cette fiche", "Bring this sheet back")));
+    return row;
+  }
+
+  function sheetName(s) {
+    const st = C.table && C.table.state;
+    const cards = st && st.deck && st.deck.cards;
+    const card = Array.isArray(cards) ? cards.find((c) => c.id === s.name) : null;
+    return card ? card.name : (s.data.name || s.name);
+  }
+
+  function inGame(s) {
+    const st = (C.table && C.table.state) || {};
+    const chars = st.characters || [];
+    return chars.some((c) => c.id === s.name || c.name === s.name || (c.card && c.card.id === s.name));
+  }
+
+  function drawPlayers(box) {
+    const h = C.h;
+    box.append(h("h2", {}, (TITLES[ui.game] || ui.game) + t(" : joueurs et personnages", ": players and characters")), steps("players"));
+    box.append(h("p", {}, t("Chaque joueur crée sa fiche avec le formulaire du jeu ci-dessous (« Ajouter un personnage », « Nouveau personnage »), ou reprend une fiche d'une partie précédente :",
+      "Each player makes a sheet with the game's form below (“Add a character”, “New character”), or brings back a sheet from an earlier game:")));
+    const sheets = ((info && info.sheets) || []).filter((s) => !inGame(s));
+    if (sheets.length) box.append(h("div", { "data-test": "setup-sheets" }, sheets.map(sheetRow)));
+    else box.append(h("p", { class: "muted", "data-test": "setup-no-sheets" }, t("Aucune fiche d'une partie précédente de ce jeu.", "No sheet from an earlier game of this one.")));
+    const chars = ((C.table && C.table.state && C.table.state.characters) || []).length;
+    box.append(h("p", { "data-test": "setup-count" }, chars
+      ? t(chars + (chars > 1 ? " personnages à la table." : " personnage à la table."), chars + (chars > 1 ? " characters at the table." : " character at the table."))
+      : t("Pas encore de personnage.", "No character yet.")));
+    box.append(h("div", { class: "row" },
+      h("button", { class: "big primary", "data-test": "setup-done", disabled: !chars && ui.game !== "espri", onclick: done },
+        t("Passer au premier lancer →", "On to the first roll →"))));
+  }
+
+  async function done() {
+    const st = C.table && C.table.state;
+    // Péripéties waits for "start turn 1" before its first roll: the set-up gives it
+    if (ui.game === "peripeties" && st && st.expects && st.expects.step === "setup") {
+      if (!(await C.send("peripeties.next_turn", {}))) return;
+    }
+    ui.step = null;
+    save();
+    draw();
+    const g = document.getElementById("game");
+    if (g) g.scrollIntoView({ block: "start" });
+  }
+
+  function draw() {
+    const box = document.getElementById("setup");
+    if (!box) return;
+    box.replaceChildren();
+    if (ui.step && C.table && ui.step === "players" && C.table.game !== ui.game) { ui = { step: null }; save(); }
+    if (ui.step === "players" && C.table && C.table.state) {
+      // the game moved on by itself (its own "start" button, a first roll): the set-up is over
+      const e = C.table.state.expects;
+      const hist = C.table.history || [];
+      let since = hist.length;
+      while (since > 0 && hist[since - 1].type !== "table.new_game") since--;
+      const rolled = hist.slice(since).some((x) => /\.(roll|dice|draw|appel|test)$/.test(x.type));
+      if ((ui.game === "peripeties" && e && e.step && e.step !== "setup") || (ui.game !== "peripeties" && rolled)) { ui = { step: null }; save(); }
+    }
+    if (!ui.step) { box.hidden = true; return; }
+    box.hidden = false;
+    if (!info && ui.game) { fetchInfo(ui.game); }
+    if (ui.step === "options") drawOptions(box); else drawPlayers(box);
+  }
+
+  window.addEventListener("companion:setup", (ev) => open((ev.detail || {}).game));
+  window.addEventListener("companion:render", () => { if (ui.step === "players") draw(); else if (!ui.step) draw(); });
+  window.addEventListener("companion:hello", () => { if (ui.step) fetchInfo(ui.game); });
+})();
