@@ -242,13 +242,13 @@ def test_the_demo_camera_keeps_its_tray_so_empty_felt_reads_as_nothing(tmp_path,
     empty tray, a roll's frame differs from the calibration only where the dice are:
     no phantom gems on the empty felt (28 in 20 rolls before)."""
     from vision.enroll import default_enrollment
-    from vision.tray_reader import read_tray
+    from vision.reader import Reader
 
-    enr = default_enrollment()
+    reader = Reader(calibration=calibration, enrollment=default_enrollment())
     objects = [("lieu", "foret"), ("adversaire", "bandits"), ("epreuve", "combat"), ("recompense", "frere"),
                ("sentence", "blessure"), ("d10", 3), ("d10", 7)]
     for seed in (2, 5):  # the two seeds that showed phantom gems
         roll_with(democam, objects, seed=seed)
-        read = read_tray(democam.read(), calibration=calibration, enrollment=enr).to_json()
+        read = reader.read(democam.read()).to_json()
         kinds = sorted(o["kind"] for o in read["objects"])
         assert kinds == sorted(k for k, _ in objects), kinds
