@@ -64,7 +64,7 @@ def test_bad_commands_are_refused_at_once(link: TrayLink, emulator: TrayEmulator
     before = emulator.light
     with pytest.raises(error):
         link.send(bad)
-    assert emulator.light == before and link._pending == {}
+    assert emulator.light == before and link.session.queued() == []
 
 
 def test_unplug_and_replug(link: TrayLink, recorder: Recorder, emulator: TrayEmulator) -> None:
@@ -254,41 +254,3 @@ def test_settings_are_checked() -> None:
     with pytest.raises(TrayError):
         LinkSettings(max_retries=0)
     assert LinkSettings().silence_timeout <= 3.0  # an unplug is noticed within 3 s
-
-
-class ScriptedPort:
-    """A serial port that returns given chunks, then calls ``on_empty`` (to stop the session)."""
-
-    def __init__(self, chunks: list[bytes], on_empty: Any) -> None:
-        self.chunks = list(chunks)
-        self.on_empty = on_empty
-        self.written = bytearray()
-
-    @property
-    def in_waiting(self) -> int:
-        return len(self.chunks[0]) if self.chunks else 0
-
-    def read(self, n: int) -> bytes:
-        if self.chunks:
-            return self.chunks.pop(0)
-        self.on_empty()
-        return b""
-
-    def write(self, data: bytes) -> None:
-        self.written += data
-
-
-def test_an_event_right_behind_the_hello_is_delivered_at_once() -> None:
-    from firmware_bridge.session import Session
-
-    link = TrayLink("/nonexistent/tray", FAST_LINK)
-    reply = p.encode(p.Hello(1, 1, "0.2.0", "pico", 500, seq=1))
-    press = p.encode(p.Press(2, 5, seq=2))
-    port = ScriptedPort([reply + press], link._stop.set)
-    session = Session(link, port, p.Decoder(), "scripted")
-    info = session.handshake()
-    assert info == TrayConnected("scripted", "0.2.0", "pico", 1)
-    session.serve()
-    assert link._events.get_nowait() == ButtonPressed(2, 5)
-    sent = p.Decoder().feed(bytes(port.written))
-    assert isinstance(sent[0], p.Hello) and p.Ack(2) in [p.Ack(m.ref) for m in sent if isinstance(m, p.Ack)]
