@@ -113,6 +113,7 @@ class TrayEmulator:
         os.set_blocking(self._wake_w, False)
         self._thread: threading.Thread | None = None
         self._stopping = False
+        self._stepped = threading.Condition()
 
     # -- life cycle -----------------------------------------------------------------------
     def start(self) -> "TrayEmulator":
@@ -183,6 +184,13 @@ class TrayEmulator:
     def host_present(self) -> bool:
         """The firmware believes a host is listening."""
         return bool(self.tray and self.tray.host)
+
+    def wait_for(self, pred: Callable[[], bool], timeout: float = 5.0) -> bool:
+        """Block until ``pred()`` is true (False after ``timeout`` s). It is checked after
+        every step of the firmware thread (at least ten a second), so a test waits on what
+        the tray shows (``lambda: emu.light == (42, 1, 2, 3)``), never on a guessed delay."""
+        with self._stepped:
+            return self._stepped.wait_for(pred, timeout)
 
     # -- hardware -------------------------------------------------------------------------
     def shake(self, duration: float = 0.0) -> None:
@@ -332,6 +340,8 @@ class TrayEmulator:
                 self.board.read()  # a hung firmware: what the host sends is lost
             if self._timers:
                 wait = min(wait, self._timers[0][0] - time.monotonic())
+            with self._stepped:  # the firmware has taken a step: let waiters look again
+                self._stepped.notify_all()
             fds = [self._wake_r] + ([self._master] if self._master is not None else [])
             try:
                 ready, _, _ = select.select(fds, [], [], max(0.0, wait))

@@ -128,6 +128,12 @@ class TrayLink:
         with self._connected_cond:
             return self._connected_cond.wait_for(lambda: self._connected, timeout)
 
+    def wait_for(self, pred: Callable[[], bool], timeout: float | None = None) -> bool:
+        """Block until ``pred()`` is true (False after ``timeout`` s); it is checked again
+        whenever the link has done something (written, delivered, connected, given up)."""
+        with self._connected_cond:
+            return self._connected_cond.wait_for(pred, timeout)
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(event)`` for every event, on the dispatcher thread; returns an unsubscribe function."""
         return self._subscribers.add(callback)
@@ -276,6 +282,9 @@ class TrayLink:
             elif isinstance(action, Closed):
                 self._set_connected(False, None)
                 over = True
+        if actions:
+            with self._connected_cond:
+                self._connected_cond.notify_all()
         return over
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
@@ -49,12 +50,27 @@ def test_unplug_looks_like_a_pulled_cable(emulator: TrayEmulator) -> None:
 
 
 def test_silent_means_no_bytes_at_all(emulator: TrayEmulator) -> None:
+    written: list[bytes] = []
+    some = threading.Event()
+
+    def on_write(data: bytes) -> None:
+        written.append(data)
+        some.set()
+
     with serial.Serial(emulator.port, timeout=0.05) as ser:
-        emulator.go_silent()
-        ser.reset_input_buffer()
-        time.sleep(0.05)
-        ser.reset_input_buffer()
-        assert _read_for(ser, p.Decoder(), 0.3) == []
+        emulator.set_on_write(on_write)
+        assert some.wait(5)  # the firmware has written a frame since we started watching
+        emulator.go_silent()  # returns once the firmware thread has taken it
+        last = p.Decoder().feed(written[-1])[-1]
+        dec = p.Decoder()
+        end = time.monotonic() + 5
+        got: list = []
+        while last not in got and time.monotonic() < end:  # everything it wrote has arrived
+            got += dec.feed(ser.read(256))
+        assert last in got
+        count = len(written)
+        assert _read_for(ser, dec, 0.3) == []  # then nothing at all
+        assert len(written) == count
         emulator.resume()
         assert _read_for(ser, p.Decoder(), 0.3) != []
 
@@ -63,9 +79,7 @@ def test_nobody_listening_does_not_block_the_firmware(emulator: TrayEmulator) ->
     for _ in range(300):  # far more than a pty buffers
         emulator.inject(b"x" * 100)
     emulator.shake()
-    assert emulator.tray is not None
-    time.sleep(0.05)
-    assert emulator.tray.moving
+    assert emulator.wait_for(lambda: emulator.tray is not None and emulator.tray.moving, 5)
 
 
 def test_stop_removes_everything(tmp_path: object) -> None:
