@@ -17,7 +17,7 @@ from firmware_bridge import protocol as p
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(*args: str, timeout: float = 30, **kw: object) -> subprocess.CompletedProcess:
+def _run(*args: str, timeout: float = 120, **kw: object) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout, **kw)  # type: ignore[call-overload]
 
@@ -28,14 +28,6 @@ def test_frame_prints_a_line_the_tray_accepts() -> None:
     assert p.Decoder().feed(out.stdout.encode()) == [p.Light(200, 255, 240, 220, seq=7)]
     bad = _run("tray", "frame", "LIGHT", "$")
     assert bad.returncode == 1 and "ASCII" in bad.stderr
-
-
-def test_monitor_an_emulated_tray_as_json() -> None:
-    out = _run("tray", "monitor", "emulated", "--json", "--duration", "1", "--light", "80", "--status", "slow")
-    assert out.returncode == 0, out.stderr
-    events = [json.loads(line) for line in out.stdout.splitlines()]
-    assert events[0]["event"] == "connected" and events[0]["board"] == "sim"
-    assert events[-1] == {"event": "disconnected", "reason": "stopped"}
 
 
 class Lines:
@@ -106,6 +98,33 @@ def test_emulate_and_monitor_in_two_processes(tmp_path: Path) -> None:
             if proc is not None and proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_monitor_an_emulated_tray_as_json() -> None:
+    mon = subprocess.Popen([sys.executable, "-m", "companion", "tray", "monitor", "emulated", "--json",
+                            "--light", "80", "--status", "slow"], cwd=ROOT, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        assert mon.stdout is not None
+        out = Lines(mon.stdout)
+        first = json.loads(out.wait_for('"event"'))
+        assert first["event"] == "connected" and first["board"] == "sim"
+        mon.send_signal(signal.SIGINT)
+        last = json.loads(out.wait_for('"disconnected"'))
+        assert last == {"event": "disconnected", "reason": "stopped"}
+        assert mon.wait(timeout=60) == 130
+    finally:
+        if mon.poll() is None:
+            mon.kill()
+            mon.wait()
+
+
+def test_monitor_stops_after_its_duration() -> None:
+    out = _run("tray", "monitor", "emulated", "--json", "--duration", "0.2", timeout=120)
+    assert out.returncode == 0, out.stderr
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    if events:  # connected in time or not, a connected tray is always told goodbye
+        assert events[0]["event"] == "connected" and events[-1] == {"event": "disconnected", "reason": "stopped"}
 
 
 def test_register_imports_nothing_heavy() -> None:
