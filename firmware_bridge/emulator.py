@@ -214,10 +214,24 @@ class TrayEmulator:
         self._call(lambda: self.board.pressed.__setitem__(button, False))
 
     def click(self, button: int = 1, hold: float = 0.08) -> None:
-        """Press now, release after ``hold`` seconds (returns at once)."""
+        """Press now, release after ``hold`` seconds (returns at once).
+
+        The release waits, if need be, until the firmware has taken the press (held for
+        its debounce time): a finger holds a button for real time, so a firmware thread
+        stalled by a busy machine must not see a click shorter than its debounce.
+        """
+        def release() -> None:
+            tray = self.tray
+            if tray is not None and not self._silent:
+                state = tray.buttons.get(button)
+                if state is not None and not state[0]:  # the press is not taken yet: hold on
+                    self._at(time.monotonic() + tray.debounce_ms / 1000, release)
+                    return
+            self.board.pressed[button] = False
+
         def start() -> None:
             self.board.pressed[button] = True
-            self._at(time.monotonic() + hold, lambda: self.board.pressed.__setitem__(button, False))
+            self._at(time.monotonic() + hold, release)
         self._call(start)
 
     # -- mishaps --------------------------------------------------------------------------

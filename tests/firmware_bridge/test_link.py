@@ -271,3 +271,13 @@ def test_settings_are_checked() -> None:
     with pytest.raises(TrayError):
         LinkSettings(max_retries=0)
     assert LinkSettings().silence_timeout <= 3.0  # an unplug is noticed within 3 s
+
+
+def test_an_emulated_click_lasts_until_the_firmware_took_it(link: TrayLink, recorder: Recorder,
+                                                           emulator: TrayEmulator) -> None:
+    """A release due before the debounce is over (a busy machine stalls the firmware thread
+    the same way) waits for the press to be taken: the click is never lost."""
+    emulator.click(2, hold=0.0)
+    (released,) = recorder.wait_count(ButtonReleased, 1)
+    assert recorder.of(ButtonPressed) == [ButtonPressed(2, released.tray_ms - released.held_ms)]
+    assert released.held_ms >= FAST_FIRMWARE["debounce_ms"]
