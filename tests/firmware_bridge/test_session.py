@@ -88,6 +88,14 @@ def test_incompatible_firmware_is_reported_and_closed() -> None:
     assert not s.opened
 
 
+def test_the_same_incompatibility_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    s = Session(CFG, "9.9.9")
+    for attempt in range(3):  # the link retries forever; the log must not fill up
+        s.open("dev", float(attempt))
+        s.handle(p.Hello(2, 3, "2.0", "pico", 500, seq=1), float(attempt))
+    assert [r.levelname for r in caplog.records if "protocol 2-3" in r.getMessage()] == ["ERROR"]
+
+
 # -- events --------------------------------------------------------------------------------------
 def test_every_copy_of_an_event_is_acknowledged_and_delivered_once() -> None:
     s = connected()
@@ -134,6 +142,13 @@ def test_a_reboot_says_hello_again_and_restores_the_light() -> None:
     assert emitted(out) == []  # a reboot is not an unplug
 
 
+def test_greeting_again_needs_more_than_the_pause() -> None:
+    cfg = LinkSettings(silence_timeout=1.5, heartbeat_interval=0.5, hello_interval=0.25, handshake_timeout=1.0)
+    s = connected(cfg)  # said HELLO at 0.0; the pause is max(1 s, 2/3 of 1.5 s) = 1 s
+    assert s.handle(p.Heartbeat(10, 0, 0), 1.0) == []
+    assert [type(m) for m in sent(s.handle(p.Heartbeat(10, 0, 0), 1.0078125))] == [p.Hello]
+
+
 def test_a_tray_without_a_session_is_greeted_again_at_most_once_a_second() -> None:
     s = connected()
     nohost = p.Heartbeat(10, 3, 0)
@@ -163,6 +178,13 @@ def test_silence_closes_the_session() -> None:
     out = s.tick(3.01)
     assert out == [Closed("silent"), Emit(TrayDisconnected("silent"))]
     assert s.stats.disconnects == 1 and s.tick(4.0) == []
+
+
+def test_silence_means_more_than_the_timeout() -> None:
+    s = connected()
+    s.handle(p.Heartbeat(1, 0, 1), 1.0)
+    assert not any(isinstance(a, Closed) for a in s.tick(3.0))  # exactly 2 s (exact in binary): still there
+    assert s.tick(3.0078125)[0] == Closed("silent")
 
 
 def test_a_slow_tray_heartbeat_stretches_the_silence_timeout() -> None:
