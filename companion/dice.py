@@ -22,6 +22,19 @@ reports ``kind`` = ``lieu|adversaire|epreuve|recompense|sentence`` and ``value``
 face key) all use them. The symbol kinds of Péripéties must carry exactly these results
 (:data:`SYMBOL_RESULTS`); a table's file may change labels, icons and how many faces
 show each result, never the keys.
+
+>>> dice = default_dice()
+>>> dice["d10"].parse("0"), dice["d10"].parse(7)  # the d10's "0" face is a 10
+(10, 7)
+>>> trial = dice["epreuve"]
+>>> trial.keys(), trial.probability("combat")  # three of its six faces say combat
+(('combat', 'esprit', 'magie'), Fraction(1, 2))
+>>> dice["lieu"].parse("Forêt"), dice["lieu"].parse("forest"), dice["lieu"].face("foret").label("en")
+('foret', 'foret', 'Forest')
+>>> dice["d6"].parse(7)
+Traceback (most recent call last):
+  ...
+companion.dice.DiceError: a d6 shows 1-6, not 7
 """
 
 from __future__ import annotations
@@ -69,8 +82,11 @@ class DiceError(CompanionError):
 
 
 def fold_text(value: str) -> str:
-    """Lower-case, accents stripped, spaces/hyphens/apostrophes dropped: ``"Forêt"`` ->
-    ``"foret"``, ``"Gourde d'arak"`` -> ``"gourdedarak"``. Used to accept typed values."""
+    """Lower-case, accents stripped, spaces/hyphens/apostrophes dropped. Used to accept typed values.
+
+    >>> fold_text("Forêt"), fold_text("Gourde d'arak"), fold_text(" Étang ")
+    ('foret', 'gourdedarak', 'etang')
+    """
     nfkd = unicodedata.normalize("NFKD", value.strip().casefold())
     return "".join(c for c in nfkd if c.isalnum() and not unicodedata.combining(c))
 

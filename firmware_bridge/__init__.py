@@ -4,7 +4,9 @@ The server asks :func:`open_tray` for its tray; everything else is imported lazi
 importing this package costs nothing (``companion odds`` imports the CLI modules).
 
 - :mod:`firmware_bridge.protocol`: messages, ``encode``, ``Decoder`` (pure)
-- :mod:`firmware_bridge.link`: :class:`~firmware_bridge.link.TrayLink`, the host side
+- :mod:`firmware_bridge.session`: :class:`~firmware_bridge.session.Session`, the host side of the protocol, no I/O
+- :mod:`firmware_bridge.link`: :class:`~firmware_bridge.link.TrayLink`, the port and threads around a session
+- :mod:`firmware_bridge.fake`: :class:`~firmware_bridge.fake.FakeTray`, a tray for tests (records, emits on demand)
 - :mod:`firmware_bridge.emulator`: :class:`~firmware_bridge.emulator.TrayEmulator` on a pseudo-terminal
 - :mod:`firmware_bridge.firmware`: the reference MicroPython firmware for a Pico
 - :mod:`firmware_bridge.gpio`: :class:`~firmware_bridge.gpio.GpioTray`, a button and LED on the Pi

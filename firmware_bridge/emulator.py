@@ -113,6 +113,7 @@ class TrayEmulator:
         os.set_blocking(self._wake_w, False)
         self._thread: threading.Thread | None = None
         self._stopping = False
+        self._stepped = threading.Condition()
 
     # -- life cycle -----------------------------------------------------------------------
     def start(self) -> "TrayEmulator":
@@ -184,6 +185,13 @@ class TrayEmulator:
         """The firmware believes a host is listening."""
         return bool(self.tray and self.tray.host)
 
+    def wait_for(self, pred: Callable[[], bool], timeout: float = 5.0) -> bool:
+        """Block until ``pred()`` is true (False after ``timeout`` s). It is checked after
+        every step of the firmware thread (at least ten a second), so a test waits on what
+        the tray shows (``lambda: emu.light == (42, 1, 2, 3)``), never on a guessed delay."""
+        with self._stepped:
+            return self._stepped.wait_for(pred, timeout)
+
     # -- hardware -------------------------------------------------------------------------
     def shake(self, duration: float = 0.0) -> None:
         """The dice hit the tray: one motion pulse now, then one every 40 ms for ``duration`` s."""
@@ -206,10 +214,24 @@ class TrayEmulator:
         self._call(lambda: self.board.pressed.__setitem__(button, False))
 
     def click(self, button: int = 1, hold: float = 0.08) -> None:
-        """Press now, release after ``hold`` seconds (returns at once)."""
+        """Press now, release after ``hold`` seconds (returns at once).
+
+        The release waits, if need be, until the firmware has taken the press (held for
+        its debounce time): a finger holds a button for real time, so a firmware thread
+        stalled by a busy machine must not see a click shorter than its debounce.
+        """
+        def release() -> None:
+            tray = self.tray
+            if tray is not None and not self._silent:
+                state = tray.buttons.get(button)
+                if state is not None and not state[0]:  # the press is not taken yet: hold on
+                    self._at(time.monotonic() + tray.debounce_ms / 1000, release)
+                    return
+            self.board.pressed[button] = False
+
         def start() -> None:
             self.board.pressed[button] = True
-            self._at(time.monotonic() + hold, lambda: self.board.pressed.__setitem__(button, False))
+            self._at(time.monotonic() + hold, release)
         self._call(start)
 
     # -- mishaps --------------------------------------------------------------------------
@@ -332,6 +354,8 @@ class TrayEmulator:
                 self.board.read()  # a hung firmware: what the host sends is lost
             if self._timers:
                 wait = min(wait, self._timers[0][0] - time.monotonic())
+            with self._stepped:  # the firmware has taken a step: let waiters look again
+                self._stepped.notify_all()
             fds = [self._wake_r] + ([self._master] if self._master is not None else [])
             try:
                 ready, _, _ = select.select(fds, [], [], max(0.0, wait))

@@ -51,6 +51,8 @@ class StatusLed:
         self.pattern = "off"
         self._wake = threading.Event()
         self._closed = False
+        self._changed = threading.Condition()
+        self.writes = 0  # how many times the LED was set, for :meth:`wait_for`
         self._thread = threading.Thread(target=self._run, name="status-led", daemon=True)
         self._thread.start()
 
@@ -81,6 +83,14 @@ class StatusLed:
                 self.led.off()
         except Exception:  # closed under our feet
             pass
+        with self._changed:
+            self.writes += 1
+            self._changed.notify_all()
+
+    def wait_for(self, pred: Callable[[], bool], timeout: float | None = 5.0) -> bool:
+        """Block until ``pred()`` holds, looked at again each time the LED is set (False after ``timeout`` s)."""
+        with self._changed:
+            return self._changed.wait_for(pred, timeout)
 
     def close(self) -> None:
         self._closed = True
@@ -100,7 +110,8 @@ class GpioTray:
 
     ``button_pin`` / ``led_pin`` choose other pins (``led_pin=None``: no LED);
     ``bounce_time`` is the debounce in seconds; ``pin_factory`` is gpiozero's (a
-    ``MockFactory`` in tests).
+    ``MockFactory`` in tests); ``clock`` gives the time in seconds for the debounce and
+    the events' ``tray_ms`` (default :func:`time.monotonic`; tests pass one they move by hand).
 
     Debouncing is done here, not by the pin library (RPi.GPIO, lgpio and the mock pins
     each treat ``bounce_time`` differently): an edge is taken when it changes the
@@ -110,8 +121,10 @@ class GpioTray:
     """
 
     def __init__(self, button_pin: int = 17, led_pin: int | None = 27, *, pin_factory: Any = None,
-                 bounce_time: float | None = 0.02, button_id: int = 1) -> None:
+                 bounce_time: float | None = 0.02, button_id: int = 1,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.button_pin = button_pin
+        self._clock = clock
         self.led_pin = led_pin
         self.button_id = button_id
         self._factory = pin_factory
@@ -120,7 +133,7 @@ class GpioTray:
         self._lock = threading.Lock()
         self._button: Any = None
         self.status: StatusLed | None = None
-        self._t0 = time.monotonic()
+        self._t0 = clock()
         self._pressed_at = 0
         self._pattern = "on"
         self._down = False
@@ -132,7 +145,7 @@ class GpioTray:
         return self._button is not None
 
     def _ms(self) -> int:
-        return int((time.monotonic() - self._t0) * 1000) & 0xFFFFFFFF
+        return round((self._clock() - self._t0) * 1000) & 0xFFFFFFFF
 
     def start(self) -> "GpioTray":
         """Claim the pins and report ``TrayConnected``.
@@ -213,7 +226,7 @@ class GpioTray:
     def _edge(self, down: bool) -> None:
         bounce = self._bounce or 0.0
         with self._lock:
-            now = time.monotonic()
+            now = self._clock()
             if down == self._down:
                 return
             if now - self._last_edge < bounce:  # chatter: look again when it is over

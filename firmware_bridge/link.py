@@ -2,16 +2,18 @@
 
 :class:`TrayLink` owns one I/O thread. It finds the port (a path, a
 ``/dev/serial/by-id/...`` link, ``auto`` by USB vendor:product, or an in-process
-emulator), opens it, says HELLO, and then, until :meth:`TrayLink.stop`:
+emulator), opens it, and then, until :meth:`TrayLink.stop`, moves bytes between the port
+and its :class:`~firmware_bridge.session.Session` (the protocol, as a state machine
+without I/O) and carries out what the session answers:
 
-- delivers the tray's events (motion, settled, buttons) to every subscriber, in order,
-  exactly once (the tray resends unacknowledged events; duplicates are dropped), on a
-  dispatcher thread of its own, so a slow subscriber never stalls the line;
-- sends commands (light, status, settings) one at a time until acknowledged; the latest
-  of each kind is remembered and sent again after every reconnect or tray reboot;
-- sends a heartbeat and watches the tray's: on an I/O error (cable pulled) or silence it
-  marks the tray disconnected, tells the subscribers, and tries again with back-off,
-  forever, re-resolving the port each time.
+- the tray's events (motion, settled, buttons) go to every subscriber, in order, exactly
+  once (the session drops the tray's resends), on a dispatcher thread of its own, so a
+  slow subscriber never stalls the line;
+- commands (light, status, settings) are sent one at a time until acknowledged; the
+  latest of each kind is sent again after every reconnect or tray reboot;
+- on an I/O error (cable pulled) or silence the tray is marked disconnected, the
+  subscribers are told, and the link tries again with back-off, forever, re-resolving
+  the port each time.
 
 Nothing raised on the line escapes the thread; subscriber exceptions are logged.
 """
@@ -22,13 +24,16 @@ import logging
 import os
 import queue
 import threading
+import time
 from typing import Any, Callable
 
+from companion import __version__
+
 from . import protocol as p
-from .errors import PortError, TrayError
-from .events import Subscriber, Subscribers, TrayConnected, TrayDisconnected, TrayEvent
+from .errors import PortError
+from .events import Subscriber, Subscribers, TrayConnected, TrayEvent
 from .ports import PortSpec, find_usb_port, parse_spec
-from .session import Gone, LinkSettings, LinkStats, Pending, Session, command_key
+from .session import Action, Closed, Done, Emit, LinkSettings, LinkStats, Opened, Resend, Send, Session
 
 __all__ = ["TrayLink", "LinkSettings", "LinkStats"]  # the last two live in .session
 
@@ -54,12 +59,13 @@ class TrayLink:
         if self.spec.kind in ("gpio", "none"):
             raise PortError(f"{self.spec.kind!r} is not a serial tray; use firmware_bridge.open_tray()")
         self.stats = LinkStats()
+        #: the protocol's state; only touched under ``_lock``
+        self.session = Session(self.settings, __version__, self.stats)
         self.emulator: Any = None
         self._emulator_options = dict(emulator_options or {})
         self._lock = threading.Lock()
         self._subscribers = Subscribers("tray")
-        self._desired: dict[str, p.Command] = {}
-        self._pending: dict[str, Pending] = {}
+        self._waiters: dict[int, _Waiter] = {}
         self._connected = False
         self._info: TrayConnected | None = None
         self._device: str | None = None
@@ -69,9 +75,6 @@ class TrayLink:
         self._events: queue.Queue[TrayEvent | None] = queue.Queue()
         self._dispatcher: threading.Thread | None = None
         self._connected_cond = threading.Condition(self._lock)
-        # The last event delivered, whole: a resend is byte-identical (same number, same
-        # tray time), so this catches duplicates even across reconnects and reboots.
-        self._rx_last: p.Message | None = None
 
     # -- public API -------------------------------------------------------------------
     def start(self) -> "TrayLink":
@@ -125,6 +128,12 @@ class TrayLink:
         with self._connected_cond:
             return self._connected_cond.wait_for(lambda: self._connected, timeout)
 
+    def wait_for(self, pred: Callable[[], bool], timeout: float | None = None) -> bool:
+        """Block until ``pred()`` is true (False after ``timeout`` s); it is checked again
+        whenever the link has done something (written, delivered, connected, given up)."""
+        with self._connected_cond:
+            return self._connected_cond.wait_for(pred, timeout)
+
     def subscribe(self, callback: Subscriber) -> Callable[[], None]:
         """Call ``callback(event)`` for every event, on the dispatcher thread; returns an unsubscribe function."""
         return self._subscribers.add(callback)
@@ -136,25 +145,14 @@ class TrayLink:
         ``wait`` is None; else waits up to ``wait`` seconds and returns whether the tray
         acknowledged it (or a newer command of the same kind).
         """
-        if not isinstance(command, p.COMMANDS):
-            raise TrayError(f"not a tray command: {command!r} (send Light, Status or Setting)")
-        p.encode(command)  # raises ProtocolError with a clear message for a bad field
-        if isinstance(command, p.Setting) and command.key not in p.SETTINGS:
-            raise TrayError(f"unknown tray setting {command.key!r}; known: {', '.join(p.SETTINGS)}")
-        done = threading.Event()
-        key = command_key(command)
+        waiter = _Waiter()
         with self._lock:
-            self._desired[key] = command
-            pend = self._pending.get(key)
-            if pend is None:
-                self._pending[key] = Pending(command, [done])
-            else:
-                pend.command = command
-                pend.waiters.append(done)
+            ticket = self.session.submit(command)  # raises TrayError / ProtocolError for a bad command
+            self._waiters[ticket] = waiter
         self._wake()
         if wait is None:
             return True
-        return done.wait(wait) and getattr(done, "ok", False)
+        return waiter.wait(wait)
 
     def set_light(self, level: int, r: int = 255, g: int = 255, b: int = 255, wait: float | None = None) -> bool:
         """Light the tray: brightness 0-255, colour r g b 0-255."""
@@ -233,38 +231,73 @@ class TrayLink:
             return False
         self._device = device
         self._ser = ser
-        decoder = p.Decoder()
-        s = Session(self, ser, decoder, device)
         reason = "unplugged"
-        handshake = False
         try:
-            info = s.handshake()
-            if info is None:
-                return False
-            handshake = True
-            self.stats.connects += 1
-            self._set_connected(True, info)
-            log.info("tray connected on %s: %s firmware %s, protocol %d", device, info.board, info.firmware, info.protocol)
-            self._emit(info)
-            s.restore_state()
-            s.serve()
-            reason = "stopped"
-        except Gone as gone:
-            reason = str(gone)
+            with self._lock:
+                actions = self.session.open(device, time.monotonic())
+            while not self._carry_out(ser, actions):
+                if self._stop.is_set():
+                    reason = "stopped"
+                    break
+                n = ser.in_waiting
+                data = ser.read(n if n else 1)
+                now = time.monotonic()
+                with self._lock:
+                    actions = self.session.receive(data, now) if data else []
+                    if self.session.phase != "closed":
+                        actions += self.session.tick(now)
         except (serial.SerialException, OSError) as exc:
             log.debug("tray link: %s", exc)
             reason = "unplugged"
         finally:
             self._ser = None
-            self.stats.bad_frames += decoder.stats.bad_frames
             try:
                 ser.close()
             except Exception:
                 pass
-            s.abandon_inflight()
-            if handshake:
-                self.stats.disconnects += 1
+            with self._lock:
+                actions = self.session.close(reason)
+                opened = self.session.opened
+            self._set_connected(False, None)
+            self._carry_out(None, actions)
+        return opened
+
+    def _carry_out(self, ser: Any, actions: list[Action]) -> bool:
+        """Do what the session said, in order; True if it said the session is over."""
+        over = False
+        for action in actions:
+            if isinstance(action, (Send, Resend)):
+                if ser is not None:
+                    ser.write(action.frame)
+            elif isinstance(action, Emit):
+                self._emit(action.event)
+            elif isinstance(action, Done):
+                with self._lock:
+                    waiters = [self._waiters.pop(t, None) for t in action.tickets]
+                for w in waiters:
+                    if w is not None:
+                        w.finish(action.ok)
+            elif isinstance(action, Opened):
+                self._set_connected(True, action.info)
+            elif isinstance(action, Closed):
                 self._set_connected(False, None)
-                log.info("tray disconnected (%s)", reason)
-                self._emit(TrayDisconnected(reason))
-        return handshake
+                over = True
+        if actions:
+            with self._connected_cond:
+                self._connected_cond.notify_all()
+        return over
+
+
+class _Waiter:
+    """What a :meth:`TrayLink.send` with ``wait`` waits on: the command's :class:`~firmware_bridge.session.Done`."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self.ok = False
+
+    def finish(self, ok: bool) -> None:
+        self.ok = ok
+        self._done.set()
+
+    def wait(self, timeout: float | None) -> bool:
+        return self._done.wait(timeout) and self.ok

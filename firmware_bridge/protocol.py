@@ -3,7 +3,7 @@
 Wire format (full specification in ``hardware.md``): one line of printable
 ASCII per message, readable in any serial terminal::
 
-    $<seq> <TYPE> <arg>...*<CRC>\\n        e.g.  $12 SETTLED 48211 930*6C1E
+    $<seq> <TYPE> <arg>...*<CRC>\\n        e.g.  $12 SETTLED 48211 930*0F58
 
 ``CRC`` is CRC-16/CCITT-FALSE of the bytes between ``$`` and ``*`` (four hex digits).
 A ``$`` always starts a new frame, so the decoder resynchronises on the next ``$`` after
@@ -14,6 +14,22 @@ cannot be sent (a field out of range); :class:`Decoder` never raises, whatever i
 bad frames are counted in :attr:`Decoder.stats` and dropped. A frame whose checksum is
 good but whose type or arguments are not understood is returned as :class:`Unknown`, so
 the link can answer it with a ``NAK``.
+
+>>> encode(Settled(48211, 930, seq=12))
+b'$12 SETTLED 48211 930*0F58\\n'
+>>> dec = Decoder()
+>>> dec.feed(b"noise$12 SETTLED 48211 930*0F58\\n$13 SETTLED 1 2*0000\\n$3 HB 205")
+[Settled(t_ms=48211, moving_ms=930, seq=12)]
+>>> dec.feed(b"00 0 1*EC94\\n")  # the rest of the heartbeat
+[Heartbeat(uptime_ms=20500, bad_frames=0, session=1, seq=3)]
+>>> dec.stats.bad_crc, dec.stats.garbage_bytes  # the forged checksum; "noise"
+(1, 5)
+>>> dec.feed(b"$4 FLY 1*%04X\\n" % crc16(b"4 FLY 1"))
+[Unknown(name='FLY', args=('1',), reason='unknown', seq=4)]
+>>> encode(Light(300))
+Traceback (most recent call last):
+  ...
+firmware_bridge.errors.ProtocolError: Light.level must be an integer from 0 to 255, not 300
 """
 
 from __future__ import annotations
@@ -54,7 +70,11 @@ def crc16(data: bytes) -> int:
 
 
 def negotiate(a_min: int, a_max: int, b_min: int, b_max: int) -> int | None:
-    """The protocol version two sides use: the highest both speak, or None."""
+    """The protocol version two sides use: the highest both speak, or None.
+
+    >>> negotiate(1, 2, 2, 3), negotiate(1, 1, 2, 3)
+    (2, None)
+    """
     best = min(a_max, b_max)
     return best if best >= max(a_min, b_min) else None
 

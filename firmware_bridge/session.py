@@ -1,26 +1,52 @@
-"""One open port of a :class:`~firmware_bridge.link.TrayLink`: handshake, events, commands, heartbeat.
+"""The host side of the tray protocol as a state machine that does no I/O.
 
-Used only by the link's I/O thread; :class:`LinkSettings` and :class:`LinkStats` are the
-link's public values.
+:class:`Session` is told what the line brought (:meth:`Session.receive` for bytes,
+:meth:`Session.handle` for one decoded message) and that time has passed
+(:meth:`Session.tick`), always with ``now`` in seconds, and answers with the actions to
+carry out:
+
+- :class:`Send`: write a new frame (HELLO, heartbeat, ACK, NAK, a command);
+- :class:`Resend`: write an unacknowledged command's frame again, byte for byte;
+- :class:`Emit`: deliver an event to the subscribers;
+- :class:`Done`: a queued command ended: ``acked``, ``refused`` (NAK) or ``dropped``
+  (given up after :attr:`LinkSettings.max_retries` sends);
+- :class:`Opened` / :class:`Closed`: the handshake succeeded / the session is over and
+  the port should be closed (silence, no HELLO, incompatible firmware).
+
+It reads no port, starts no thread and looks at no clock, so retries, duplicates and
+reboots are tested by feeding it messages (``tests/firmware_bridge/test_session.py``);
+:class:`~firmware_bridge.link.TrayLink` only moves the bytes. One session lives as long
+as its link, across reconnects: the last event delivered (to drop the tray's resends) and
+the latest command of each kind (to restore them after a reconnect or a reboot) survive
+an unplug. It is not thread-safe: the link calls it under its lock.
+
+>>> s = Session(LinkSettings(), "0.1.0")
+>>> [a.message for a in s.open("/dev/ttyACM0", now=0.0)]
+[Hello(proto_min=1, proto_max=1, version='0.1.0', board='companion', hb_ms=500, seq=0)]
+>>> s.handle(p.Hello(1, 1, "0.2.0", "pico", 500, seq=1), now=0.01)[0]
+Opened(info=TrayConnected(port='/dev/ttyACM0', firmware='0.2.0', board='pico', protocol=1))
+>>> s.handle(p.Press(1, 4000, seq=2), now=0.02)
+[Send(message=Ack(ref=2, seq=1)), Emit(event=ButtonPressed(button=1, tray_ms=4000))]
+>>> s.handle(p.Press(1, 4000, seq=2), now=0.03)  # the tray missed our ACK and resent it
+[Send(message=Ack(ref=2, seq=2))]
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TypeVar, Union
 
 from . import protocol as p
 from .errors import TrayError
-from .events import ButtonPressed, ButtonReleased, DiceSettled, MotionStarted, TrayConnected, TrayEvent
+from .events import (ButtonPressed, ButtonReleased, DiceSettled, MotionStarted, TrayConnected, TrayDisconnected,
+                     TrayEvent)
 from .ports import PICO_USB_ID
 
-if TYPE_CHECKING:
-    from .link import TrayLink
-
-__all__ = ["LinkSettings", "LinkStats", "Session", "Gone", "Pending", "command_key"]
+__all__ = [
+    "LinkSettings", "LinkStats", "Session", "command_key", "check_command",
+    "Action", "Send", "Resend", "Emit", "Done", "Opened", "Closed",
+]
 
 log = logging.getLogger("firmware_bridge.link")
 
@@ -66,220 +92,367 @@ class LinkStats:
     last_error: str = ""
 
 
-class Gone(Exception):
-    """The session is over; the argument says why."""
+# -- actions -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Send:
+    """Write this message's frame (its ``seq`` is already given)."""
+
+    message: p.Message
+
+    @property
+    def frame(self) -> bytes:
+        return p.encode(self.message)
 
 
-@dataclass
-class Pending:
-    command: p.Command
-    waiters: list[threading.Event] = field(default_factory=list)
+@dataclass(frozen=True)
+class Resend:
+    """Write an unacknowledged command again, same number, same bytes (send number ``attempt``)."""
+
+    message: p.Command
+    attempt: int
+
+    @property
+    def frame(self) -> bytes:
+        return p.encode(self.message)
+
+
+@dataclass(frozen=True)
+class Emit:
+    """Deliver ``event`` to the subscribers."""
+
+    event: TrayEvent
+
+
+@dataclass(frozen=True)
+class Done:
+    """The command of kind ``key`` asked for by ``tickets`` ended: ``acked``, ``refused`` or ``dropped``."""
+
+    key: str
+    tickets: tuple[int, ...]
+    outcome: str
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "acked"
+
+
+@dataclass(frozen=True)
+class Opened:
+    """The handshake succeeded: the tray is connected."""
+
+    info: TrayConnected
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The session is over (``silent``, ``no-hello``, ``incompatible``, or what the link said): close the port."""
+
+    reason: str
+
+
+Action = Union[Send, Resend, Emit, Done, Opened, Closed]
 
 
 def command_key(cmd: p.Command) -> str:
+    """Commands of one kind replace each other: ``LIGHT``, ``STATUS``, ``SET settle_ms``..."""
     return f"SET {cmd.key}" if isinstance(cmd, p.Setting) else cmd.NAME
 
 
-EVENT_OF: dict[type, Callable[[Any], TrayEvent]] = {
-    p.Motion: lambda m: MotionStarted(m.t_ms),
-    p.Settled: lambda m: DiceSettled(m.t_ms, m.moving_ms),
-    p.Press: lambda m: ButtonPressed(m.button, m.t_ms),
-    p.Release: lambda m: ButtonReleased(m.button, m.t_ms, m.held_ms),
-}
+def check_command(command: object) -> p.Command:
+    """``command`` if the tray would understand it, else :class:`TrayError` (or its :class:`ProtocolError`)."""
+    if not isinstance(command, (p.Light, p.Status, p.Setting)):
+        raise TrayError(f"not a tray command: {command!r} (send Light, Status or Setting)")
+    cmd: p.Command = command
+    p.encode(cmd)  # raises ProtocolError with a clear message for a bad field
+    if isinstance(cmd, p.Setting) and cmd.key not in p.SETTINGS:
+        raise TrayError(f"unknown tray setting {cmd.key!r}; known: {', '.join(p.SETTINGS)}")
+    return cmd
 
+
+TrayEventMessage = Union[p.Motion, p.Settled, p.Press, p.Release]
+M = TypeVar("M", bound=p.Message)
+
+
+def tray_event(msg: TrayEventMessage) -> TrayEvent:
+    """What the subscribers hear for an event frame."""
+    if isinstance(msg, p.Motion):
+        return MotionStarted(msg.t_ms)
+    if isinstance(msg, p.Settled):
+        return DiceSettled(msg.t_ms, msg.moving_ms)
+    if isinstance(msg, p.Press):
+        return ButtonPressed(msg.button, msg.t_ms)
+    return ButtonReleased(msg.button, msg.t_ms, msg.held_ms)
+
+
+@dataclass
+class _Pending:
+    command: p.Command
+    tickets: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Inflight:
+    key: str
+    message: p.Command  # numbered
+    pending: _Pending
+    sent_at: float
+    tries: int = 1
 
 
 class Session:
-    """The state of one open port; used only by the I/O thread."""
+    """The host's side of the protocol with one tray, across reconnects. See the module's docstring.
 
-    def __init__(self, link: TrayLink, ser: Any, decoder: p.Decoder, device: str) -> None:
-        self.link = link
-        self.ser = ser
-        self.decoder = decoder
-        self.device = device
-        self.cfg = link.settings
+    ``version`` is the host software's version, sent in HELLO; ``stats`` (a new
+    :class:`LinkStats` by default) is updated in place.
+    """
+
+    def __init__(self, settings: LinkSettings, version: str, stats: LinkStats | None = None) -> None:
+        self.cfg = settings
+        self.version = version
+        self.stats = stats if stats is not None else LinkStats()
+        self.phase = "closed"  # "closed", "handshake" or "open"
+        self.device = ""
+        self.info: TrayConnected | None = None
+        # kept across connections
+        self.desired: dict[str, p.Command] = {}
+        self.pending: dict[str, _Pending] = {}
+        # The last event delivered, whole: a resend is identical (same number, same tray
+        # time), so this catches duplicates even across reconnects and reboots.
+        self.rx_last: p.Message | None = None
+        self._tickets = 0
+        # one connection
+        self.decoder = p.Decoder()
+        self.opened = False  # the handshake of the current (or last) connection succeeded
         self.tx_seq = 0
         self.last_hello = 0.0
-        self.backlog: list[p.TrayMessage] = []
-        self.inflight: tuple[str, int, bytes] | None = None
-        self.inflight_sent = 0.0
-        self.inflight_tries = 0
-        self.inflight_pending: Pending | None = None
-        self.silence = self.cfg.silence_timeout
+        self.next_hello = 0.0
+        self.deadline = 0.0
+        self.silence = settings.silence_timeout
+        self.last_rx = 0.0
+        self.next_hb = 0.0
+        self.inflight: _Inflight | None = None
 
-    # -- line ------------------------------------------------------------------------------
-    def write(self, msg: p.Message) -> tuple[int, bytes]:
+    # -- commands from the application -------------------------------------------------------
+    def submit(self, command: p.Command) -> int:
+        """Queue ``command`` (checked with :func:`check_command`); returns the ticket a :class:`Done` will name.
+
+        The latest command of each kind is remembered and sent again after every
+        reconnect; a queued command of the same kind is replaced (its tickets follow).
+        """
+        check_command(command)
+        self._tickets += 1
+        ticket = self._tickets
+        key = command_key(command)
+        self.desired[key] = command
+        pend = self.pending.get(key)
+        if pend is None:
+            self.pending[key] = _Pending(command, [ticket])
+        else:
+            pend.command = command
+            pend.tickets.append(ticket)
+        return ticket
+
+    def queued(self) -> list[p.Command]:
+        """The commands waiting to be sent, oldest first (not the one in flight)."""
+        return [pend.command for pend in self.pending.values()]
+
+    # -- the connection ------------------------------------------------------------------------
+    def open(self, device: str, now: float) -> list[Action]:
+        """A port was opened: start the handshake (say HELLO)."""
+        self.phase = "handshake"
+        self.device = device
+        self.decoder = p.Decoder()
+        self.opened = False
+        self.tx_seq = 0
+        self.inflight = None
+        self.deadline = now + self.cfg.handshake_timeout
+        return [self._hello(now)]
+
+    def close(self, reason: str) -> list[Action]:
+        """The port is gone (``unplugged``) or the link stops (``stopped``). Does nothing if already closed."""
+        if self.phase == "closed":
+            return []
+        was_open = self.phase == "open"
+        self.phase = "closed"
+        self.stats.bad_frames += self.decoder.stats.bad_frames
+        self.decoder = p.Decoder()
+        self._abandon_inflight()
+        if not was_open:
+            return []
+        self.stats.disconnects += 1
+        log.info("tray disconnected (%s)", reason)
+        return [Emit(TrayDisconnected(reason))]
+
+    def receive(self, data: bytes, now: float) -> list[Action]:
+        """Bytes from the line: decode them (bad frames are counted and dropped) and :meth:`handle` each message."""
+        out: list[Action] = []
+        for msg in self.decoder.feed(data):
+            out += self.handle(msg, now)
+            if self.phase == "closed":
+                break
+        return out
+
+    def handle(self, msg: p.TrayMessage, now: float) -> list[Action]:
+        """One message from the tray."""
+        if self.phase == "handshake":
+            return self._handshake(msg, now)
+        if self.phase == "open":
+            self.last_rx = now
+            return self._serve(msg, now)
+        return []
+
+    def tick(self, now: float) -> list[Action]:
+        """Time has passed: resend HELLO, give the handshake up, notice silence, say HB, send or resend a command."""
+        if self.phase == "handshake":
+            if now >= self.deadline:
+                log.debug("tray link: no HELLO from %s", self.device)
+                return self._end("no-hello")
+            return [self._hello(now)] if now >= self.next_hello else []
+        if self.phase != "open":
+            return []
+        if now - self.last_rx > self.silence:
+            return self._end("silent")
+        out: list[Action] = []
+        if now >= self.next_hb:
+            out.append(self._send(p.Heartbeat(int(now * 1000) & 0xFFFFFFFF, self.decoder.stats.bad_frames, 1)))
+            self.next_hb = now + self.cfg.heartbeat_interval
+        out += self._commands(now)
+        return out
+
+    # -- internals -------------------------------------------------------------------------------
+    def _number(self, msg: M) -> M:
         seq = self.tx_seq
         self.tx_seq = seq + 1 if seq < 0xFFFF else 1
-        frame = p.encode(replace(msg, seq=seq))
-        self.ser.write(frame)
-        return seq, frame
+        return replace(msg, seq=seq)
 
-    def read(self) -> list[p.TrayMessage]:
-        ser = self.ser
-        n = ser.in_waiting
-        data = ser.read(n if n else 1)
-        return self.decoder.feed(data) if data else []
+    def _send(self, msg: p.Message) -> Send:
+        return Send(self._number(msg))
 
-    def hello(self) -> None:
-        from companion import __version__
+    def _hello(self, now: float) -> Send:
+        self.last_hello = now
+        self.next_hello = now + self.cfg.hello_interval
+        return self._send(p.Hello(p.PROTOCOL_MIN, p.PROTOCOL_MAX, self.version, "companion",
+                                  int(self.cfg.heartbeat_interval * 1000)))
 
-        self.last_hello = time.monotonic()
-        self.write(p.Hello(p.PROTOCOL_MIN, p.PROTOCOL_MAX, __version__, "companion",
-                           int(self.cfg.heartbeat_interval * 1000)))
+    def _end(self, reason: str) -> list[Action]:
+        out: list[Action] = [Closed(reason)]
+        return out + self.close(reason)
 
-    # -- phases -----------------------------------------------------------------------------
-    def handshake(self) -> TrayConnected | None:
-        stop = self.link._stop
-        deadline = time.monotonic() + self.cfg.handshake_timeout
-        next_hello = 0.0
-        while not stop.is_set():
-            now = time.monotonic()
-            if now >= deadline:
-                log.debug("tray link: no HELLO from %s", self.device)
-                return None
-            if now >= next_hello:
-                self.hello()
-                next_hello = now + self.cfg.hello_interval
-            msgs = self.read()
-            for i, msg in enumerate(msgs):
-                if not isinstance(msg, p.Hello):
-                    continue  # from before the tray heard us: it drops them on our HELLO
-                if msg.seq == 0:
-                    next_hello = 0.0  # it has just booted and not heard our HELLO
-                    continue
-                proto = p.negotiate(p.PROTOCOL_MIN, p.PROTOCOL_MAX, msg.proto_min, msg.proto_max)
-                if proto is None:
-                    err = (f"tray firmware {msg.version} speaks protocol {msg.proto_min}-{msg.proto_max}, "
-                           f"this companion {p.PROTOCOL_MIN}-{p.PROTOCOL_MAX}: update one of them")
-                    if self.link.stats.last_error != err:
-                        log.error("%s", err)
-                    self.link.stats.last_error = err
-                    return None
-                self.silence = max(self.cfg.silence_timeout, 3 * msg.hb_ms / 1000)
-                self.backlog = msgs[i + 1:]  # an event right behind the HELLO is not lost
-                return TrayConnected(self.device, msg.version, msg.board, proto)
-        return None
+    def _handshake(self, msg: p.TrayMessage, now: float) -> list[Action]:
+        if not isinstance(msg, p.Hello):
+            return []  # from before the tray heard us: it drops them on our HELLO
+        if msg.seq == 0:
+            self.next_hello = now  # it has just booted and not heard our HELLO: say it again now
+            return []
+        proto = p.negotiate(p.PROTOCOL_MIN, p.PROTOCOL_MAX, msg.proto_min, msg.proto_max)
+        if proto is None:
+            err = (f"tray firmware {msg.version} speaks protocol {msg.proto_min}-{msg.proto_max}, "
+                   f"this companion {p.PROTOCOL_MIN}-{p.PROTOCOL_MAX}: update one of them")
+            if self.stats.last_error != err:
+                log.error("%s", err)
+            self.stats.last_error = err
+            return self._end("incompatible")
+        self.phase = "open"
+        self.opened = True
+        self.silence = max(self.cfg.silence_timeout, 3 * msg.hb_ms / 1000)
+        self.last_rx = now
+        self.next_hb = now
+        self.stats.connects += 1
+        self.info = TrayConnected(self.device, msg.version, msg.board, proto)
+        log.info("tray connected on %s: %s firmware %s, protocol %d", self.device, msg.board, msg.version, proto)
+        self._restore_state()
+        return [Opened(self.info), Emit(self.info)]
 
-    def restore_state(self) -> None:
-        """Queue the latest command of every kind: the tray may have rebooted since."""
-        link = self.link
-        with link._lock:
-            for key, cmd in link._desired.items():
-                if key not in link._pending:
-                    link._pending[key] = Pending(cmd)
-
-    def serve(self) -> None:
-        stop = self.link._stop
-        now = time.monotonic()
-        last_rx = now
-        next_hb = now
-        for msg in self.backlog:
-            self.handle(msg)
-        self.backlog = []
-        while not stop.is_set():
-            msgs = self.read()
-            now = time.monotonic()
-            if msgs:
-                last_rx = now
-                for msg in msgs:
-                    self.handle(msg)
-            if now - last_rx > self.silence:
-                raise Gone("silent")
-            if now >= next_hb:
-                self.write(p.Heartbeat(int(now * 1000) & 0xFFFFFFFF, self.decoder.stats.bad_frames, 1))
-                next_hb = now + self.cfg.heartbeat_interval
-            self.commands(now)
-
-    # -- incoming -----------------------------------------------------------------------------
-    def handle(self, msg: p.TrayMessage) -> None:
-        link = self.link
-        if isinstance(msg, p.EVENTS):
-            self.write(p.Ack(msg.seq))  # every copy: our previous ACK may have been lost
-            if msg == link._rx_last:
-                link.stats.duplicates += 1
-                return
-            link._rx_last = msg  # type: ignore[assignment]  # an event, so a Message
-            link.stats.events += 1
-            link._emit(EVENT_OF[type(msg)](msg))
-        elif isinstance(msg, p.Heartbeat):
-            link.stats.tray_bad_frames = msg.bad_frames
-            if not msg.session and time.monotonic() - self.last_hello > max(1.0, 2 * self.silence / 3):
+    def _serve(self, msg: p.TrayMessage, now: float) -> list[Action]:
+        if isinstance(msg, (p.Motion, p.Settled, p.Press, p.Release)):
+            event: TrayEventMessage = msg
+            ack = self._send(p.Ack(event.seq))  # every copy: our previous ACK may have been lost
+            if event == self.rx_last:
+                self.stats.duplicates += 1
+                return [ack]
+            self.rx_last = event
+            self.stats.events += 1
+            return [ack, Emit(tray_event(event))]
+        if isinstance(msg, p.Heartbeat):
+            self.stats.tray_bad_frames = msg.bad_frames
+            if not msg.session and now - self.last_hello > max(1.0, 2 * self.silence / 3):
                 # the tray has no session with us: it rebooted and we missed its boot HELLO,
                 # or it gave us up; say HELLO again (not more than once a second)
                 log.info("tray says it has no session; saying hello again")
-                self.rehello()
-        elif isinstance(msg, p.Ack):
-            if self.inflight is not None and msg.ref == self.inflight[1]:
-                link.stats.commands_acked += 1
-                self.finish(True)
-        elif isinstance(msg, p.Nak):
-            if self.inflight is not None and msg.ref == self.inflight[1]:
-                link.stats.commands_refused += 1
-                log.warning("tray refused %s: %s", self.inflight[0], msg.reason)
-                self.finish(False)
-        elif isinstance(msg, p.Hello):
+                return self._rehello(now)
+            return []
+        if isinstance(msg, (p.Ack, p.Nak)):
+            fl = self.inflight
+            if fl is None or msg.ref != fl.message.seq:
+                return []
+            if isinstance(msg, p.Ack):
+                self.stats.commands_acked += 1
+                return [self._finish("acked")]
+            self.stats.commands_refused += 1
+            log.warning("tray refused %s: %s", fl.key, msg.reason)
+            return [self._finish("refused")]
+        if isinstance(msg, p.Hello):
             if msg.seq == 0:  # the tray rebooted (watchdog, reset button, brown-out)
                 log.info("tray rebooted; saying hello again")
-                self.rehello()
-        elif isinstance(msg, p.Unknown):
+                return self._rehello(now)
+            return []
+        if isinstance(msg, p.Unknown):
             reason = msg.reason if msg.reason in ("unknown", "args") else "bad"
-            self.write(p.Nak(msg.seq, reason))
-        else:  # a command sent to us
-            self.write(p.Nak(msg.seq, "unexpected"))
+            return [self._send(p.Nak(msg.seq, reason))]
+        return [self._send(p.Nak(msg.seq, "unexpected"))]  # a command sent to us
 
-    def rehello(self) -> None:
+    def _rehello(self, now: float) -> list[Action]:
         """Open the session again and restore light, status and settings."""
-        self.hello()
-        self.abandon_inflight()
-        self.restore_state()
+        out: list[Action] = [self._hello(now)]
+        self._abandon_inflight()
+        self._restore_state()
+        return out
 
-    # -- outgoing commands ------------------------------------------------------------------
-    def finish(self, ok: bool) -> None:
-        pend = self.inflight_pending
+    def _restore_state(self) -> None:
+        """Queue the latest command of every kind: the tray may have rebooted since."""
+        for key, cmd in self.desired.items():
+            if key not in self.pending:
+                self.pending[key] = _Pending(cmd)
+
+    def _finish(self, outcome: str) -> Done:
+        fl = self.inflight
+        if fl is None:
+            raise TrayError("no command in flight to finish")
         self.inflight = None
-        self.inflight_pending = None
-        if pend is not None:
-            for w in pend.waiters:
-                w.ok = ok  # type: ignore[attr-defined]
-                w.set()
+        return Done(fl.key, tuple(fl.pending.tickets), outcome)
 
-    def abandon_inflight(self) -> None:
+    def _abandon_inflight(self) -> None:
         """Put the command in flight back in the queue (unless a newer one replaced it)."""
-        pend = self.inflight_pending
-        if pend is None:
+        fl = self.inflight
+        if fl is None:
             return
-        link = self.link
-        with link._lock:
-            newer = link._pending.get(self.inflight[0]) if self.inflight else None
-            if newer is None and self.inflight is not None:
-                link._pending[self.inflight[0]] = pend
-            elif newer is not None:
-                newer.waiters.extend(pend.waiters)
         self.inflight = None
-        self.inflight_pending = None
+        newer = self.pending.get(fl.key)
+        if newer is None:
+            self.pending[fl.key] = fl.pending
+        else:
+            newer.tickets.extend(fl.pending.tickets)
 
-    def commands(self, now: float) -> None:
-        if self.inflight is not None:
-            if now - self.inflight_sent < self.cfg.ack_timeout:
-                return
-            if self.inflight_tries >= self.cfg.max_retries:
-                log.warning("tray did not acknowledge %s; giving up", self.inflight[0])
-                self.link.stats.commands_dropped += 1
-                self.finish(False)
+    def _commands(self, now: float) -> list[Action]:
+        out: list[Action] = []
+        fl = self.inflight
+        if fl is not None:
+            if now - fl.sent_at < self.cfg.ack_timeout:
+                return out
+            if fl.tries >= self.cfg.max_retries:
+                log.warning("tray did not acknowledge %s; giving up", fl.key)
+                self.stats.commands_dropped += 1
+                out.append(self._finish("dropped"))
             else:
-                self.ser.write(self.inflight[2])
-                self.inflight_sent = now
-                self.inflight_tries += 1
-                return
-        link = self.link
-        with link._lock:
-            if not link._pending:
-                return
-            key = next(iter(link._pending))
-            pend = link._pending.pop(key)
-        seq, frame = self.write(pend.command)
-        self.inflight = (key, seq, frame)
-        self.inflight_pending = pend
-        self.inflight_sent = now
-        self.inflight_tries = 1
+                fl.sent_at = now
+                fl.tries += 1
+                out.append(Resend(fl.message, fl.tries))
+                return out
+        if not self.pending:
+            return out
+        key = next(iter(self.pending))
+        pend = self.pending.pop(key)
+        numbered = self._number(pend.command)
+        self.inflight = _Inflight(key, numbered, pend, now)
+        out.append(Send(numbered))
+        return out

@@ -64,13 +64,75 @@ def _key(ev: Any) -> tuple[str, tuple[int, ...]] | None:
     return None
 
 
-def _wait(pred: Any, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return bool(pred())
+ACTIONS = ("shake", "click", "noise", "inject", "unplug", "silent", "reset", "light", "calm")
+WEIGHTS = (20, 20, 6, 8, 3, 2, 2, 6, 10)
+
+
+def _chaos(action: str, emu: TrayEmulator, link: TrayLink, rng: random.Random, noise: float) -> None:
+    """One random mishap or use of the tray, held for a random while (the pacing is the chaos)."""
+    if action == "shake":
+        emu.shake(rng.uniform(0, 0.15))
+        time.sleep(rng.uniform(0.1, 0.3))
+    elif action == "click":
+        emu.click(rng.choice((1, 2)), hold=rng.uniform(0.02, 0.1))
+        time.sleep(rng.uniform(0.05, 0.2))
+    elif action == "noise":
+        emu.line_noise = noise * 4
+        time.sleep(rng.uniform(0.2, 0.5))
+        emu.line_noise = noise
+    elif action == "inject":
+        emu.inject(rng.choice([os.urandom(rng.randint(1, 200)), b"$12 SETT", b"$$$\n\n*", b"\x03\x04\x00"]))
+    elif action == "unplug":
+        emu.unplug()
+        time.sleep(rng.uniform(0.05, 0.6))
+        emu.plug()
+        link.wait_connected(3)
+    elif action == "silent":
+        emu.go_silent()
+        time.sleep(rng.uniform(0.2, 1.0))
+        emu.resume()
+    elif action == "reset":
+        emu.reset()
+    elif action == "light":
+        link.set_light(rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
+    else:
+        emu.line_noise = 0.0
+        time.sleep(rng.uniform(0.1, 0.4))
+        emu.line_noise = noise
+
+
+def _final_burst(emu: TrayEmulator, link: TrayLink) -> bool:
+    """After the chaos, on a clean line: five clicks, each acknowledged before the next."""
+    if not emu.wait_for(lambda: link.connected and emu.host_present and emu.tray is not None
+                        and emu.tray.inflight is None and not emu.tray.queue, 5):
+        return False
+    before = len(emu.deliveries)
+    for i in range(5):
+        emu.click(1 + i % 2, hold=0.03)
+        if not emu.wait_for(lambda: len(emu.deliveries) >= before + 2 * (i + 1), 5):
+            return False
+    return all(d[2] for d in emu.deliveries[before:])
+
+
+def _tally(report: SoakReport, received: list[tuple[str, tuple[int, ...]]],
+           deliveries: list[tuple[str, tuple[object, ...], bool]]) -> None:
+    acked = [(name, tuple(int(str(a)) for a in args)) for name, args, ok in deliveries if ok]
+    report.events_acked = len(acked)
+    report.events_unacked = sum(1 for d in deliveries if not d[2])
+    report.events_delivered = len(received)
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    for k in received:
+        if k in seen:
+            report.duplicates.append(k)
+        seen.add(k)
+    it = iter(received)  # acked events must appear, in order, among those received
+    for k in acked:
+        for r in it:
+            if r == k:
+                break
+        else:
+            report.lost.append(k)
+            it = iter(received)
 
 
 def run_soak(seconds: float, seed: int = 1, noise: float = 0.05) -> SoakReport:
@@ -106,78 +168,25 @@ def run_soak(seconds: float, seed: int = 1, noise: float = 0.05) -> SoakReport:
         link.wait_connected(5)
         end = t0 + seconds
         while time.monotonic() < end:
-            action = rng.choices(
-                ["shake", "click", "noise", "inject", "unplug", "silent", "reset", "light", "calm"],
-                weights=[20, 20, 6, 8, 3, 2, 2, 6, 10])[0]
+            action = rng.choices(ACTIONS, weights=WEIGHTS)[0]
             report.actions[action] = report.actions.get(action, 0) + 1
-            if action == "shake":
-                emu.shake(rng.uniform(0, 0.15))
-                time.sleep(rng.uniform(0.1, 0.3))
-            elif action == "click":
-                emu.click(rng.choice((1, 2)), hold=rng.uniform(0.02, 0.1))
-                time.sleep(rng.uniform(0.05, 0.2))
-            elif action == "noise":
-                emu.line_noise = noise * 4
-                time.sleep(rng.uniform(0.2, 0.5))
-                emu.line_noise = noise
-            elif action == "inject":
-                emu.inject(rng.choice([os.urandom(rng.randint(1, 200)), b"$12 SETT", b"$$$\n\n*", b"\x03\x04\x00"]))
-            elif action == "unplug":
-                emu.unplug()
-                time.sleep(rng.uniform(0.05, 0.6))
-                emu.plug()
-                link.wait_connected(3)
-            elif action == "silent":
-                emu.go_silent()
-                time.sleep(rng.uniform(0.2, 1.0))
-                emu.resume()
-            elif action == "reset":
-                emu.reset()
-            elif action == "light":
-                link.set_light(rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255))
-            else:
-                emu.line_noise = 0.0
-                time.sleep(rng.uniform(0.1, 0.4))
-                emu.line_noise = noise
+            _chaos(action, emu, link, rng, noise)
         # calm down, then a clean burst must all arrive
         emu.line_noise = 0.0
         emu.resume()
         if not emu.plugged:
             emu.plug()
         report.link_alive = link.wait_connected(5)
-        time.sleep(0.3)
-        before = len(emu.deliveries)
-        for i in range(5):
-            emu.click(1 + i % 2, hold=0.03)
-            time.sleep(0.08)
-        report.final_burst_ok = _wait(lambda: len(emu.deliveries) >= before + 10
-                                      and all(d[2] for d in emu.deliveries[before:]), 5)
-        _wait(lambda: len(received) >= sum(1 for d in emu.deliveries if d[2]), 3)
-        time.sleep(0.2)
+        report.final_burst_ok = _final_burst(emu, link)
+        emu.wait_for(lambda: len(received) >= sum(1 for d in emu.deliveries if d[2]), 5)
         report.link_alive = report.link_alive and link._thread is not None and link._thread.is_alive() \
             and link._dispatcher is not None and link._dispatcher.is_alive() and link.connected
     finally:
-        link.stop()
+        link.stop()  # the dispatcher delivers everything queued before it ends: no straggler after this
         emu.stop()
         threading.excepthook = old_hook
     report.seconds = time.monotonic() - t0
-    acked = [(name, tuple(int(str(a)) for a in args)) for name, args, ok in emu.deliveries if ok]
-    report.events_acked = len(acked)
-    report.events_unacked = sum(1 for d in emu.deliveries if not d[2])
-    report.events_delivered = len(received)
-    seen: set[tuple[str, tuple[int, ...]]] = set()
-    for k in received:
-        if k in seen:
-            report.duplicates.append(k)
-        seen.add(k)
-    it = iter(received)  # acked events must appear, in order, among those received
-    for k in acked:
-        for r in it:
-            if r == k:
-                break
-        else:
-            report.lost.append(k)
-            it = iter(received)
+    _tally(report, received, emu.deliveries)
     report.thread_errors = errors
     report.bad_frames = link.stats.bad_frames
     return report

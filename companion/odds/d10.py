@@ -25,6 +25,13 @@ The building blocks:
 
 This module knows nothing of any game: the games' odds modules (``companion.games.wuxia
 .odds``...) map their rules onto it. It imports only the standard library.
+
+Two Wuxia dice against a threshold of 8 (faces 8-10 succeed, 1 is a one): at least one
+success is 1 - (7/10)² = 51 %:
+
+>>> die = DieClasses(3, 1, 6)
+>>> successes(2, die).probability(lambda s: s >= 1)
+Fraction(51, 100)
 """
 
 from __future__ import annotations
@@ -63,6 +70,13 @@ class DieClasses:
     ``success + one + other`` is the number of faces (10 for a d10). For Wuxia against a
     threshold of 8: faces 8, 9, 10 succeed, face 1 is a one, faces 2..7 are other
     failures: ``DieClasses(3, 1, 6)``.
+
+    >>> DieClasses(3, 1, 6).sides
+    10
+    >>> DieClasses(-1, 1, 1)
+    Traceback (most recent call last):
+      ...
+    companion.odds.d10.OddsError: impossible face counts DieClasses(success=-1, one=1, other=1)
     """
 
     success: int
@@ -129,6 +143,11 @@ def joint(n: int, die: DieClasses) -> Dist:
 
     ``weights[(s, u)] = C(n, s) C(n - s, u) success^s one^u other^(n-s-u)``, out of
     ``sides ** n``.
+
+    >>> joint(1, DieClasses(3, 1, 6))
+    Dist(weights={(0, 0): 6, (0, 1): 1, (1, 0): 3}, total=10)
+    >>> joint(2, DieClasses(3, 1, 6)).map(lambda k: max(0, k[0] - k[1])).fractions()[2]  # both succeed
+    Fraction(9, 100)
     """
     _check_n(n)
     ws, wu, wo = die.success, die.one, die.other
@@ -165,6 +184,9 @@ def net_polynomials(n_max: int, die: DieClasses) -> list[list[int]]:
     successes - ones = ``d`` (``d`` from ``-n`` to ``n``). Each size is the previous one
     multiplied by the one-die polynomial ``one x^-1 + other + success x``: O(n_max^2)
     integer operations for the whole column, which is what makes a full odds table cheap.
+
+    >>> net_polynomials(2, DieClasses(3, 1, 6))  # (x^-1 + 6 + 3x)^n for n = 0, 1, 2
+    [[1], [1, 6, 3], [1, 12, 42, 36, 9]]
     """
     _check_n(n_max)
     ws, wu, wo = die.success, die.one, die.other
@@ -199,6 +221,13 @@ def reroll(n: int, die: DieClasses, policy: Policy, new_die: DieClasses | None =
     The result is exact: outcomes that re-roll fewer dice are counted as many times as
     the faces of the dice they did not need, so every branch shares the denominator
     ``sides ** (n + most re-rolled)``.
+
+    One die, its 1 re-rolled: a one stays only if both rolls are 1 (1/100); a success
+    comes first time or after the 1 (3/10 + 1/10 × 3/10):
+
+    >>> dist = reroll(1, DieClasses(3, 1, 6), lambda s, u, o: (u, 0)).fractions()
+    >>> dist[(0, 1)], dist[(1, 0)]
+    (Fraction(1, 100), Fraction(33, 100))
     """
     _check_n(n)
     new_die = new_die or die
@@ -237,6 +266,10 @@ def compare(a: Dist, b: Dist, key_a: Callable[[Any], Any] = lambda k: k,
 
     ``key_a`` / ``key_b`` turn a result into the comparable score (the successes of a
     joint distribution, say).
+
+    >>> one = successes(1, DieClasses(3, 1, 6))
+    >>> compare(one, one)  # 3/10 × 7/10 each way
+    (Fraction(21, 100), Fraction(29, 50), Fraction(21, 100))
     """
     da = a.map(key_a)
     db = b.map(key_b)
@@ -254,7 +287,12 @@ def compare(a: Dist, b: Dist, key_a: Callable[[Any], Any] = lambda k: k,
 
 
 def convolve(parts: Iterable[Dist], combine: Callable[[Any, Any], Any]) -> Dist:
-    """The distribution of ``combine``-folding independent results (sum of pools...)."""
+    """The distribution of ``combine``-folding independent results (sum of pools...).
+
+    >>> die = DieClasses(3, 1, 6)
+    >>> convolve([successes(1, die), successes(1, die)], lambda a, b: a + b) == successes(2, die)
+    True
+    """
     it = iter(parts)
     acc = next(it)
     for d in it:

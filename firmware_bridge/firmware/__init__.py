@@ -7,5 +7,7 @@ board's file system (``mpremote cp ... :``). On the development machine the same
 
 Only ``board_pico.py`` and ``main.py`` touch MicroPython's ``machine`` module; the
 firmware files avoid what MicroPython lacks (no ``typing``, no ``dataclasses``, no
-annotations).
+annotations): ``wire.py`` and ``tray.py`` carry their types in comments, checked by
+``mypy --strict`` against :class:`~firmware_bridge.firmware.board.Board` (a CPython-only
+module, imported under ``if TYPE_CHECKING:``, never copied to the board).
 """

@@ -20,6 +20,16 @@ try:
 except ImportError:
     import wire  # type: ignore[no-redef]  # MicroPython: files copied flat to the board
 
+# Types are given in comments, which MicroPython ignores (it has no ``typing``); mypy
+# checks them, and takes "if TYPE_CHECKING:" as true whatever the variable says.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+    from .board import Board
+
+    Item = Tuple[str, Sequence[int]]  # a reliable event: (NAME, args)
+
 VERSION = "0.1.0"
 PROTO_MIN = 1
 PROTO_MAX = 1
@@ -40,6 +50,7 @@ MAX_QUEUE = 16
 
 
 def _u32(x):
+    # type: (int) -> int
     return x & 0xFFFFFFFF
 
 
@@ -48,6 +59,7 @@ class Tray:
 
     def __init__(self, board, settle_ms=800, debounce_ms=20, hb_ms=500,
                  host_timeout_ms=2000, ack_ms=250, retries=8):
+        # type: (Board, int, int, int, int, int, int) -> None
         self.board = board
         self.settle_ms = settle_ms
         self.debounce_ms = debounce_ms
@@ -56,7 +68,8 @@ class Tray:
         self.ack_ms = ack_ms
         self.retries = retries
         self.reader = wire.LineReader()
-        self.on_delivery = None  # optional hook(name, args, acked) for the emulator
+        self.on_delivery = None  # type: Optional[Callable[[str, Sequence[int], bool], None]]
+        # ^ optional hook(name, args, acked) for the emulator
         now = board.ticks_ms()
         self.boot_ms = now
         self.seq = 0
@@ -65,20 +78,20 @@ class Tray:
         self.host_hb_ms = 500
         self.proto = PROTO_MAX
         self.last_cmd_seq = -1
-        self.queue = []  # reliable events waiting: (name, args)
-        self.inflight = None  # [seq, name, args, frame, sent_at, tries]
+        self.queue = []  # type: List[Item]  # reliable events waiting: (name, args)
+        self.inflight = None  # type: Optional[List[Any]]  # [seq, name, args, frame, sent_at, tries]
         self.sent_events = 0
         self.dropped_events = 0
         self.moving = False
         self.motion_start = now
         self.last_motion = now
-        self.buttons = {}  # id -> [stable, candidate, since, pressed_at]
+        self.buttons = {}  # type: Dict[int, List[Any]]  # id -> [stable, candidate, since, pressed_at]
         for bid, pressed in board.buttons():
             self.buttons[bid] = [pressed, pressed, now, now]
         self.pattern = "on"  # what the host asked for
-        self.shown = None  # pattern currently on the LED
+        self.shown = None  # type: Optional[str]  # pattern currently on the LED
         self.pattern_start = now
-        self.led = None
+        self.led = None  # type: Optional[int]
         self.light = DEFAULT_LIGHT
         board.set_ring(*self.light)
         self.next_hb = now
@@ -86,6 +99,7 @@ class Tray:
 
     # -- output ---------------------------------------------------------------------
     def _send(self, name, args=()):
+        # type: (str, Sequence[object]) -> Tuple[int, bytes]
         seq = self.seq
         self.seq = seq + 1 if seq < 0xFFFF else 1  # 0 only ever numbers the boot HELLO
         data = wire.frame(seq, name, args)
@@ -93,6 +107,7 @@ class Tray:
         return seq, data
 
     def _event(self, name, args):
+        # type: (str, Sequence[int]) -> None
         if not self.host:
             self._send(name, args)  # nobody acknowledges: say it once, for a terminal
             return
@@ -101,6 +116,7 @@ class Tray:
         self.queue.append((name, args))
 
     def _done(self, item, acked):
+        # type: (Item, bool) -> None
         if acked:
             self.sent_events += 1
         else:
@@ -110,6 +126,7 @@ class Tray:
 
     # -- the loop ---------------------------------------------------------------------
     def tick(self):
+        # type: () -> int
         b = self.board
         now = b.ticks_ms()
         data = b.read()
@@ -126,6 +143,7 @@ class Tray:
         return self._status_led(now, self._wait(now))
 
     def _wait(self, now):
+        # type: (int) -> int
         d = self.board.ticks_diff
         wait = min(100, d(self.next_hb, now))
         if self.inflight is not None:
@@ -143,6 +161,7 @@ class Tray:
 
     # -- input from the host -------------------------------------------------------
     def _receive(self, msg, now):
+        # type: (Tuple[int, str, List[str]], int) -> None
         seq, name, args = msg
         self.host_seen = now
         if name == "HELLO":
@@ -179,13 +198,14 @@ class Tray:
             self._send("NAK", (seq, "unknown"))
 
     def _command(self, name, args):
+        # type: (str, List[str]) -> Optional[str]
         """Apply a command; return None, or the reason to refuse it."""
         try:
             if name == "LIGHT":
                 vals = [int(a) for a in args[:4]]
                 if len(vals) != 4 or min(vals) < 0 or max(vals) > 255:
                     return "args"
-                self.light = tuple(vals)
+                self.light = (vals[0], vals[1], vals[2], vals[3])
                 self.board.set_ring(*vals)
             elif name == "STATUS":
                 if not args or args[0] not in PATTERNS or args[0] == "nohost":
@@ -204,15 +224,17 @@ class Tray:
         return None
 
     def _check_host(self, now):
+        # type: (int) -> None
         if self.host and self.board.ticks_diff(now, self.host_seen) > self.host_timeout_ms:
             self.host = False  # host gone: stop waiting for acknowledgements
             if self.inflight is not None:
-                self._done(self.inflight[1:3], False)
+                self._done((self.inflight[1], self.inflight[2]), False)
                 self.inflight = None
             while self.queue:
                 self._done(self.queue.pop(0), False)
 
     def _reliable(self, now):
+        # type: (int) -> None
         fl = self.inflight
         if fl is None:
             if self.queue:
@@ -232,6 +254,7 @@ class Tray:
 
     # -- sensors ----------------------------------------------------------------------
     def _poll_buttons(self, now):
+        # type: (int) -> None
         d = self.board.ticks_diff
         for bid, pressed in self.board.buttons():
             st = self.buttons.get(bid)
@@ -249,6 +272,7 @@ class Tray:
                     self._event("RELEASE", (bid, _u32(st[2]), max(0, d(st[2], st[3]))))
 
     def _poll_motion(self, now):
+        # type: (int) -> None
         d = self.board.ticks_diff
         if self.board.motion_pulses() > 0:
             self.last_motion = now
@@ -261,6 +285,7 @@ class Tray:
             self._event("SETTLED", (_u32(now), max(0, d(self.last_motion, self.motion_start))))
 
     def _status_led(self, now, wait):
+        # type: (int, int) -> int
         want = self.pattern if self.host else "nohost"
         if want != self.shown:
             self.shown = want

@@ -11,9 +11,17 @@
 # This module is shared by the firmware (MicroPython on the Pico) and the CPython tests.
 # The host uses firmware_bridge.protocol, a faster codec for the same format.
 
+# Types are given in comments, which MicroPython ignores (it has no ``typing``); mypy
+# checks them, and takes "if TYPE_CHECKING:" as true whatever the variable says.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Sequence, Tuple, List
+
+    Frame = Tuple[int, str, List[str]]  # (seq, NAME, args)
+
 MAX_FRAME = 120  # bytes from "$" to "\n" inclusive
 
-_TABLE = []
+_TABLE = []  # type: list[int]
 for _i in range(256):
     _c = _i << 8
     for _j in range(8):
@@ -22,6 +30,7 @@ for _i in range(256):
 
 
 def crc16(data, crc=0xFFFF):
+    # type: (bytes, int) -> int
     """CRC-16/CCITT-FALSE of ``data`` (bytes)."""
     table = _TABLE
     for b in data:
@@ -30,6 +39,7 @@ def crc16(data, crc=0xFFFF):
 
 
 def frame(seq, name, args=()):
+    # type: (int, str, Sequence[object]) -> bytes
     """The bytes of one frame."""
     body = str(seq) + " " + name
     for a in args:
@@ -39,6 +49,7 @@ def frame(seq, name, args=()):
 
 
 def parse(body):
+    # type: (bytes) -> Frame | None
     """``(seq, NAME, [args])`` from the bytes between "$" and "\\n", or None if bad."""
     if body and body[-1] == 13:  # "\r"
         body = body[:-1]
@@ -73,11 +84,13 @@ class LineReader:
     """
 
     def __init__(self):
-        self.buf = None
+        # type: () -> None
+        self.buf = None  # type: bytearray | None
         self.bad = 0
 
     def feed(self, data):
-        out = []
+        # type: (bytes) -> list[Frame]
+        out = []  # type: list[Frame]
         for b in data:
             if b == 36:  # "$": a new frame starts, whatever was pending is dropped
                 if self.buf is not None:

@@ -1,6 +1,10 @@
 """Exact Shayo odds, checked against a brute-force enumeration of real dice (small pools,
-with signatures, counted by the same keep/count code the game uses) and against icepool
-(an independent library) on pools up to 40 dice."""
+with signatures) and against icepool (an independent library) on pools up to 40 dice.
+
+Neither oracle uses the game's code: the net successes of a roll are found here by trying
+every keep the rules allow (R2, R3 step 6-7, A1, A2, A5) and taking the player's best,
+not by the game's keep policy (``best_keep``/``count``) or its closed form
+(``net_from_counts``)."""
 
 from __future__ import annotations
 
@@ -13,12 +17,64 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.shayo.dice import best_keep, count
-from companion.games.shayo.odds import (PoolSpec, net_distribution, net_from_counts, pool_from,
-                                        success_probability)
+from companion.games.shayo.odds import PoolSpec, net_distribution, pool_from, success_probability
 from companion.games.shayo.signatures import CATALOGUE, Signature
 
 SCOPES = ("all_rolled", "kept_only", "ones_forced_kept")
+
+
+# -- the rules, read afresh: the best keep, by trying them all ---------------------------------
+def keep_sizes(k: int, n: int) -> int:
+    """A5: keep ``k``, but never more than were rolled."""
+    return max(0, min(k, n))
+
+
+def best_net(values: list[int], cancelled: list[bool], k: int, d: int, scope: str) -> int:
+    """Net successes of concrete dice for a player who keeps the best legal set.
+
+    A die is an active 1 if it reads 1 and no "cancel a 1" took it; a kept die is a success
+    if it is not a 1 and reaches ``d`` (R2). The 1s that cancel (A1): every active 1 rolled
+    (``all_rolled``), or only the kept ones (``kept_only``, ``ones_forced_kept``); with
+    ``ones_forced_kept`` the active 1s must fill the keep first. Net = max(0, successes -
+    cancelling 1s) (A2).
+    """
+    size = keep_sizes(k, len(values))
+    if size == 0:
+        return 0
+    active = [v == 1 and not c for v, c in zip(values, cancelled)]
+    best = 0
+    for keep in itertools.combinations(range(len(values)), size):
+        kept_ones = sum(active[i] for i in keep)
+        if scope == "ones_forced_kept" and kept_ones < min(sum(active), size):
+            continue
+        successes = sum(1 for i in keep if values[i] != 1 and values[i] >= d)
+        ones = sum(active) if scope == "all_rolled" else kept_ones
+        best = max(best, max(0, successes - ones))
+    return best
+
+
+def best_net_from_counts(ones: int, successes: int, others: int, k: int, scope: str) -> int:
+    """The same by category counts (for icepool): try every split of the keep among the three."""
+    size = keep_sizes(k, ones + successes + others)
+    best = 0
+    for a in range(min(ones, size) + 1):
+        for b in range(min(successes, size - a) + 1):
+            if size - a - b > others:
+                continue
+            if scope == "ones_forced_kept" and a < min(ones, size):
+                continue
+            best = max(best, max(0, b - (ones if scope == "all_rolled" else a)))
+    return best
+
+
+def test_the_oracles_on_the_rules_examples() -> None:
+    """S1/S2 of the rules, by hand: [1, 8, 6] keep 2 at 6, and [1, 1, 7] keep 2 at 7."""
+    assert [best_net([1, 8, 6], [False] * 3, 2, 6, sc) for sc in SCOPES] == [1, 2, 0]
+    assert best_net([1, 1, 7], [False] * 3, 2, 7, "all_rolled") == 0
+    assert best_net([1, 8, 6], [True, False, False], 2, 6, "all_rolled") == 2  # a cancelled 1
+    assert best_net([9, 9], [False] * 2, 4, 6, "all_rolled") == 2  # S3: keep all rolled
+    assert [best_net_from_counts(1, 2, 0, 2, sc) for sc in SCOPES] == [1, 2, 0]
+    assert best_net_from_counts(2, 1, 0, 2, "all_rolled") == 0
 
 
 # -- brute force on real dice ---------------------------------------------------------------
@@ -64,8 +120,7 @@ def brute(n: int, k: int, d: int, scope: str, sigs: dict, tens_mode: str = "expl
             near = [i for i, v in enumerate(vals) if v != 1 and v == d - 1]
             for i in take(plus, near)[:room]:
                 vals[i] += 1
-        kept = best_keep(vals, cancelled, k, scope)
-        net = count(vals, cancelled, kept, d, scope).net
+        net = best_net(vals, cancelled, k, d, scope)
         results[net] = results.get(net, 0) + w
 
     def step_tens(dice: list[int], w: int) -> None:
@@ -193,7 +248,7 @@ class _Counts(icepool.MultisetEvaluator):
 
     def final_outcome(self, final_state, order, outcomes, *sizes):  # type: ignore[override]
         o, s, f = final_state or (0, 0, 0)
-        return net_from_counts(o, s, f, self.k, self.scope)
+        return best_net_from_counts(o, s, f, self.k, self.scope)
 
 
 def _icepool(die: icepool.Die, n: int, k: int, d: int, scope: str) -> dict[int, Fraction]:

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from companion.errors import EventError, RuleError
 from companion.table import Table
 
 from .test_wuxia_rules import refused, send, sj, table
@@ -42,8 +41,8 @@ def test_initiative_round_r13() -> None:
     assert out[-1]["kind"] == "combat.initiative"
     exp = sj(t)["expects"]
     assert exp["step"] == "initiative" and exp["who"] == ["Ana"] and exp["successes"] == {"Ana": 3}
-    refused(t, "initiative", {"who": "Ana", "initiative": 1}, RuleError)  # must place all 3
-    refused(t, "initiative", {"who": "Bo", "initiative": 0}, RuleError)  # nothing to share
+    refused(t, "initiative", {"who": "Ana", "initiative": 1}, rule="R13")  # must place all 3
+    refused(t, "initiative", {"who": "Bo", "initiative": 0}, rule="R13")  # nothing to share
     out = send(t, "initiative", {"who": "Ana", "initiative": 1, "actions": 1, "defence": 1})
     assert out[-1]["kind"] == "combat.order" and out[-1]["data"]["order"] == ["Ana", "Bo"]  # 4 + 1 = 5 ties Bo: listed order
     f = {x["name"]: x for x in sj(t)["combat"]["fighters"]}
@@ -71,8 +70,8 @@ def test_order_and_extra_actions() -> None:
     send(t, "action", {"who": "Bo"})
     assert sj(t)["expects"]["who"] == "Ana"
     send(t, "action", {"who": "Ana"})
-    refused(t, "action", {"who": "Ana"}, RuleError)
-    refused(t, "attack", {"attacker": "Bo", "defender": "Ana"}, RuleError)
+    refused(t, "action", {"who": "Ana"}, rule="R13")
+    refused(t, "attack", {"attacker": "Bo", "defender": "Ana"}, rule="R13")
 
 
 def _to_attack(t: Table) -> None:
@@ -96,12 +95,12 @@ def test_opposed_attack_w_t13() -> None:
     assert out[-1]["kind"] == "attack.rolled"
     exp = sj(t)["expects"]
     assert exp["step"] == "defend" and exp["who"] == "Bo" and exp["max_defence"] == 1
-    refused(t, "defend", {"defence": 2}, RuleError)
+    refused(t, "defend", {"defence": 2}, rule="R14")
     out = send(t, "defend", {"defence": 1})
     assert out[-1]["kind"] == "attack.hit" and out[-1]["data"]["extra"] == 1
     exp = sj(t)["expects"]
     assert exp["step"] == "invest" and exp["extra"] == 1 and "soul" in exp["choices"]
-    refused(t, "invest", {"defence": 2}, RuleError)
+    refused(t, "invest", {"defence": 2}, rule="R14")
     out = send(t, "invest", {"group": 1})
     assert out[0]["data"]["damage"] == 3
     bo = next(c for c in sj(t)["characters"] if c["name"] == "Bo")
@@ -142,7 +141,7 @@ def test_manoeuvres_and_soul() -> None:
     send(t, "roll", {"dice": [8, 9, 10, 10, 7]})  # 5
     send(t, "roll", {"dice": [2, 2, 2, 2]})  # 0
     send(t, "defend", {})
-    refused(t, "invest", {"manoeuvres": {"backflip": 1}}, EventError)
+    refused(t, "invest", {"manoeuvres": {"backflip": 1}}, says="unknown manoeuvre 'backflip'")
     out = send(t, "invest", {"manoeuvres": {"Estourbir": 1, "critique": 2, "intimidation": 1}, "soul": 1})
     d = out[0]["data"]
     assert d["damage"] == 3 + 2 and d["stun"] == 1 and d["panic"] == 1 and d["soul"] == 1
@@ -170,7 +169,7 @@ def test_group_reserve_serves_others_w13() -> None:
     send(t, "roll", {"dice": [2, 2, 2, 2]})
     send(t, "defend", {})
     send(t, "invest", {"group": 2, "defence": 1})
-    refused(t, "attack", {"attacker": "Ana", "defender": "Bo", "group_dice": 1}, RuleError)  # Ana's own dice
+    refused(t, "attack", {"attacker": "Ana", "defender": "Bo", "group_dice": 1}, rule="R13")  # Ana's own dice
     send(t, "attack", {"attacker": "Cai", "defender": "Bo", "group_dice": 2})
     assert sj(t)["tests"][0]["dice"] == 5  # Feu 3 + 2
     assert sj(t)["combat"]["group_reserve"] == []
@@ -186,21 +185,21 @@ def test_death_in_combat() -> None:
     out = send(t, "invest", {})  # nothing invested: the hit still deals ND 5 - AR 1
     assert out[0]["data"]["damage"] == 4
     assert "character.dead" in [o["kind"] for o in out]
-    refused(t, "attack", {"attacker": "Bo", "defender": "Ana"}, RuleError)
+    refused(t, "attack", {"attacker": "Bo", "defender": "Ana"}, rule="W9")
 
 
 def test_combat_refusals() -> None:
     t = table(None, A, B)
-    refused(t, "attack", {"attacker": "Ana", "defender": "Bo"}, RuleError)
-    refused(t, "combat_start", {"fighters": [{"who": "Ana"}]}, EventError)
-    refused(t, "combat_start", {"fighters": [{"who": "Ana"}, {"who": "Zed"}]}, RuleError)
+    refused(t, "attack", {"attacker": "Ana", "defender": "Bo"}, rule="R12")
+    refused(t, "combat_start", {"fighters": [{"who": "Ana"}]}, says='at least two fighters')
+    refused(t, "combat_start", {"fighters": [{"who": "Ana"}, {"who": "Zed"}]}, rule="R1")
     t = fight()
-    refused(t, "attack", {"attacker": "Ana", "defender": "Ana"}, RuleError)
+    refused(t, "attack", {"attacker": "Ana", "defender": "Ana"}, rule="R14")
     assert sj(t)["mode"] == "none"
     send(t, "attack", {"attacker": "Ana", "defender": "Bo"})
-    refused(t, "test", {"who": "Ana", "attribute": "feu"}, RuleError)
-    refused(t, "next_round", {}, RuleError)
-    refused(t, "defend", {}, RuleError)  # pools not rolled yet
+    refused(t, "test", {"who": "Ana", "attribute": "feu"}, rule="R13")
+    refused(t, "next_round", {}, rule="R14")
+    refused(t, "defend", {}, rule="R14")  # pools not rolled yet
     send(t, "roll", {"dice": [2, 2, 2, 2, 2]})
     send(t, "roll", {"dice": [2, 2, 2, 2]})
     send(t, "defend", {})

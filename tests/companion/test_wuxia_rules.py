@@ -50,13 +50,28 @@ def sj(t: Table) -> dict[str, Any]:
     return GAME.state_json(t.state)
 
 
-def refused(t: Table, verb: str, data: dict[str, Any], err: type[Exception] = CompanionError) -> str:
+def refused(t: Table, verb: str, data: dict[str, Any], *, rule: str | None = None, says: str | None = None) -> str:
+    """The event is refused for the reason named, and nothing changed; returns the message.
+
+    ``rule``: the rules forbid it now, and the :class:`RuleError` cites this rule (``"R9"``,
+    ``"W5"``...). Without it the event is malformed: an :class:`EventError` whose message
+    holds ``says``. Either way a message fragment ``says`` is checked when given.
+    """
+    if rule is None and says is None:
+        raise TypeError("refused() needs the rule (rule=...) or the message (says=...) it checks")
     before = t.state
     n = len(t.frames)
-    with pytest.raises(err) as exc:
+    with pytest.raises(CompanionError) as exc:
         send(t, verb, data)
+    err = exc.value
+    if rule is not None:
+        assert isinstance(err, RuleError) and err.rule == rule, f"wanted a RuleError citing {rule}, got {err!r}"
+    else:
+        assert type(err) is EventError, f"wanted a malformed-event EventError, got {err!r}"
+    if says is not None:
+        assert says in str(err), f"{says!r} not in {str(err)!r}"
     assert t.state is before and len(t.frames) == n
-    return str(exc.value)
+    return str(err)
 
 
 # -- W-T6..W-T10 ----------------------------------------------------------------
@@ -125,9 +140,9 @@ def test_expects_roll_with_odds_then_result() -> None:
 def test_wrong_number_of_dice_is_refused() -> None:
     t = table()
     send(t, "test", {"who": "Lin", "attribute": "feu"})
-    assert "waits for 5" in refused(t, "roll", {"dice": [1, 2, 3]}, RuleError)
-    refused(t, "roll", {"dice": [1, 2, 3, 4, 11]}, EventError)
-    refused(t, "roll", {"dice": "12345"}, EventError)
+    assert "waits for 5" in refused(t, "roll", {"dice": [1, 2, 3]}, rule="R7")
+    refused(t, "roll", {"dice": [1, 2, 3, 4, 11]}, says="not 11")
+    refused(t, "roll", {"dice": "12345"}, says="must be a list of d10 faces")
 
 
 def test_specialisation_hobby_and_untrained_r3() -> None:
@@ -140,7 +155,7 @@ def test_specialisation_hobby_and_untrained_r3() -> None:
     assert (tj["how"], tj["competence"], tj["rerolls"]) == ("hobby", 3, 0)
     send(t, "test", {"who": "Lin", "attribute": "bois", "competence": 0})
     assert sj(t)["tests"][0]["threshold"] == 10
-    refused(t, "test", {"who": "Lin", "attribute": "bois", "skill": "Cuisine"}, RuleError)
+    refused(t, "test", {"who": "Lin", "attribute": "bois", "skill": "Cuisine"}, rule="R2")
 
 
 @pytest.mark.parametrize("level,rerolls", [(1, 1), (3, 1), (4, 2), (6, 2), (7, 3), (10, 3)])
@@ -158,33 +173,33 @@ def test_reroll_keeps_the_other_dice_r9() -> None:
     assert out[0]["data"]["outcome"] == "critical"
     exp = sj(t)["expects"]
     assert exp["step"] == "reroll" and exp["max"] == 2 and exp["choices"] == [0, 1, 3, 4]
-    assert "failed dice" in refused(t, "reroll", {"indices": [2]}, RuleError)
+    assert "failed dice" in refused(t, "reroll", {"indices": [2]}, rule="R9")
     send(t, "reroll", {"indices": [0, 1]})
     exp = sj(t)["expects"]
     assert exp["step"] == "reroll_dice" and exp["dice"] == [{"kind": "d10", "count": 2}] and exp["indices"] == [0, 1]
     out = send(t, "roll", {"dice": [8, 2]}, Source.CAMERA)
     assert sj(t)["tests"][0]["faces"] == [8, 2, 9, 3, 4]
     assert out[0]["data"]["outcome"] == "success" and out[0]["data"]["successes"] == 2
-    assert "no re-roll available" in refused(t, "reroll", {"indices": [3]}, RuleError)
+    assert "no re-roll available" in refused(t, "reroll", {"indices": [3]}, rule="R9")
 
 
 def test_reroll_refusals_w5() -> None:
     t = table()
     send(t, "test", {"who": "Lin", "attribute": "feu", "skill": "Tir à l'arc", "sr": 13})
     send(t, "roll", {"dice": [1, 2, 9, 3, 4]})
-    assert "failed dice" in refused(t, "reroll", {"indices": [2]}, RuleError)
-    assert "left" in refused(t, "reroll", {"indices": [0, 1, 3]}, RuleError)
-    refused(t, "reroll", {"indices": [7]}, EventError)
-    refused(t, "reroll", {"indices": [0, 0]}, EventError)
+    assert "failed dice" in refused(t, "reroll", {"indices": [2]}, rule="R9")
+    assert "left" in refused(t, "reroll", {"indices": [0, 1, 3]}, rule="R9")
+    refused(t, "reroll", {"indices": [7]}, says="position 7 is not in the pool")
+    refused(t, "reroll", {"indices": [0, 0]}, says="named twice")
     send(t, "reroll", {"indices": [1], "dice": [3]})
-    assert "already re-rolled" in refused(t, "reroll", {"indices": [1]}, RuleError)
+    assert "already re-rolled" in refused(t, "reroll", {"indices": [1]}, rule="W5")
 
 
 def test_reroll_options_ones_and_once() -> None:
     t = table({"reroll_ones": False, "reroll_once": False})
     send(t, "test", {"who": "Lin", "attribute": "feu", "skill": "Tir à l'arc", "sr": 13})
     send(t, "roll", {"dice": [1, 2, 9, 3, 4]})
-    refused(t, "reroll", {"indices": [0]}, RuleError)
+    refused(t, "reroll", {"indices": [0]}, rule="R9")
     send(t, "reroll", {"indices": [1], "dice": [5]})
     send(t, "reroll", {"indices": [1], "dice": [8]})  # the same die again is allowed
     assert sj(t)["tests"][0]["result"]["successes"] == 2
@@ -193,41 +208,41 @@ def test_reroll_options_ones_and_once() -> None:
 def test_accept_closes_the_test() -> None:
     t = table()
     send(t, "test", {"who": "Lin", "attribute": "feu", "skill": "Tir à l'arc", "sr": 13})
-    refused(t, "accept", {}, RuleError)  # dice awaited
+    refused(t, "accept", {}, rule="R7")  # dice awaited
     send(t, "roll", {"dice": [1, 2, 9, 3, 4]})
     send(t, "accept", {})
-    refused(t, "reroll", {"indices": [0]}, RuleError)
-    refused(t, "correct", {"dice": [1, 2, 9, 3, 5]}, RuleError)
+    refused(t, "reroll", {"indices": [0]}, rule="R9")
+    refused(t, "correct", {"dice": [1, 2, 9, 3, 5]}, rule="R7")
     assert sj(t)["expects"]["step"] == "test"
 
 
 def test_corrections() -> None:
     t = table()
     send(t, "test", {"who": "Lin", "attribute": "feu", "competence": 2})
-    refused(t, "correct", {"dice": [1, 2, 3, 4, 5]}, RuleError)  # nothing rolled yet
+    refused(t, "correct", {"dice": [1, 2, 3, 4, 5]}, rule="R7")  # nothing rolled yet
     send(t, "roll", {"dice": [7, 7, 7, 7, 1]}, Source.CAMERA)
     out = send(t, "correct", {"dice": [8, 7, 7, 7, 1]}, Source.CORRECTION)
     assert out[0]["data"]["successes"] == 1 and out[0]["kind"] == "test.success"
     out = send(t, "correct", {"index": 4, "value": 9}, Source.CORRECTION)
     assert sj(t)["tests"][0]["faces"] == [8, 7, 7, 7, 9]
     assert sj(t)["last"]["source"] == "correction"
-    refused(t, "correct", {"dice": [8, 7]}, RuleError)
-    refused(t, "correct", {"index": 9, "value": 2}, EventError)
+    refused(t, "correct", {"dice": [8, 7]}, rule="R7")
+    refused(t, "correct", {"index": 9, "value": 2}, says="index must be 0..4")
 
 
 def test_sr_range_r8() -> None:
     t = table()
-    refused(t, "test", {"who": "Lin", "attribute": "feu", "sr": 7}, RuleError)
-    refused(t, "test", {"who": "Lin", "attribute": "feu", "sr": 14}, RuleError)
-    refused(t, "test", {"who": "Lin", "attribute": "ciel"}, EventError)
-    refused(t, "test", {"who": "Nobody", "attribute": "feu"}, RuleError)
-    refused(t, "bogus", {}, EventError)
+    refused(t, "test", {"who": "Lin", "attribute": "feu", "sr": 7}, rule="R7")
+    refused(t, "test", {"who": "Lin", "attribute": "feu", "sr": 14}, rule="R7")
+    refused(t, "test", {"who": "Lin", "attribute": "ciel"}, says="unknown attribute 'ciel'")
+    refused(t, "test", {"who": "Nobody", "attribute": "feu"}, rule="R1")
+    refused(t, "bogus", {}, says="unknown Wuxia event 'wuxia.bogus'")
 
 
 # -- Destiny Dice (R11, W6) ----------------------------------------------------------
 def test_destiny_recorded_by_default() -> None:
     t = table()
-    refused(t, "destiny_spend", {"who": "Lin"}, RuleError)  # none yet
+    refused(t, "destiny_spend", {"who": "Lin"}, rule="R11")  # none yet
     send(t, "destiny", {"who": "Lin", "award": 2, "reason": "Drame"})
     send(t, "test", {"who": "Lin", "attribute": "feu", "competence": 2})
     out = send(t, "destiny_spend", {"who": "Lin"})
@@ -254,7 +269,7 @@ def test_destiny_reroll_option_may_take_a_success() -> None:
     send(t, "destiny", {"who": "Lin", "award": 1})
     send(t, "test", {"who": "Lin", "attribute": "feu", "competence": 2})
     send(t, "roll", {"dice": [8, 2, 2, 2, 2]})
-    refused(t, "reroll", {"indices": [0]}, RuleError)
+    refused(t, "reroll", {"indices": [0]}, rule="R9")
     send(t, "destiny_spend", {"who": "Lin"})
     send(t, "reroll", {"indices": [0], "dice": [10]})
     assert sj(t)["tests"][0]["faces"][0] == 10
@@ -346,9 +361,9 @@ def test_camera_read_fills_the_pool() -> None:
 
     t = table()
     send(t, "test", {"who": "Lin", "attribute": "feu", "competence": 2})
-    assert "unsure of 1" in refused(t, "roll", {"read": {"objects": [obj(8), obj(9), obj(None, "pending"), obj(2), obj(3)]}}, RuleError)
-    refused(t, "roll", {"read": {"objects": [obj(8), obj(9)]}}, RuleError)  # 2 of 5 dice
-    refused(t, "roll", {"read": "photo.jpg"}, EventError)
+    assert "unsure of 1" in refused(t, "roll", {"read": {"objects": [obj(8), obj(9), obj(None, "pending"), obj(2), obj(3)]}}, rule="R7")
+    refused(t, "roll", {"read": {"objects": [obj(8), obj(9)]}}, rule="R7")  # 2 of 5 dice
+    refused(t, "roll", {"read": "photo.jpg"}, says="must be a camera read")
     out = send(t, "roll", {"read": {"objects": [obj(8), obj(9), obj(10), obj(2), obj(1), obj(4, kind="d6")]}}, Source.CAMERA)
     assert out[0]["data"]["dice"] == [8, 9, 10, 2, 1] and out[0]["data"]["successes"] == 3
 

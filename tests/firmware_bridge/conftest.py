@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -37,15 +36,6 @@ class Recorder:
         assert self.wait_for(lambda evs: sum(isinstance(e, cls) for e in evs) >= n, timeout), (
             f"waited for {n} {cls.__name__}, got {self.events}")
         return self.of(cls)
-
-
-def wait_until(pred: Callable[[], bool], timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.01)
-    return bool(pred())
 
 
 @pytest.fixture

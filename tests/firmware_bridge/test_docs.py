@@ -37,3 +37,9 @@ def test_the_spec_lists_every_message_type_and_pattern() -> None:
         assert f"`{pattern}`" in spec
     for key, (lo, hi) in p.SETTINGS.items():
         assert f"`{key}` ({lo}–{hi}" in spec
+
+
+def test_the_example_frame_in_the_protocol_docstring_decodes() -> None:
+    (frame,) = re.findall(r"e\.g\.\s+(\$[^\n]*\*[0-9A-F]{4})", p.__doc__ or "")
+    (msg,) = p.Decoder().feed(frame.encode() + b"\n")
+    assert not isinstance(msg, p.Unknown) and p.encode(msg).decode().strip() == frame

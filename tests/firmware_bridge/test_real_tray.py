@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -33,8 +32,9 @@ def test_real_tray_handshake_commands_heartbeat() -> None:
         assert info is not None and info.protocol >= 1 and info.firmware
         assert link.set_light(60, 255, 255, 255, wait=3)
         assert link.set_status("slow", wait=3)
-        time.sleep(3.5)  # longer than the silence timeout: the heartbeat keeps it up
-        assert link.connected and rec.of(TrayDisconnected) == []
+        # for longer than the silence timeout, the heartbeats keep it up
+        assert not rec.wait_for(lambda evs: any(isinstance(e, TrayDisconnected) for e in evs), 3.5)
+        assert link.connected
         assert link.set_status("on", wait=3)
     assert rec.of(TrayConnected)
 
@@ -46,6 +46,9 @@ def test_real_gpio_led() -> None:
     button, led = (int(x) for x in (REAL_GPIO or "17:27").split(":"))
     with GpioTray(button, led) as tray:
         assert tray.connected
+        status = tray.status
+        assert status is not None
         for pattern in ("on", "fast", "double", "off"):
+            before = status.writes
             assert tray.set_status(pattern)
-            time.sleep(0.5)
+            assert status.wait_for(lambda: status.pattern == pattern and status.writes > before)
