@@ -1,7 +1,9 @@
 """The HTTP API used by the tablet page and by tests.
 
 - ``GET /api/state``: the folded table as JSON (``?history=N`` recent entries).
-- ``GET /api/log``: the stored events (``?after=SEQ``).
+- ``GET /api/log?before=SEQ&limit=N``: one page of history from the log, newest first
+  (each event with its outcomes, ``undone``/``refused`` marks; ``before`` of the next
+  page, ``more``). Without ``before``/``limit``: the stored events (``?after=SEQ``).
 - ``POST /api/events``: append one event (JSON body). 201 with the outcome; 400 with a
   clear message (``error`` in English, ``message`` in French and English); 401/403
   without the PIN.
@@ -54,6 +56,15 @@ def state() -> Any:
 
 @bp.get("/api/log")
 def log() -> Any:
+    if "before" in request.args or "limit" in request.args:
+        before = request.args.get("before", type=int)
+        limit = request.args.get("limit", default=50, type=int)
+        if (limit is None or limit < 1 or ("before" in request.args and (before is None or before < 1))):
+            bad = ValueError("'before' and 'limit' must be positive integers")
+            bad.text = {"fr": "« before » et « limit » doivent être des entiers positifs.",  # type: ignore[attr-defined]
+                        "en": "'before' and 'limit' must be positive integers."}
+            return _bad_request(bad)
+        return jsonify(get_service().log_page(before=before, limit=limit))
     after = request.args.get("after", default=0, type=int)
     return jsonify({"events": get_service().events_json(after=after)})
 
