@@ -87,10 +87,12 @@ class Broker:
 class TableService:
     """One table: its log on disk, its folded state, its live feed."""
 
-    def __init__(self, log_path: str | Path, history_limit: int = 60, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, log_path: str | Path, history_limit: int = 60, snapshot_every: int = SNAPSHOT_EVERY,
+                 keep_frames: int = 64, max_frames: int = 256) -> None:
         self.log = TableLog(log_path)
         self.snapshots = SnapshotStore(self.log, every=snapshot_every)
-        self.table: Table = open_table(self.log, self.snapshots, keep=max(64, history_limit))
+        keep = max(keep_frames, history_limit)
+        self.table: Table = open_table(self.log, self.snapshots, keep=keep, max_frames=max(keep, max_frames))
         self.broker = Broker()
         self.history_limit = history_limit
         self._lock = threading.RLock()
