@@ -57,9 +57,9 @@ def state() -> Any:
 @bp.get("/api/log")
 def log() -> Any:
     if "before" in request.args or "limit" in request.args:
-        before = request.args.get("before", type=int)
-        limit = request.args.get("limit", default=50, type=int)
-        if (limit is None or limit < 1 or ("before" in request.args and (before is None or before < 1))):
+        before = _positive(request.args.get("before"))
+        limit = _positive(request.args.get("limit", "50"))
+        if limit is None or ("before" in request.args and before is None):
             bad = ValueError("'before' and 'limit' must be positive integers")
             bad.text = {"fr": "« before » et « limit » doivent être des entiers positifs.",  # type: ignore[attr-defined]
                         "en": "'before' and 'limit' must be positive integers."}
@@ -67,6 +67,14 @@ def log() -> Any:
         return jsonify(get_service().log_page(before=before, limit=limit))
     after = request.args.get("after", default=0, type=int)
     return jsonify({"events": get_service().events_json(after=after)})
+
+
+def _positive(raw: str | None) -> int | None:
+    """``raw`` as a positive integer, or ``None``."""
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        return None
+    value = int(raw)
+    return value if value >= 1 else None
 
 
 @bp.post("/api/events")
