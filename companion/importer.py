@@ -7,10 +7,12 @@ left out; the others are stored in batched transactions (one per :data:`BATCH` e
 ``synchronous=FULL``), and snapshots are written as the fold passes them, so the first
 ``companion serve`` on the folder starts at once.
 
-Sequence numbers: a line keeps its ``seq`` when it is above every event already stored
-(the software's dice are seeded by it, so the fold gives the same state as the file's);
-otherwise it takes the next free number, and an ``undo`` naming a renumbered event by
-``seq`` is renumbered with it.
+Sequence numbers: a line's number in the file is its ``seq``, or the number after the
+previous line's (as :func:`~companion.log.read_jsonl` numbers them, refused lines
+included). An event keeps it when it is above every event already stored (the software's
+dice are seeded by it, so the fold gives the same state as ``companion replay`` of the
+file); otherwise it takes the next free number, and an ``undo`` naming a renumbered event
+by ``seq`` is renumbered with it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterable
 
-from .errors import CompanionError
+from .errors import CompanionError, EventError
 from .events import Event, event_from_json_line
 from .log import TableLog, utc_now
 from .snapshots import SnapshotStore, open_table
@@ -63,6 +65,7 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
             table = open_table(log, store)
             next_seq = log.next_seq()
             renumbered: dict[int, int] = {}
+            file_seq = 0  # the file's own numbering: a line without seq is the next number
             batch: list[Event] = []
 
             def flush() -> None:
@@ -76,7 +79,10 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
                     continue
                 try:
                     ev = event_from_json_line(stripped, lineno)
-                    seq = ev.seq if ev.seq is not None and ev.seq >= next_seq else next_seq
+                    if ev.seq is not None and ev.seq <= file_seq:
+                        raise EventError(f"event sequence numbers must increase (got {ev.seq} after {file_seq})")
+                    file_seq = ev.seq if ev.seq is not None else file_seq + 1
+                    seq = file_seq if file_seq >= next_seq else next_seq
                     data = ev.data
                     if ev.type == "undo" and isinstance(data.get("seq"), int) and data["seq"] in renumbered:
                         data = {**data, "seq": renumbered[data["seq"]]}
@@ -86,8 +92,8 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
                     msg = str(exc)
                     report.refused.append((lineno, msg if msg.startswith("line ") else f"line {lineno}: {msg}"))
                     continue
-                if ev.seq is not None and ev.seq != seq:
-                    renumbered[ev.seq] = seq
+                if file_seq != seq:
+                    renumbered[file_seq] = seq
                 store.note(applied)
                 batch.append(stored)
                 next_seq = seq + 1
