@@ -17,6 +17,7 @@ by ``seq`` is renumbered with it.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterable
@@ -59,6 +60,8 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
     """Check and store every line of a JSON-lines log at the end of ``log_path``."""
     report = ImportReport()
     log_path.parent.mkdir(parents=True, exist_ok=True)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # as in every long fold: no cycles are made, the collector would only walk states
     with TableLog(log_path) as log:
         store = SnapshotStore(log)
         try:
@@ -108,4 +111,6 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
             flush()
         finally:
             store.close()
+            if gc_was_on:
+                gc.enable()
     return report

@@ -9,8 +9,9 @@ keeps, beside its log ``table.sqlite``, a cache ``table.snapshots.sqlite``:
   :attr:`~companion.table.Table.keep` frames and the events set aside as refused. Each is
   stamped with :func:`rules_version`, a hash of the rules' source code and data, and with
   a fingerprint of the log's event it was taken after.
-- ``outcomes``: what every applied event did, written with each snapshot, so history
-  pages (``/api/log?before=...``) show outcomes without folding anything.
+- ``outcomes``: what every applied event did, one compressed batch per interval between
+  snapshots, written with the snapshot that ends it, so history pages
+  (``/api/log?before=...``) show outcomes without folding anything.
 
 Start-up (:func:`open_table`) takes the latest snapshot whose stamp is this rules code's
 and whose event is still the log's, and folds only the events after it. A snapshot of
@@ -40,7 +41,7 @@ from typing import Any, Iterable, Sequence
 
 from .errors import CompanionError
 from .events import Event
-from .games import GAMES
+from .games import GAMES, Outcome
 from .log import TableLog
 from .table import Applied, Frame, Table
 
@@ -65,21 +66,23 @@ CREATE TABLE IF NOT EXISTS snapshots (
     payload     BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS outcomes (
-    seq     INTEGER PRIMARY KEY,
+    first   INTEGER PRIMARY KEY,
+    last    INTEGER NOT NULL,
     version TEXT NOT NULL,
-    data    TEXT NOT NULL
+    data    BLOB NOT NULL
 );
 """
 
 _ROOT = Path(__file__).resolve().parent
-_RULES_FILES = ("table.py", "events.py", "errors.py", "dice.py", "games", "odds", "data")
+_RULES_FILES = ("table.py", "events.py", "errors.py", "dice.py", "snapshots.py", "games", "odds", "data")
 _version_cache: dict[tuple[tuple[str, str], ...], str] = {}
 
 
 def rules_version() -> str:
     """A hash of the code and data the fold depends on: the table, the events, the
-    registered games' packages (plug-ins too) and the Python version. Any change to a
-    rule, however small, gives another version, so no snapshot outlives its rules."""
+    registered games' packages (plug-ins too), this module (the snapshot format) and the
+    Python version. Any change to a rule, however small, gives another version, so no
+    snapshot outlives its rules."""
     key = tuple(sorted(GAMES.items()))
     if key in _version_cache:
         return _version_cache[key]
@@ -156,7 +159,8 @@ class SnapshotStore:
         #: Problems with the cache itself (shown with the log's, never fatal).
         self.problems: list[str] = []
         self.last_seq = 0
-        self._pending: dict[int, str] = {}
+        self._pending: dict[int, tuple[Outcome, ...]] = {}
+        self._batch: tuple[int, int, dict[int, tuple[Outcome, ...]]] | None = None  # the last batch read
         self._lock = threading.Lock()
         self._db = self._open()
 
@@ -210,7 +214,8 @@ class SnapshotStore:
     def _forget_after(self, seq: int) -> None:
         with self._lock:
             self._db.execute("DELETE FROM snapshots WHERE seq > ?", (seq,))
-            self._db.execute("DELETE FROM outcomes WHERE seq > ?", (seq,))
+            self._db.execute("DELETE FROM outcomes WHERE last > ?", (seq,))
+        self._batch = None
         self._pending = {k: v for k, v in self._pending.items() if k <= seq}
 
     def _payload(self, seq: int) -> tuple[array[int], list[Frame], list[tuple[Event, str]], list[str]] | None:
@@ -260,8 +265,7 @@ class SnapshotStore:
         """Remember what an applied event did (stored with the next snapshot)."""
         seq = applied.event.seq
         if seq is not None:
-            self._pending[seq] = json.dumps([o.to_json() for o in applied.outcomes], ensure_ascii=False,
-                                            separators=(",", ":"))
+            self._pending[seq] = applied.outcomes
 
     def due(self, seq: int) -> bool:
         return seq - self.last_seq >= self.every
@@ -282,14 +286,17 @@ class SnapshotStore:
             "problems": list(self.log.problems),
         }, protocol=pickle.HIGHEST_PROTOCOL), 1)
         top_seq = table.seqs[-1] if table.depth else 0
-        pending = [(s, self.version, d) for s, d in self._pending.items() if s <= seq]
+        pending = {s: o for s, o in self._pending.items() if s <= seq}
+        batch = zlib.compress(pickle.dumps(pending, protocol=pickle.HIGHEST_PROTOCOL), 1)
         old = self.every * _KEEP_RECENT
         try:
             with self._lock:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?, ?, ?)",
                                  (seq, self.version, table.depth, top_seq, fingerprint(at[0]), payload))
-                self._db.executemany("INSERT OR REPLACE INTO outcomes VALUES (?, ?, ?)", pending)
+                if pending:
+                    self._db.execute("INSERT OR REPLACE INTO outcomes VALUES (?, ?, ?, ?)",
+                                     (min(pending), max(pending), self.version, batch))
                 # Old snapshots are only bases for deep undos: keep one in ten of them.
                 self._db.execute(
                     "DELETE FROM snapshots WHERE seq < ? AND seq NOT IN"
@@ -304,7 +311,7 @@ class SnapshotStore:
                 pass
             self.problems.append(f"snapshot after event {seq} not written ({exc})")
             return
-        for s, _, _ in pending:
+        for s in pending:
             self._pending.pop(s, None)
         self.last_seq = seq
 
@@ -315,14 +322,26 @@ class SnapshotStore:
         missing = []
         for s in seqs:
             if s in self._pending:
-                out[s] = json.loads(self._pending[s])
+                out[s] = [o.to_json() for o in self._pending[s]]
             else:
                 missing.append(s)
-        if missing:
-            marks = ",".join("?" * len(missing))
+        if not missing:
+            return out
+        batches = [self._batch] if self._batch is not None else []
+        if not batches or not all(batches[0][0] <= s <= batches[0][1] for s in missing):
             with self._lock:
-                rows = self._db.execute(f"SELECT seq, data FROM outcomes WHERE seq IN ({marks})", missing).fetchall()
-            out.update((s, json.loads(d)) for s, d in rows)
+                rows = self._db.execute("SELECT first, last, data FROM outcomes WHERE last >= ? AND first <= ?",
+                                        (min(missing), max(missing))).fetchall()
+            batches = []
+            for first, last, data in rows:
+                try:
+                    batches.append((first, last, pickle.loads(zlib.decompress(data))))
+                except Exception:  # a damaged cache row: those outcomes are not shown
+                    continue
+            if batches:
+                self._batch = batches[-1]  # a page usually falls in one batch: the next reuses it
+        for _, _, found in batches:
+            out.update((s, [o.to_json() for o in found[s]]) for s in missing if s in found)
         return out
 
 
@@ -337,8 +356,12 @@ def open_table(log: TableLog, store: SnapshotStore, keep: int = 64, max_frames: 
 
 
 def fold_log(table: Table, store: SnapshotStore, after: int) -> None:
-    """Fold the log's events after ``after`` into ``table`` (read a chunk at a time)."""
+    """Fold the log's events after ``after`` into ``table`` (read a chunk at a time).
+
+    Far from the end of the log only one snapshot in ten is written: the others would be
+    thinned out at once (old snapshots only serve deep undos)."""
     last = store.log.next_seq() - 1
+    recent = last - store.every * _KEEP_RECENT
     gc_was_on = gc.isenabled()
     gc.disable()  # the fold makes no cycles; the collector would only walk the states
     try:
@@ -350,7 +373,8 @@ def fold_log(table: Table, store: SnapshotStore, after: int) -> None:
                 except CompanionError as exc:
                     table.skipped.append((ev, str(exc)))
                 assert ev.seq is not None
-                store.maybe_snapshot(table, ev.seq)
+                if ev.seq > recent or ev.seq - store.last_seq >= store.every * _KEEP_RECENT:
+                    store.maybe_snapshot(table, ev.seq)
             after = upto
     finally:
         if gc_was_on:

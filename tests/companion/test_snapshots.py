@@ -274,3 +274,24 @@ def test_a_store_without_snapshots_folds_from_the_first_event(tmp_path):
     assert dump(table, 60) == dump(Table().replay(list(log.events())), 60)
     store.close()
     log.close()
+
+
+def test_a_long_log_folded_at_once_keeps_recent_snapshots_and_one_in_ten_before(tmp_path):
+    path = tmp_path / "table.sqlite"
+    with TableLog(path) as log:
+        log.append(Event("table.new_game", {"game": "dummy", "options": {"cap": 10**6}}))
+        for i in range(199):
+            log.append(Event("dummy.add", {"n": 1 + i % 6}))
+    s = TableService(path, snapshot_every=4, keep_frames=3, max_frames=5, history_limit=3)
+    cache = sqlite3.connect(snapshot_path(path))
+    seqs = [seq for (seq,) in cache.execute("SELECT seq FROM snapshots ORDER BY seq")]
+    cache.close()
+    assert seqs[-10:] == list(range(164, 201, 4))  # every 4 events near the end...
+    assert seqs[:-10] == [40, 80, 120, 160]  # ...one in ten before
+    for _ in range(120):  # undo far below the recent snapshots
+        s.submit({"type": "undo"})
+    assert dump(s.table, 3) == dump(reference(path), 3)
+    old = s.log_page(before=12, limit=11)["events"]
+    assert [e["seq"] for e in old] == list(range(11, 0, -1))
+    assert all(e["outcomes"] for e in old) and not any(e["undone"] for e in old)
+    s.close()
