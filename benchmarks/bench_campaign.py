@@ -6,15 +6,20 @@
    reads, corrections, choices, deaths, 2 % undos) as long as the largest size, plus the
    events to append afterwards.
 2. For each size N: ``companion import`` of its first N events into a fresh data folder
-   (rules-checked, batched, snapshots written), then ``companion serve`` on loopback:
+   (rules-checked, batched, snapshots written), then ``companion serve`` on loopback
+   (the sizes are measured in turn, request by request, so that the drifting load of a
+   shared machine weighs on all of them alike):
 
    - **start-up**: from the process's spawn to the first ``200`` of ``/healthz``, with the
      snapshot cache (the median of ``--starts``: what every start after the first sees)
      and without it
      (``cold``: the one-time rebuild after a rules update or a deleted cache);
-   - **GET /api/state**: the median of ``--samples`` requests;
+   - **GET /api/state**: median and p90 of ``--samples`` requests;
    - **append + publish**: ``POST /api/events`` of the campaign's next events, with a
      tablet's live stream (``/events``) open, median and p90;
+   - **GET /api/log** (one page of history from the middle of the log);
+   - for each of these, the server's own CPU time per request (from ``/proc``), which the
+     load of a shared machine does not inflate;
    - **RSS**: the server's resident memory after the appends (``VmRSS``; ``VmHWM`` peak).
 
 3. Prints each figure with its ratio to the 1k figures measured in the same run, then
@@ -135,70 +140,93 @@ class Served:
             self.proc.stderr.close()
 
 
-def measure(n: int, lines: list[str], samples: int, cold: bool, starts: int) -> dict[str, float]:
-    out: dict[str, float] = {}
-    tmp = Path(tempfile.mkdtemp(prefix=f"bench-campaign-{n}-"))
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _body(line: str) -> dict[str, Any]:
+    obj = json.loads(line)
+    return {"type": obj["type"], "data": obj.get("data", {}), "source": obj.get("source", "manual")}
+
+
+def measure(sizes: list[int], lines: list[str], samples: int, cold: bool, starts: int) -> dict[int, dict[str, float]]:
+    """Every figure for every size. On a shared machine the load drifts over minutes, so
+    the sizes are measured in turn, request by request (start-ups: start by start), and
+    the servers' own CPU time is given beside the wall-clock figures."""
+    out: dict[int, dict[str, float]] = {n: {} for n in sizes}
+    dirs = {n: Path(tempfile.mkdtemp(prefix=f"bench-campaign-{n}-")) for n in sizes}
+    servers: dict[int, Served] = {}
     try:
-        t0 = time.perf_counter()
-        report = import_lines(lines[:n], tmp / "table.sqlite")
-        out["import_s"] = time.perf_counter() - t0
-        if report.refused or report.imported != n:
-            raise SystemExit(f"import of the {n}-event campaign refused lines: {report.refused[:3]}")
+        for n in sizes:
+            t0 = time.perf_counter()
+            report = import_lines(lines[:n], dirs[n] / "table.sqlite")
+            out[n]["import_s"] = time.perf_counter() - t0
+            if report.refused or report.imported != n:
+                raise SystemExit(f"import of the {n}-event campaign refused lines: {report.refused[:3]}")
+            print(f"  imported {n:,} events in {out[n]['import_s']:.1f} s", flush=True)
         if cold:
-            snapshot_path(tmp / "table.sqlite").unlink()
-            srv = Served(tmp)
-            out["cold_s"] = srv.startup
-            srv.stop()
-        warm = []
-        for _ in range(max(1, starts) - 1):
-            srv = Served(tmp)
-            warm.append(srv.startup)
-            srv.stop()
-        srv = Served(tmp)
-        warm.append(srv.startup)
-        out["startup_s"] = statistics.median(warm)
-        try:
-            times = []
-            for _ in range(samples):
-                t1 = time.perf_counter()
-                srv.get("/api/state")
-                times.append(time.perf_counter() - t1)
-            out["state_ms"] = statistics.median(times) * 1000
-            received: list[float] = []
-            tablet = SSEClient(srv.port, lambda name, data, t: received.append(t) if name == "table" else None)
-            tablet.connected.wait(30)
-            times = []
-            for line in lines[n:n + samples]:
-                obj = json.loads(line)
-                body = {"type": obj["type"], "data": obj.get("data", {}), "source": obj.get("source", "manual")}
-                t1 = time.perf_counter()
-                status = srv.post(body)
-                times.append(time.perf_counter() - t1)
-                if status != 201:
-                    raise SystemExit(f"append refused at {n} events: HTTP {status}")
-            out["append_ms"] = statistics.median(times) * 1000
-            out["append_p90_ms"] = pct(times, 0.9) * 1000
-            deadline = time.perf_counter() + 10
-            while len(received) < samples and time.perf_counter() < deadline:
-                time.sleep(0.01)  # the stream is read in a thread; bounded wait
-            out["published"] = len(received)
-            tablet.close()
-            out["rss_mb"], out["hwm_mb"] = srv.memory()
-            out["page_ms"] = _time(lambda: srv.get(f"/api/log?before={n // 2}&limit=50"), samples) * 1000
-        finally:
-            srv.stop()
+            for n in sizes:
+                snapshot_path(dirs[n] / "table.sqlite").unlink()
+                srv = Served(dirs[n])
+                out[n]["cold_s"] = srv.startup
+                srv.stop()
+                print(f"  cold start-up at {n:,} events: {srv.startup:.1f} s", flush=True)
+        warm: dict[int, list[float]] = {n: [] for n in sizes}
+        for i in range(max(1, starts)):
+            for n in sizes:
+                srv = Served(dirs[n])
+                warm[n].append(srv.startup)
+                if i == max(1, starts) - 1:
+                    servers[n] = srv  # the last ones stay up for the requests
+                else:
+                    srv.stop()
+        for n in sizes:
+            out[n]["startup_s"] = statistics.median(warm[n])
+
+        def timed(what: str, request: Any) -> None:
+            times: dict[int, list[float]] = {n: [] for n in sizes}
+            cpu0 = {n: cpu_seconds(servers[n].proc.pid) for n in sizes}
+            for i in range(samples):
+                for n in sizes:
+                    t1 = time.perf_counter()
+                    request(n, i)
+                    times[n].append(time.perf_counter() - t1)
+            for n in sizes:
+                out[n][what + "_ms"] = statistics.median(times[n]) * 1000
+                out[n][what + "_p90_ms"] = pct(times[n], 0.9) * 1000
+                out[n][what + "_cpu_ms"] = (cpu_seconds(servers[n].proc.pid) - cpu0[n]) / samples * 1000
+
+        timed("state", lambda n, i: servers[n].get("/api/state"))
+        received: dict[int, list[float]] = {n: [] for n in sizes}
+        tablets = {}
+        for n in sizes:
+            tablets[n] = SSEClient(servers[n].port, lambda name, data, t, n=n: received[n].append(t)
+                                   if name == "table" else None)
+            tablets[n].connected.wait(30)
+
+        def append(n: int, i: int) -> None:
+            status = servers[n].post(_body(lines[n + i]))
+            if status != 201:
+                raise SystemExit(f"append refused at {n} events: HTTP {status}")
+
+        timed("append", append)
+        deadline = time.perf_counter() + 10
+        while any(len(received[n]) < samples for n in sizes) and time.perf_counter() < deadline:
+            time.sleep(0.01)  # the streams are read in threads; bounded wait
+        for n in sizes:
+            out[n]["published"] = len(received[n])
+            tablets[n].close()
+        timed("page", lambda n, i: servers[n].get(f"/api/log?before={n // 2}&limit=50"))
+        for n in sizes:
+            out[n]["rss_mb"], out[n]["hwm_mb"] = servers[n].memory()
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        for srv in servers.values():
+            srv.stop()
+        for d in dirs.values():
+            shutil.rmtree(d, ignore_errors=True)
     return out
-
-
-def _time(fn: Any, samples: int) -> float:
-    times = []
-    for _ in range(samples):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def odds_cpu(runs: int) -> tuple[float, float]:
@@ -238,22 +266,21 @@ def main(argv: list[str] | None = None) -> int:
     undos = sum(e.type == "undo" for e in events)
     print(f"campaign: {len(events)} Péripéties events ({undos} undos), generated in {time.perf_counter() - t0:.1f} s")
 
-    results: dict[int, dict[str, float]] = {}
     Served.warm_up()
-    for n in sizes:
-        t1 = time.perf_counter()
-        results[n] = measure(n, lines, args.samples, cold=not args.no_cold, starts=args.starts)
-        print(f"  measured {n} events in {time.perf_counter() - t1:.1f} s", flush=True)
-
+    results = measure(sizes, lines, args.samples, cold=not args.no_cold, starts=args.starts)
     base = results[sizes[0]]
     rows = [
         ("import (companion import)", "import_s", "s"),
         ("start-up, cold (no cache)", "cold_s", "s"),
         ("start-up to /healthz", "startup_s", "s"),
-        ("GET /api/state", "state_ms", "ms"),
+        ("GET /api/state (median)", "state_ms", "ms"),
+        ("GET /api/state (p90)", "state_p90_ms", "ms"),
+        ("  server CPU per request", "state_cpu_ms", "ms"),
         ("append + publish (median)", "append_ms", "ms"),
         ("append + publish (p90)", "append_p90_ms", "ms"),
-        ("GET /api/log page", "page_ms", "ms"),
+        ("  server CPU per request", "append_cpu_ms", "ms"),
+        ("GET /api/log page (median)", "page_ms", "ms"),
+        ("  server CPU per request", "page_cpu_ms", "ms"),
         ("server RSS", "rss_mb", "MB"),
         ("server peak RSS", "hwm_mb", "MB"),
     ]

@@ -99,6 +99,9 @@ class TableService:
         #: Device status shown on every tablet (tray, camera): name -> dict.
         self.devices: dict[str, dict[str, Any]] = {}
         self._listeners: list[Callable[[Applied], None]] = []
+        #: Bumped by every change the state's JSON shows; keys the cached text.
+        self._changes = 0
+        self._state_text: tuple[tuple[int, int, int], str] | None = None
 
     # -- reading --------------------------------------------------------------------
     def state_json(self) -> dict[str, Any]:
@@ -107,6 +110,17 @@ class TableService:
         out["devices"] = dict(self.devices)
         out["problems"] = list(self.log.problems) + list(self.snapshots.problems)
         return out
+
+    def state_text(self) -> str:
+        """:meth:`state_json` as JSON text, encoded once per change of the table (a state
+        read between two events costs a lookup, however many tablets ask)."""
+        key = (self._changes, len(self.log.problems), len(self.snapshots.problems))
+        cached = self._state_text
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = json.dumps(self.state_json(), ensure_ascii=False, separators=(",", ":"))
+        self._state_text = (key, text)
+        return text
 
     def events_json(self, after: int = 0) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.log.events(after=after)]
@@ -156,6 +170,7 @@ class TableService:
             if stored.seq != seq:  # another writer took that number: fold again with ours
                 prepared = self.table.prepare(stored)
             applied = self.table.commit(prepared, stored)
+            self._changes += 1
             self.snapshots.note(applied)
             assert stored.seq is not None
             self.snapshots.maybe_snapshot(self.table, stored.seq)
@@ -175,6 +190,7 @@ class TableService:
     def set_device(self, name: str, status: Mapping[str, Any]) -> None:
         """Record a device's status (connected, message...) and tell every tablet."""
         self.devices[name] = dict(status)
+        self._changes += 1
         self.broker.publish("devices", {"devices": dict(self.devices)})
 
     def close(self) -> None:

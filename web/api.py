@@ -47,6 +47,8 @@ def _bad_request(exc: Exception) -> Any:
 @bp.get("/api/state")
 def state() -> Any:
     service = get_service()
+    if "history" not in request.args:  # the usual read: the text encoded once per change
+        return Response(service.state_text(), mimetype="application/json")
     out = service.state_json()
     limit = request.args.get("history", type=int)
     if limit is not None and limit >= 0:
