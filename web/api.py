@@ -63,7 +63,7 @@ def log() -> Any:
         limit = _positive(request.args.get("limit", "50"))
         if limit is None or ("before" in request.args and before is None):
             bad = ValueError("'before' and 'limit' must be positive integers")
-            bad.text = {"fr": "« before » et « limit » doivent être des entiers positifs.",  # type: ignore[attr-defined]
+            bad.text = {"fr": "«\u202fbefore\u202f» et «\u202flimit\u202f» doivent être des entiers positifs.",  # type: ignore[attr-defined]
                         "en": "'before' and 'limit' must be positive integers."}
             return _bad_request(bad)
         return jsonify(get_service().log_page(before=before, limit=limit))
