@@ -1,10 +1,12 @@
 """Replay speed of a long Péripéties campaign, and the cost of one live event.
 
-    python benchmarks/bench_replay.py [--events 10000] [--seed 1] [--save LOG.jsonl]
+    python benchmarks/bench_replay.py [--events 10000] [--seed 1] [--undo-rate 0] [--save LOG.jsonl]
 
 1. Builds a campaign log of N events (several players and characters, many turns, camera
-   reads, corrections, choices, deaths and new characters) with a seeded rng, by
-   answering what the game ``expects`` at each step.
+   reads, corrections, choices, deaths and new characters, and with ``--undo-rate`` the
+   undos of a real table) with a seeded rng, by answering what the game ``expects`` at
+   each step. :func:`build_log` is also what ``bench_campaign.py`` and ``bench_append.py``
+   play.
 2. Times its replay through :class:`companion.table.Table` (target: < 1 s for 10,000).
 3. Times applying one event and JSON-serialising what the server publishes (the
    accepted result and the state with its odds) (target: < 10 ms).
@@ -90,25 +92,47 @@ def _next_event(rnd: random.Random, table: Table, counter: list[int]) -> tuple[s
     return "peripeties.dice", {"dice": dice}, "camera"
 
 
-def build_log(n: int, seed: int) -> list[Event]:
+class _Events:
+    """A frame source over the events generated so far: the generator's table keeps only
+    recent frames (a 100,000-event campaign would otherwise hold 100,000 states)."""
+
+    def __init__(self) -> None:
+        self.by_seq: dict[int, Event] = {}
+
+    def base(self, seqs: Any, depth: int) -> tuple[int, list[Any]]:
+        return 0, []
+
+    def events(self, seqs: Any) -> list[Event]:
+        return [self.by_seq[s] for s in seqs]
+
+
+def build_log(n: int, seed: int, undo_rate: float = 0.0) -> list[Event]:
+    """A Péripéties campaign of ``n`` events; with ``undo_rate``, that share of them are
+    undos (of the last event, as the tablet's button sends)."""
     rnd = random.Random(seed)
-    table = Table()
+    source = _Events()
+    table = Table(source=source)
     events: list[Event] = []
     first = parse_event({"type": "table.new_game", "data": {"game": "peripeties", "seed": seed}, "seq": 1})
     table.apply(first)
     events.append(first)
+    source.by_seq[1] = first
     counter = [0]
-    tries = 0
     while len(events) < n:
-        tries += 1
-        etype, data, source = _next_event(rnd, table, counter)
-        ev = parse_event({"type": etype, "data": data, "source": source, "seq": len(events) + 1,
-                          "at": "2026-11-30T20:00:00Z"})
+        seq = len(events) + 1
+        if undo_rate and table.depth > 1 and rnd.random() < undo_rate:
+            ev = parse_event({"type": "undo", "data": {"seq": table.seqs[-1]}, "seq": seq,
+                              "at": "2026-11-30T20:00:00Z"})
+        else:
+            etype, data, source_name = _next_event(rnd, table, counter)
+            ev = parse_event({"type": etype, "data": data, "source": source_name, "seq": seq,
+                              "at": "2026-11-30T20:00:00Z"})
         try:
             table.apply(ev)
         except CompanionError:
             continue  # a driver mistake: try another input (never kept in the log)
         events.append(ev)
+        source.by_seq[seq] = ev
     return events
 
 
@@ -126,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--events", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--undo-rate", type=float, default=0.0, help="share of undos in the campaign (default 0)")
     ap.add_argument("--save", type=Path, default=None, help="also write the generated log as JSON lines")
     args = ap.parse_args(argv)
 
@@ -136,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
     calib = _best(spin, 3)
     t0 = time.perf_counter()
-    events = build_log(args.events, args.seed)
+    events = build_log(args.events, args.seed, args.undo_rate)
     gen = time.perf_counter() - t0
     lines = [json.dumps(e.to_json(), ensure_ascii=False) for e in events]
     if args.save:
@@ -202,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         json.dumps(applied.to_json(), ensure_ascii=False)
         json.dumps(game.state_json(table.state), ensure_ascii=False)
         table.frames.pop()  # back to the trial, to time the same event again
+        table.seqs.pop()
 
     samples = []
     for _ in range(200):

@@ -49,13 +49,21 @@ def _optional_modules(names: Sequence[str]) -> list[ModuleType]:
     return mods
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(odds_only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``odds_only`` (a game's name) only ``companion odds
+    GAME``, so that command imports that game's odds and nothing else."""
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Table companion: reads real dice, applies the rules, shows the outcome on a tablet.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    if odds_only is not None:
+        odds = sub.add_parser("odds", help="exact odds of a roll, per game")
+        odds_sub = odds.add_subparsers(dest="game", metavar="GAME")
+        for mod in _optional_modules([m for m in ODDS_MODULES if m.split(".")[-2] == odds_only]):
+            getattr(mod, "register_odds")(odds_sub)
+        return parser
 
     p = sub.add_parser("serve", help="serve the tablet page (and read the tray and camera)")
     p.add_argument("--demo", action="store_true", help="a demo table with example characters; no hardware needed")
@@ -82,6 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=None, help="output file (default: standard output)")
     p.set_defaults(func=_cmd_export)
 
+    p = sub.add_parser("import", help="check a JSON-lines log with the rules and store it in a table's folder")
+    p.add_argument("log", type=Path, help="a .jsonl file of events")
+    p.add_argument("--data", type=Path, required=True, help="the table's folder (its table.sqlite is created if need be)")
+    p.set_defaults(func=_cmd_import)
+
     odds = sub.add_parser("odds", help="exact odds of a roll, per game")
     odds_sub = odds.add_subparsers(dest="game", metavar="GAME")
     for mod in _optional_modules(ODDS_MODULES):
@@ -99,7 +112,11 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # ``companion odds GAME ...`` (the quick command) builds only its own parser.
+    quick = argv[1] if len(argv) > 1 and argv[0] == "odds" and any(
+        m.split(".")[-2] == argv[1] for m in ODDS_MODULES) else None
+    parser = build_parser(odds_only=quick)
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
@@ -155,6 +172,21 @@ def _cmd_export(args: argparse.Namespace) -> int:
     else:
         write_jsonl(events, sys.stdout)
     return 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from .importer import import_file
+
+    report = import_file(args.log, args.data)
+    for lineno, msg in report.refused:
+        print(f"refused: {msg}", file=sys.stderr)
+    where = args.data / "table.sqlite"
+    if report.imported:
+        print(f"{report.imported} events imported into {where} (seq {report.first_seq}-{report.last_seq});"
+              f" {len(report.refused)} line(s) refused")
+    else:
+        print(f"nothing imported into {where}; {len(report.refused)} line(s) refused")
+    return 1 if report.refused else 0
 
 
 # -- serve ---------------------------------------------------------------------------

@@ -108,13 +108,45 @@ class TableLog:
         with self._lock:
             return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
-    def events(self, after: int = 0) -> Iterator[Event]:
-        """Every stored event in order; undecodable rows are skipped and reported."""
+    def events(self, after: int = 0, upto: int | None = None) -> Iterator[Event]:
+        """Stored events with ``after < seq <= upto`` in order (every one by default);
+        undecodable rows are skipped and reported."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT seq, at, type, source, by, data FROM events WHERE seq > ? ORDER BY seq",
-                (after,),
+                "SELECT seq, at, type, source, by, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                (after, upto if upto is not None else 2**62),
             ).fetchall()
+        return self._decode(rows)
+
+    def page(self, before: int | None = None, limit: int = 50) -> list[Event]:
+        """At most ``limit`` stored events with ``seq < before``, newest first (one page of
+        history: an index range, whatever the log's length)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, at, type, source, by, data FROM events WHERE seq < ? ORDER BY seq DESC LIMIT ?",
+                (before if before is not None else 2**62, max(0, limit)),
+            ).fetchall()
+        return list(self._decode(rows))
+
+    def append_batch(self, events: Iterable[Event]) -> None:
+        """Store events that already carry their ``seq`` (increasing, above every stored
+        one) and ``at`` in one transaction: the bulk path of ``companion import``."""
+        rows = [(ev.seq, ev.at or utc_now(), ev.type, ev.source.value, ev.by,
+                 json.dumps(dict(ev.data), ensure_ascii=False, separators=(",", ":"))) for ev in events]
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany(
+                    "INSERT INTO events (seq, at, type, source, by, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.DatabaseError:
+                    pass
+                raise LogError(f"could not write to the table log: {exc}") from None
+
+    def _decode(self, rows: list[tuple[int, str, str, str, str | None, str]]) -> Iterator[Event]:
         for seq, at, etype, source, by, data in rows:
             try:
                 obj = {"seq": seq, "at": at, "type": etype, "source": source, "data": json.loads(data)}

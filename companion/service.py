@@ -8,8 +8,10 @@ Flask in it, so it is tested directly. ``submit`` is the only way in:
 2. append it to the SQLite log (one transaction; acknowledged only once on disk);
 3. keep its frame in the fold and publish the result to every subscriber (tablets).
 
-Start-up replays the log. An event the current rules refuse on replay (a log written by
-another version, say) is kept in the log and reported in ``table.skipped``; play goes on.
+Start-up folds the log from its latest valid snapshot (:mod:`companion.snapshots`): the
+cost of start-up, of a state read and of a submit does not grow with the log. An event the
+current rules refuse on replay (a log written by another version, say) is kept in the log
+and reported in ``table.skipped``; play goes on.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from typing import Any, Callable, Mapping
 from .errors import CompanionError
 from .events import Event, Source, parse_event
 from .log import TableLog
-from .table import Applied, Table
+from .snapshots import SNAPSHOT_EVERY, SnapshotStore, open_table
+from .table import Applied, Table, history_entry
 
 __all__ = ["TableService", "Broker", "Subscription"]
 
@@ -84,26 +87,65 @@ class Broker:
 class TableService:
     """One table: its log on disk, its folded state, its live feed."""
 
-    def __init__(self, log_path: str | Path, history_limit: int = 60) -> None:
+    def __init__(self, log_path: str | Path, history_limit: int = 60, snapshot_every: int = SNAPSHOT_EVERY,
+                 keep_frames: int = 64, max_frames: int = 256) -> None:
         self.log = TableLog(log_path)
-        self.table = Table().replay(self.log.events())
+        self.snapshots = SnapshotStore(self.log, every=snapshot_every)
+        keep = max(keep_frames, history_limit)
+        self.table: Table = open_table(self.log, self.snapshots, keep=keep, max_frames=max(keep, max_frames))
         self.broker = Broker()
         self.history_limit = history_limit
         self._lock = threading.RLock()
         #: Device status shown on every tablet (tray, camera): name -> dict.
         self.devices: dict[str, dict[str, Any]] = {}
         self._listeners: list[Callable[[Applied], None]] = []
+        #: Bumped by every change the state's JSON shows; keys the cached text.
+        self._changes = 0
+        self._state_text: tuple[tuple[int, int, int], str] | None = None
 
     # -- reading --------------------------------------------------------------------
     def state_json(self) -> dict[str, Any]:
         with self._lock:
             out = self.table.to_json(history_limit=self.history_limit)
         out["devices"] = dict(self.devices)
-        out["problems"] = list(self.log.problems)
+        out["problems"] = list(self.log.problems) + list(self.snapshots.problems)
         return out
+
+    def state_text(self) -> str:
+        """:meth:`state_json` as JSON text, encoded once per change of the table (a state
+        read between two events costs a lookup, however many tablets ask)."""
+        key = (self._changes, len(self.log.problems), len(self.snapshots.problems))
+        cached = self._state_text
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = json.dumps(self.state_json(), ensure_ascii=False, separators=(",", ":"))
+        self._state_text = (key, text)
+        return text
 
     def events_json(self, after: int = 0) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.log.events(after=after)]
+
+    def log_page(self, before: int | None = None, limit: int = 50) -> dict[str, Any]:
+        """One page of the log, newest first: ``limit`` stored events before ``before``
+        with what each did and whether it still counts (``undone``: cancelled by an undo;
+        ``refused``: set aside on replay). Costs the page, whatever the log's length."""
+        limit = max(0, min(limit, 500))
+        events = self.log.page(before, limit + 1)
+        more = len(events) > limit
+        events = events[:limit]
+        with self._lock:
+            refused = {e.seq for e, _ in self.table.skipped}
+            effective = {e.seq: self.table.is_effective(e.seq) for e in events if e.seq is not None}
+            outcomes = self.snapshots.outcomes(effective)
+        entries = []
+        for ev in events:
+            seq = ev.seq or 0  # stored events always have one
+            entry = history_entry(ev, ())
+            entry["outcomes"] = outcomes.get(seq, [])
+            entry["refused"] = seq in refused
+            entry["undone"] = not entry["refused"] and ev.type != "undo" and not effective.get(seq, False)
+            entries.append(entry)
+        return {"events": entries, "before": events[-1].seq if events else None, "more": more}
 
     # -- writing --------------------------------------------------------------------
     def submit(self, obj: Any, source: Source | None = None, by: str | None = None) -> Applied:
@@ -128,6 +170,10 @@ class TableService:
             if stored.seq != seq:  # another writer took that number: fold again with ours
                 prepared = self.table.prepare(stored)
             applied = self.table.commit(prepared, stored)
+            self._changes += 1
+            self.snapshots.note(applied)
+            assert stored.seq is not None
+            self.snapshots.maybe_snapshot(self.table, stored.seq)
             payload = {"applied": applied.to_json(), "state": self.table.to_json(history_limit=self.history_limit)}
             payload["state"]["devices"] = dict(self.devices)
             self.broker.publish("table", payload)
@@ -144,9 +190,11 @@ class TableService:
     def set_device(self, name: str, status: Mapping[str, Any]) -> None:
         """Record a device's status (connected, message...) and tell every tablet."""
         self.devices[name] = dict(status)
+        self._changes += 1
         self.broker.publish("devices", {"devices": dict(self.devices)})
 
     def close(self) -> None:
+        self.snapshots.close()
         self.log.close()
 
 

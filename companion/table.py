@@ -1,8 +1,17 @@
 """The table: a pure fold of the games' rules over the table log.
 
 :class:`Table` holds one frame per effective event (the event, the game state after it,
-its outcomes). Undo pops a frame; nothing is rewritten. Because game states are immutable
-values that share structure, keeping every frame costs little and makes undo O(1).
+its outcomes). Undo pops a frame; nothing is rewritten. Game states are immutable values
+that share structure, so a frame costs little and undo is O(1).
+
+A table on its own keeps every frame (``companion replay``, tests). A table given a
+:class:`FrameSource` (the server's: the log and its snapshots, see
+:mod:`companion.snapshots`) keeps only the frames of the recent effective events,
+between ``keep`` and ``max_frames`` of them, and the sequence numbers of all of them
+(8 bytes each). When undo brings the window under ``keep`` frames while older effective
+events remain, it asks the source for the latest snapshot whose stack is a prefix of its
+own and folds the events between again: the same rules on the same events with the same
+seeds give the same frames.
 
 Table-level events:
 
@@ -19,15 +28,17 @@ from __future__ import annotations
 
 import gc
 import random
+from bisect import bisect_left
+from array import array
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from .errors import CompanionError, EventError, RuleError
+from .errors import CompanionError, EventError, LogError, RuleError
 from .events import Event
 from .games import Outcome, find_game, text
 from .games.base import Game
 
-__all__ = ["Table", "Frame", "Applied", "event_rng"]
+__all__ = ["Table", "Frame", "Applied", "FrameSource", "event_rng"]
 
 
 class _LazyRandom(random.Random):
@@ -91,18 +102,49 @@ class Applied:
         return out
 
 
+class FrameSource(Protocol):
+    """Where a bounded :class:`Table` finds the frames it no longer keeps."""
+
+    def base(self, seqs: Sequence[int], depth: int) -> tuple[int, list[Frame]]:
+        """Frames ending at some depth ``d <= depth`` of the stack ``seqs`` (the last of
+        them is the frame of ``seqs[d - 1]``), or ``(0, [])`` to fold from the start."""
+        ...
+
+    def events(self, seqs: Sequence[int]) -> list[Event]:
+        """The stored events with these sequence numbers, in order."""
+        ...
+
+
 @dataclass
 class Table:
-    """The folded table. Not thread-safe: the service serialises access."""
+    """The folded table. Not thread-safe: the service serialises access.
+
+    :attr:`frames` holds the frames of the last effective events (all of them without a
+    ``source``); :attr:`seqs` the sequence numbers of every effective event.
+    """
 
     frames: list[Frame] = field(default_factory=list)
     #: Events of the log that could not be applied on replay (kept, never deleted).
     skipped: list[tuple[Event, str]] = field(default_factory=list)
+    #: Where frames older than the window are rebuilt from; ``None`` keeps every frame.
+    source: FrameSource | None = None
+    #: With a source: frames always kept (at least the history shown on the tablet)...
+    keep: int = 64
+    #: ...and at most this many.
+    max_frames: int = 256
+    seqs: "array[int]" = field(default_factory=lambda: array("q"))
+    #: How many times undo had to fold again from a snapshot (for tests and benchmarks).
+    refills: int = 0
 
     # -- reading ------------------------------------------------------------------
     @property
     def top(self) -> Frame | None:
         return self.frames[-1] if self.frames else None
+
+    @property
+    def depth(self) -> int:
+        """The number of effective events (the frames kept may be fewer)."""
+        return len(self.seqs)
 
     @property
     def game_name(self) -> str | None:
@@ -116,6 +158,12 @@ class Table:
     @property
     def state(self) -> Any:
         return self.top.state if self.top else None
+
+    def is_effective(self, seq: int) -> bool:
+        """Whether the event ``seq`` is one of the effective events (not undone, not an
+        undo, not refused). The stack's sequence numbers increase: a binary search."""
+        i = bisect_left(self.seqs, seq)
+        return i < len(self.seqs) and self.seqs[i] == seq
 
     # -- folding ------------------------------------------------------------------
     def preview(self, event: Event) -> Applied:
@@ -138,14 +186,49 @@ class Table:
         frame, applied = prepared
         if stored.type == "undo":
             self.frames.pop()
+            self.seqs.pop()
+            if self.source is not None and len(self.frames) < min(self.depth, self.keep):
+                self._refill()
         else:
             assert frame is not None
-            self.frames.append(Frame(stored, frame.game, frame.options, frame.seed, frame.state, frame.outcomes))
+            self._push(Frame(stored, frame.game, frame.options, frame.seed, frame.state, frame.outcomes))
         return Applied(stored, applied.outcomes, applied.undone)
 
     def apply(self, event: Event) -> Applied:
         """Apply and keep ``event``; raises :class:`CompanionError` and changes nothing."""
         return self.commit(self._step(event), event)
+
+    def restore(self, seqs: Sequence[int], frames: Sequence[Frame], skipped: Sequence[tuple[Event, str]]) -> None:
+        """Start from a snapshot: the stack's sequence numbers and its top frames."""
+        self.seqs = array("q", seqs)
+        self.frames = list(frames)
+        self.skipped = list(skipped)
+
+    def _push(self, frame: Frame) -> None:
+        self.frames.append(frame)
+        self.seqs.append(frame.event.seq if frame.event.seq is not None else -1)
+        if self.source is not None and len(self.frames) > self.max_frames:
+            del self.frames[: len(self.frames) - self.max_frames]
+
+    def _refill(self) -> None:
+        """Rebuild the window after undo went under it: from the latest snapshot whose
+        stack is a prefix of ours, fold our effective events above it again."""
+        assert self.source is not None
+        self.refills += 1
+        depth = self.depth
+        base_depth, frames = self.source.base(self.seqs, depth)
+        wanted = self.seqs[base_depth:depth]
+        events = self.source.events(wanted)
+        if [e.seq for e in events] != list(wanted):
+            raise LogError("the table log lacks events the table was folded from; restart the companion")
+        top = frames[-1] if frames else None
+        frames = list(frames[-self.max_frames:])
+        for ev in events:
+            top = self._next_frame(top, ev)
+            frames.append(top)
+            if len(frames) > self.max_frames:
+                del frames[0]
+        self.frames = frames
 
     def _step(self, event: Event) -> tuple[Frame | None, Applied]:
         if event.type == "undo":
@@ -161,9 +244,13 @@ class Table:
                 )
             msg = text(f"Annulé : {_label(last)}", f"Undone: {_label(last)}")
             return None, Applied(event, (Outcome("undo", msg, {"seq": last.seq}),), undone=last)
+        frame = self._next_frame(self.top, event)
+        return frame, Applied(event, frame.outcomes)
+
+    def _next_frame(self, top: Frame | None, event: Event) -> Frame:
+        """The frame ``event`` (not an undo) makes on top of ``top``; raises if refused."""
         if event.type == "table.new_game":
             return self._new_game(event)
-        top = self.top
         if top is None or top.game is None:
             raise RuleError("no game is running: start one with a 'table.new_game' event", rule="table")
         if event.game != top.game:
@@ -172,10 +259,9 @@ class Table:
             )
         game = find_game(top.game)
         state, outcomes = game.apply(top.state, event, event_rng(top.seed, event.seq))
-        frame = Frame(event, top.game, top.options, top.seed, state, tuple(outcomes))
-        return frame, Applied(event, tuple(outcomes))
+        return Frame(event, top.game, top.options, top.seed, state, tuple(outcomes))
 
-    def _new_game(self, event: Event) -> tuple[Frame, Applied]:
+    def _new_game(self, event: Event) -> Frame:
         name = event.data.get("game")
         if not isinstance(name, str):
             raise EventError("table.new_game needs 'game': the name of a game")
@@ -201,7 +287,7 @@ class Table:
             text(f"Nouvelle partie : {title.get('fr', name)}", f"New game: {title.get('en', name)}"),
             {"game": name},
         )
-        return Frame(event, name, options, seed, state, (out,)), Applied(event, (out,))
+        return Frame(event, name, options, seed, state, (out,))
 
     def replay(self, events: Iterable[Event], strict: bool = False) -> "Table":
         """Fold a whole log. With ``strict`` the first refused event raises; otherwise it
@@ -225,33 +311,23 @@ class Table:
         return self
 
     # -- output -------------------------------------------------------------------
-    def history(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "seq": f.event.seq,
-                "type": f.event.type,
-                "source": f.event.source.value,
-                "at": f.event.at,
-                "data": dict(f.event.data),
-                "outcomes": [o.to_json() for o in f.outcomes],
-            }
-            for f in self.frames
-        ]
+    def history(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The last ``limit`` effective events with their outcomes, oldest first (every
+        frame kept by default). Older ones are paged from the log (``/api/log``)."""
+        frames = self.frames if limit is None else self.frames[-limit:] if limit > 0 else []
+        return [history_entry(f.event, f.outcomes) for f in frames]
 
     def to_json(self, history_limit: int | None = None) -> dict[str, Any]:
         top = self.top
         game = self.game
-        hist = self.history()
-        if history_limit is not None:
-            hist = hist[-history_limit:]
         return {
             "game": top.game if top else None,
             "title": dict(game.title) if game else None,
             "options": dict(top.options) if top else {},
             "last_seq": top.event.seq if top else None,
-            "events": len(self.frames),
+            "events": self.depth,
             "state": game.state_json(top.state) if (game and top) else None,
-            "history": hist,
+            "history": self.history(history_limit),
             "skipped": [{"event": e.to_json(), "error": msg} for e, msg in self.skipped],
         }
 
@@ -260,6 +336,18 @@ class Table:
         if game is None or self.top is None:
             return "Aucune partie en cours." if lang == "fr" else "No game running."
         return game.describe(self.top.state, lang)
+
+
+def history_entry(event: Event, outcomes: Iterable[Outcome]) -> dict[str, Any]:
+    """One line of the tablet's history: the event and what it did."""
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "source": event.source.value,
+        "at": event.at,
+        "data": dict(event.data),
+        "outcomes": [o.to_json() for o in outcomes],
+    }
 
 
 def _label(ev: Event) -> str:

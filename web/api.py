@@ -1,7 +1,9 @@
 """The HTTP API used by the tablet page and by tests.
 
 - ``GET /api/state``: the folded table as JSON (``?history=N`` recent entries).
-- ``GET /api/log``: the stored events (``?after=SEQ``).
+- ``GET /api/log?before=SEQ&limit=N``: one page of history from the log, newest first
+  (each event with its outcomes, ``undone``/``refused`` marks; ``before`` of the next
+  page, ``more``). Without ``before``/``limit``: the stored events (``?after=SEQ``).
 - ``POST /api/events``: append one event (JSON body). 201 with the outcome; 400 with a
   clear message (``error`` in English, ``message`` in French and English); 401/403
   without the PIN.
@@ -45,6 +47,8 @@ def _bad_request(exc: Exception) -> Any:
 @bp.get("/api/state")
 def state() -> Any:
     service = get_service()
+    if "history" not in request.args:  # the usual read: the text encoded once per change
+        return Response(service.state_text(), mimetype="application/json")
     out = service.state_json()
     limit = request.args.get("history", type=int)
     if limit is not None and limit >= 0:
@@ -54,8 +58,25 @@ def state() -> Any:
 
 @bp.get("/api/log")
 def log() -> Any:
+    if "before" in request.args or "limit" in request.args:
+        before = _positive(request.args.get("before"))
+        limit = _positive(request.args.get("limit", "50"))
+        if limit is None or ("before" in request.args and before is None):
+            bad = ValueError("'before' and 'limit' must be positive integers")
+            bad.text = {"fr": "«\u202fbefore\u202f» et «\u202flimit\u202f» doivent être des entiers positifs.",  # type: ignore[attr-defined]
+                        "en": "'before' and 'limit' must be positive integers."}
+            return _bad_request(bad)
+        return jsonify(get_service().log_page(before=before, limit=limit))
     after = request.args.get("after", default=0, type=int)
     return jsonify({"events": get_service().events_json(after=after)})
+
+
+def _positive(raw: str | None) -> int | None:
+    """``raw`` as a positive integer, or ``None``."""
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        return None
+    value = int(raw)
+    return value if value >= 1 else None
 
 
 @bp.post("/api/events")

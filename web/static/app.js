@@ -138,15 +138,50 @@ const Companion = (() => {
     return texts.join(" · ") || t("(sans effet affiché)", "(no visible effect)");
   }
 
+  /* Older history, paged from the log (GET /api/log?before=SEQ&limit=N): kept while the
+   * recent history (in the state) starts at the same event. */
+  let older = { from: null, entries: [], more: true, loading: false };
+
+  function historyItem(entry, old) {
+    const text = entry.refused ? t("Événement refusé à la relecture", "Event refused on replay") : entryText(entry);
+    const li = h("li", { "data-test": old ? "history-older-item" : "history-item", "data-seq": entry.seq,
+      class: entry.undone ? "undone" : entry.refused ? "refused" : "" },
+      h("time", { class: "when", datetime: entry.at || "" }, clock(entry.at)), " ",
+      text, h("span", { class: "src " + entry.source }, sourceLabel(entry.source)));
+    if (entry.undone) li.append(h("span", { class: "src undone" }, t("annulé", "undone")));
+    return li;
+  }
+
+  async function loadOlder(from) {
+    if (older.loading) return;
+    older.loading = true;
+    const before = older.entries.length ? older.entries[older.entries.length - 1].seq : from;
+    try {
+      const r = await fetch("/api/log?before=" + before + "&limit=30", { credentials: "same-origin" });
+      const page = await r.json();
+      if (!r.ok) throw new Error(tr(page.message) || page.error);
+      if (older.from === from) { older.entries = older.entries.concat(page.events || []); older.more = !!page.more; }
+    } catch (e) {
+      toast(t("Historique plus ancien indisponible.", "Older history unavailable."));
+    } finally {
+      older.loading = false;
+      renderHistory();
+    }
+  }
+
   function renderHistory() {
     const ul = document.getElementById("history");
     if (!ul) return;
     ul.replaceChildren();
     const hist = (table && table.history) || [];
-    for (const entry of hist.slice(-12).reverse()) {
-      ul.append(h("li", { "data-test": "history-item", "data-seq": entry.seq },
-        h("time", { class: "when", datetime: entry.at || "" }, clock(entry.at)), " ",
-        entryText(entry), h("span", { class: "src " + entry.source }, sourceLabel(entry.source))));
+    for (const entry of hist.slice().reverse()) ul.append(historyItem(entry, false));
+    const from = hist.length ? hist[0].seq : null;
+    if (older.from !== from) older = { from, entries: [], more: true, loading: false };
+    for (const entry of older.entries) ul.append(historyItem(entry, true));
+    if (from !== null && from > 1 && older.more) {
+      ul.append(h("li", { class: "more" }, h("button", { class: "ghost", "data-test": "history-older",
+        disabled: older.loading, onclick: () => loadOlder(from) },
+        older.loading ? t("Chargement…", "Loading…") : t("Plus ancien…", "Older…"))));
     }
   }
 
