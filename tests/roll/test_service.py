@@ -85,9 +85,10 @@ def test_a_pending_read_blocks_nothing_and_is_corrected_on_the_photo(tmp_path, d
     last = table.table.history()[-1]
     assert last["type"] == "shayo.roll" and last["source"] == "correction"
     assert [o["status"] for o in rec["objects"]].count("corrected") == len(pend)
-    # correcting a die of the applied read goes through the game's correction event
+    # correcting a die of the applied read amends the event the read became
     rec = roll.correct(rec["id"], rec["used"][0], 1)
-    assert table.table.history()[-1]["type"] == "shayo.correct"
+    fix = table.table.history()[-1]
+    assert fix["type"] == "shayo.roll" and fix["data"]["corrects"] == rec["seq"] and fix["data"]["dice"][0] == 1
     # the records survive a restart
     again = RollService(table, tmp_path / "camera", None)
     assert again.records.get(rec["id"])["status"] == "applied"
@@ -202,8 +203,8 @@ def test_a_shayo_signature_re_roll_read_by_the_camera_and_corrected(tmp_path, de
     # the re-rolled die tapped on its photo: the re-roll's face is corrected, the test re-counted
     rec = roll.correct(rec["id"], rec["used"][0], 4)
     fix = table.table.history()[-1]
-    assert fix["type"] == "shayo.correct" and fix["source"] == "correction"
-    assert fix["data"] == {"signature": "relance_echec", "index": 0, "value": 4}
+    assert fix["type"] == "shayo.signature" and fix["source"] == "correction"
+    assert fix["data"] == {"signature": "relance_echec", "dice": [three], "values": [4], "corrects": rec["seq"]}
     assert table.state_json()["state"]["last"]["dice"][three] == 4
     cam.stop()
     table.close()

@@ -132,6 +132,13 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
         raise EventError("'replace' must be true or false")
     if replace_all and not correction:
         raise EventError("'replace' is for corrections: send it with source 'correction'")
+    if replace_all and ep.sub == "dice" and not any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
+        # A correction of a roll already resolved (the episode before this one) must name
+        # it ("corrects": its number): it never becomes the dice of the next episode.
+        raise refuse("input", f"aucun dé n'est encore saisi pour la péripétie de {state.current.card.name} : rien à"
+                     " corriger ici ; pour corriger un jet déjà joué, indiquez son numéro (« corrects »)",
+                     f"no die is entered yet for {state.current.card.name}'s episode: nothing to correct here;"
+                     " to correct a roll already played, give its number ('corrects')")
     items = parse_dice_event(data, state.dice)
     choices = {k: data[k] for k in ("gourd", "brother") if k in data}
     cid = ep.character
