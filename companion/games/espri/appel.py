@@ -323,7 +323,14 @@ def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 
 def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, Any]]:
     """The legal selections with their results (after the no-Talent penalty) and, with
-    ``places``, where each selected gem would go."""
+    ``places``, where each selected gem would go.
+
+    Each selection carries ``label`` (``{"fr", "en"}``: its gems, direction and result, as
+    the button reads) and, when choosing it makes the leader fall (R34: "Rupture alone →
+    Success" gives 1 Rupture point, and Rupture would then exceed Harmony), ``falls: true``
+    and ``warning`` (``{"fr", "en"}``) saying so, and saying when nobody would be left to
+    lead an Appel. The choice stays the player's: Failure is the other option R19 gives.
+    """
     must = a.prayer if (a.prayer and a.chooser == "gm") else None
     sels = selections(counts_of(candidates(a)), a.season, state.options, must)
     pen = 0 if a.talent else int(state.options.get("no_talent_penalty", 1))
@@ -333,8 +340,33 @@ def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, An
         sel = dict(s, level=lvl, result=RESULTS[lvl], gem_result=s["result"])
         if places:
             sel["placements"] = _where_sel(state, a, s["gems"])
+        sel["label"] = {lang: f"{' + '.join(gem_name(g, lang) for g in s['gems'])}{_dir(s, lang)} → {result_name(lvl, lang)}"
+                        for lang in ("fr", "en")}
+        warning = fall_warning(state, a.leader) if s.get("rupture_point") else None
+        if warning is not None:
+            sel["falls"] = True
+            sel["warning"] = warning
         out_.append(sel)
     return out_
+
+
+def fall_warning(state: EspriState, cid: str) -> dict[str, str] | None:
+    """R34 ahead of time: the warning for a choice that gives ``cid`` 1 Rupture point and
+    would make them fall (None when it would not)."""
+    ch = state.char(cid)
+    if ch.fallen or ch.rupture + 1 <= ch.harmony:
+        return None
+    others = [c for c in state.characters if c.id != cid and not c.fallen]
+    fr = (f"Attention : {ch.name} chuterait (Rupture {ch.rupture + 1} > Harmonie {ch.harmony}, R34) : plus de"
+          " pouvoirs de Gardien, plus d'Appel à mener ni d'aide à donner.")
+    en = (f"Warning: {ch.name} would fall (Rupture {ch.rupture + 1} > Harmony {ch.harmony}, R34): no more Guardian"
+          " powers, no Appel to lead, no help to give.")
+    if not others:
+        fr += (" Personne d'autre ne pourrait mener d'Appel : le MJ et le joueur décideraient de la suite"
+               " (un nouveau personnage, ou le MJ relève la chute). L'Échec évite la chute.")
+        en += (" Nobody else could lead an Appel: the GM and the player would settle what follows (a new"
+               " character, or the GM lifts the Fall). Failure avoids the Fall.")
+    return {"fr": fr, "en": en}
 
 
 def _where_sel(state: EspriState, a: Appel, gems: list[str]) -> list[dict[str, Any]]:
@@ -353,10 +385,8 @@ def _choices_outcome(state: EspriState) -> Outcome:
     sels = legal(state, a, places=False)
     who_fr = "le MJ" if a.chooser == "gm" else "le leader"
     who_en = "the GM" if a.chooser == "gm" else "the leader"
-    lines_fr = [f"{' + '.join(gem_name(g, 'fr') for g in s['gems'])}{_dir(s, 'fr')} → {result_name(s['level'], 'fr')}"
-                for s in sels]
-    lines_en = [f"{' + '.join(gem_name(g, 'en') for g in s['gems'])}{_dir(s, 'en')} → {result_name(s['level'], 'en')}"
-                for s in sels]
+    lines_fr = [s["label"]["fr"] + (f" ({s['warning']['fr']})" if s.get("warning") else "") for s in sels]
+    lines_en = [s["label"]["en"] + (f" ({s['warning']['en']})" if s.get("warning") else "") for s in sels]
     return out("choices", f"Choix possibles ({who_fr} choisit) : " + " ; ".join(lines_fr) + ".",
                f"Possible choices ({who_en} chooses): " + "; ".join(lines_en) + ".",
                chooser=a.chooser, selections=sels)

@@ -5,7 +5,10 @@
 - ``{"step": "setup_draw", "character", "gems"}``, ``{"step": "setup_keep", "character",
   "keep", "hand"}``, ``{"step": "setup_gm", "ruptures"}`` during the set-up (advisory:
   the GM may announce an Appel at any time);
-- ``{"step": "appel", "who": "gm"}`` when idle;
+- ``{"step": "appel", "who": "gm"}`` when idle; when nobody can lead an Appel (every
+  character fallen, R34) it adds ``"blocked": {"fr", "en"}`` (why, and the ways on: a new
+  character with ``espri.character``, or the GM lifts a Fall with ``espri.redeem``) and
+  ``"fallen": [ids]``;
 - ``{"step": "draw", "gems": count to draw, "N": the signed gem count, "temptation": bool}``;
 - ``{"step": "choose", "chooser": "leader"|"gm", "selections": [...], "redraw": who|None,
   "prayers": [...]}``;
@@ -43,7 +46,18 @@ def expects(state: EspriState) -> dict[str, Any]:
         if state.characters and not state.gm_setup_done:
             return {"step": "setup_gm", "who": "gm",
                     "ruptures": min(4, state.pool[GEMS.index("rupture")])}
-        return {"step": "appel", "who": "gm"}
+        out: dict[str, Any] = {"step": "appel", "who": "gm"}
+        fallen = [c for c in state.characters if c.fallen]
+        if fallen and len(fallen) == len(state.characters):
+            names = ", ".join(c.name for c in fallen)
+            out["fallen"] = [c.id for c in fallen]
+            out["blocked"] = {
+                "fr": f"Personne ne peut mener d'Appel : {names} {'a' if len(fallen) == 1 else 'ont'} chuté (R34). Le MJ rencontre le joueur et décide"
+                      " de la suite : un nouveau personnage, ou le MJ relève la chute en fixant Harmonie et Rupture.",
+                "en": f"Nobody can lead an Appel: {names} {'has' if len(fallen) == 1 else 'have'} fallen (R34). The GM meets the player and settles what"
+                      " follows: a new character, or the GM lifts the Fall, setting Harmony and Rupture.",
+            }
+        return out
     if a.step == "draw":
         return {"step": "draw", "who": "leader", "gems": min(a.draw_count, sum(state.pool)), "N": a.n,
                 "automatic": a.automatic, "temptation": not a.temptation and not a.automatic}
