@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event
 from . import board as B
@@ -59,7 +60,7 @@ def effect_clear(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             raise EventError(f"no effect {idx!r} on {ch.name}")
         effects = ch.effects[:idx] + ch.effects[idx + 1:]
     return state.with_char(replace(ch, effects=effects)), [out(
-        "effect_clear", f"Effets de {ch.name} retirés.", f"{ch.name}'s effects cleared.", character=ch.id)]
+        "effect_clear", f"Effets {de(ch.name)} retirés.", f"{ch.name}'s effects cleared.", character=ch.id)]
 
 
 def harmony(state: EspriState, ev: Event, rng: random.Random) -> Handled:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 
 from ...errors import CompanionError, EventError, RuleError
 from ...events import Event, Source
-from ..base import Outcome, text
+from ..base import Outcome, text, de
 from . import combat, crafting
 from .dice import Count
 from .options import check_options, default_options
@@ -49,7 +49,7 @@ def _character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoS
         raise RuleError(f"{ch.name} already exists: edit the sheet with shayo.edit_character", rule="R1")
     state = state.with_character(ch)
     return state, [Outcome("character.created", text(
-        f"Fiche de {ch.name} créée : réserve de Ki personnelle {ch.personal_pool}.",
+        f"Fiche {de(ch.name)} créée : réserve de Ki personnelle {ch.personal_pool}.",
         f"{ch.name}'s sheet created: personal Ki pool {ch.personal_pool}."), ch.to_json())]
 
 
@@ -58,7 +58,7 @@ def _edit_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[S
     changes = {k: v for k, v in ev.data.items() if k != "name"}
     new = edit_character(ch, changes)
     return state.with_character(new), [Outcome("character.edited", text(
-        f"Fiche de {ch.name} modifiée.", f"{ch.name}'s sheet edited."), new.to_json())]
+        f"Fiche {de(ch.name)} modifiée.", f"{ch.name}'s sheet edited."), new.to_json())]
 
 
 def _remove_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
@@ -149,7 +149,7 @@ def _test(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState,
     t = state.test
     assert t is not None
     return state, [Outcome("test.declared", text(
-        f"Test de {test_label(t)}, difficulté {t.difficulty} : lancez {t.rolled}d10, gardez {t.keep}.",
+        f"Test {de(test_label(t))}, difficulté {t.difficulty} : lancez {t.rolled}d10, gardez {t.keep}.",
         f"Test of {test_label(t, 'en')}, difficulty {t.difficulty}: roll {t.rolled}d10, keep {t.keep}."),
         {"rolled": t.rolled, "keep": t.keep, "difficulty": t.difficulty, "ki_paid": dict(t.ki_paid)})]
 
