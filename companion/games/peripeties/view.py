@@ -67,7 +67,11 @@ def character_json(state: State, ch: Character) -> dict[str, Any]:
 
 
 def _die(kind: str, role: str, by: str, count: int = 1, **extra: Any) -> dict[str, Any]:
-    return {"kind": kind, "role": role, "count": count, "by": by, **extra}
+    """One kind of die the step waits for; ``label`` says it in words for the page
+    (``"2×D10 (difficulté)"``), so no page has to build it from the keys."""
+    d = {"kind": kind, "role": role, "count": count, "by": by, **extra}
+    d["label"] = {"fr": _die_words(d, "fr"), "en": _die_words(d, "en")}
+    return d
 
 
 def _episode_dice(state: State, ep: Episode, owner: str, nxt: str) -> list[dict[str, Any]]:
@@ -341,7 +345,9 @@ def _die_words(d: dict[str, Any], lang: str) -> str:
     if d.get("reroll"):
         notes.append("relance" if fr else "re-roll")
     if "if" in d:
-        notes.append(("si " if fr else "if ") + "/".join(d["if"]["epreuve"]))
+        notes.append(("si " if fr else "if ") + "/".join(_TRIAL_WORDS[t][0 if fr else 1] for t in d["if"]["epreuve"]))
+    if d.get("optional"):
+        notes.append("facultatif" if fr else "optional")
     if d["kind"] in ("d4", "d6", "d10", "d12"):
         kind = d["kind"].upper() if fr else d["kind"]
         return f"{d['count']}×{kind} ({', '.join([role, *notes])})"
