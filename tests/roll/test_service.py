@@ -208,3 +208,30 @@ def test_a_shayo_signature_re_roll_read_by_the_camera_and_corrected(tmp_path, de
     assert table.state_json()["state"]["last"]["dice"][three] == 4
     cam.stop()
     table.close()
+
+
+def test_a_peripeties_trial_die_corrected_on_the_photo_after_the_result_amends_it(tmp_path, democam, calibration) -> None:
+    """Issue 14: the trial die read 2 (a failure, a wound) is corrected to 12 after the
+    result; the correction amends that roll, and the next character's episode gets nothing."""
+    table, roll, cam = make(tmp_path, "peripeties", democam, calibration)
+    table.submit({"type": "peripeties.dice", "data": {"lieu": "foret", "adversaire": "bandits", "epreuve": "combat",
+                                                      "recompense": "taels", "sentence": "blessure", "difficulty": [6, 5]}})
+    who = table.state_json()["state"]["expects"]["character"]
+    wounds = next(c for c in table.state_json()["state"]["characters"] if c["id"] == who)["tokens"]["wounds"]
+    roll_with(democam, [("d12", 2)], seed=61)
+    rec = roll.roll()
+    assert rec["status"] == "applied", rec.get("message")
+    state = table.state_json()["state"]
+    assert next(c for c in state["characters"] if c["id"] == who)["tokens"]["wounds"] == wounds + 1
+    nxt = state["expects"]["character"]
+    assert nxt != who
+    rec = roll.correct(rec["id"], rec["used"][0], 12)
+    fix = table.table.history()[-1]
+    assert fix["source"] == "correction" and fix["data"]["corrects"] == rec["seq"]
+    state = table.state_json()["state"]
+    me = next(c for c in state["characters"] if c["id"] == who)
+    assert me["tokens"]["wounds"] == wounds  # the failure and its wound are gone
+    assert state["expects"]["character"] == who and state["expects"]["step"] == "reward_taels"  # success: the taels die
+    assert state["expects"]["have"]["trial"] == 12  # the corrected face, in its own episode
+    cam.stop()
+    table.close()
