@@ -190,3 +190,39 @@ def test_unknown_or_mistyped_target_is_refused() -> None:
         t.raw("peripeties.dice", {"trial": 4, "corrects": 2}, "correction")  # 2 is an add_character
     with pytest.raises(CompanionError):
         t.raw("peripeties.dice", {"trial": 4, "corrects": "2"}, "correction")
+
+
+# -- ESPRI, Wuxia, Shayo: a correction never lands in the next roll -----------------------------
+def test_espri_draw_correction_after_the_appel_never_becomes_the_next_draw() -> None:
+    from .test_espri_flow import Play, guardian
+
+    p = Play()
+    p.send("character", **guardian("deva", "hiver", {"hiver": 3}, 2, prayers=[], talents=["Abri"]))
+    p.send("set_quadrant", season="hiver", cells=["hiver", "rupture"], nymph=0)
+    p.send("appel", season="hiver", leader="deva")
+    drawn = p.send("draw", gems=["temps", "printemps"], source="camera")
+    p.send("choose", selection="printemps")
+    p.send("appel", season="hiver", leader="deva")  # the next Appel waits for its draw
+    before = p.table.state
+    with pytest.raises(RuleError) as err:
+        p.send("draw", source="correction", gems=["hiver", "hiver"], correction=True)
+    assert "corrects" in str(err.value) and p.table.state is before
+    # named, the correction amends the first Appel: the choice that followed no longer fits
+    with pytest.raises(RuleError) as err:
+        p.send("draw", source="correction", gems=["hiver", "temps"], corrects=drawn.event.seq)
+    assert err.value.rule == "correction" and "printemps" in str(err.value)
+
+
+def test_wuxia_and_shayo_say_how_to_correct_a_finished_roll() -> None:
+    t = Table()
+    t.apply(Event("table.new_game", {"game": "wuxia", "seed": 1}, seq=1))
+    t.apply(Event("wuxia.test", {"dice": 3, "sr": 10, "competence": 2}, seq=2))
+    roll = t.apply(Event("wuxia.roll", {"dice": [1, 1, 3]}, Source.CAMERA, seq=3))
+    assert any("critique" in o.text["fr"] or "critical" in o.text["en"] for o in roll.outcomes)
+    t.apply(Event("wuxia.accept", {}, seq=4))
+    with pytest.raises(RuleError) as err:
+        t.apply(Event("wuxia.correct", {"index": 0, "value": 9}, Source.CORRECTION, seq=5))
+    assert "corrects" in str(err.value)
+    fix = t.apply(Event("wuxia.roll", {"dice": [9, 1, 3], "corrects": 3}, Source.CORRECTION, seq=5))
+    assert fix.outcomes[0].kind == "correction"
+    assert not any("critique" in o.text["fr"] for o in fix.outcomes[1:])

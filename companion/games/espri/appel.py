@@ -240,6 +240,10 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     correction = ev.source == Source.CORRECTION or ev.data.get("correction") is True
     if a is not None and a.step == "choose" and correction:
         return _correct(state, a, get_gems(ev.data))
+    if ev.data.get("correction") is True:
+        # never the next Appel's draw: a correction of an Appel already resolved names it
+        raise RuleError("no draw to correct now (the Appel is over or not drawn yet); to correct the draw of an"
+                        " Appel already resolved, send that draw again with 'corrects' (its number)", rule="R12")
     a = need_step(state, "draw")
     gems = get_gems(ev.data)
     total = sum(state.pool)

@@ -393,7 +393,9 @@ class ShayoGame:
         """Replace the dice of the last roll (or the new faces of one of its re-rolls,
         ``signature``) and re-fold what followed it."""
         if state.base is None or not state.chain:
-            raise RuleError("there is no roll to correct (only the last roll can be, before anything else happens)", rule="R3")
+            raise RuleError("there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
+                            " earlier roll, send it again with 'corrects' (its number: the tablet's photo correction"
+                            " does this) and what followed is worked out again", rule="R3")
         d = event.data
         at, key = (_reroll_at(state.chain, d["signature"]), "values") if "signature" in d else (0, "dice")
         target = state.chain[at]

@@ -190,7 +190,9 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
         raise RuleError("nothing to correct: no pool has been rolled", rule="R7")
     t = state.tests[i]
     if t.closed:
-        raise RuleError("this test is over: undo instead to change its dice", rule="R7")
+        raise RuleError("this test is over: to change its dice, send its roll again with 'corrects' (the number of"
+                        " that roll: the tablet's photo correction does this) and what followed is worked out"
+                        " again; or undo", rule="R7")
     t = correct_dice(t, data)
     tests = list(state.tests)
     tests[i] = t
