@@ -226,3 +226,16 @@ def test_wuxia_and_shayo_say_how_to_correct_a_finished_roll() -> None:
     fix = t.apply(Event("wuxia.roll", {"dice": [9, 1, 3], "corrects": 3}, Source.CORRECTION, seq=5))
     assert fix.outcomes[0].kind == "correction"
     assert not any("critique" in o.text["fr"] for o in fix.outcomes[1:])
+
+
+def test_undo_names_what_it_undid_in_words() -> None:
+    t = T()
+    t.ev("add_character", player="Alice", card="b2")
+    t.ev("next_turn")
+    dice = t.ev("dice", **P1_DICE)
+    undo = t.raw("undo", {})
+    fr, en = undo.outcomes[0].text["fr"], undo.outcomes[0].text["en"]
+    assert "peripeties" not in fr and "#" not in fr and "peripeties" not in en
+    said = dice.outcomes[-1].text["fr"]
+    assert fr.startswith("Annulé : «\u00a0") and fr.endswith(f"(n°\u00a0{dice.event.seq})")
+    assert said[:40] in fr and en.startswith("Undone: “")
