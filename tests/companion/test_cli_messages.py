@@ -97,3 +97,10 @@ def test_tray_emulate_creates_a_missing_folder_and_refuses_a_file(tmp_path: Path
     afile.write_text("x")
     p = run("tray", "emulate", "--dir", str(afile), "--duration", "0.2")
     assert p.returncode == 1 and "not a folder" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_peripeties_and_espri_odds_refuse_impossible_numbers() -> None:
+    p = run("odds", "peripeties", "--die", "10", "--difficulty", "40")
+    assert p.returncode == 1 and "2D10 (2 to 20)" in p.stderr and "Traceback" not in p.stderr
+    p = run("odds", "espri", "--season", "ete", "--score", "-3")
+    assert p.returncode == 1 and "0 or more" in p.stderr

@@ -85,6 +85,11 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     fr = args.lang == "fr"
     lang = "fr" if fr else "en"
     pool = parse_pool(args.pool)
+    if args.score < 0 or args.difficulty < 0:
+        from ...errors import CompanionError
+
+        raise CompanionError("--score and --difficulty count gems: 0 or more (N = score - difficulty may be"
+                             " negative, R11)")
     options = {"adjacent_modifier": args.adjacent_modifier, "fixed_criticals": args.fixed_criticals,
                "redraw_first_gem": args.redraw_first_gem}
     talent = not args.no_talent
