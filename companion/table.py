@@ -20,7 +20,8 @@ Table-level events:
   holding the re-derived state (undo removes it and brings the uncorrected table back).
   A later amendment of the same ``N`` supersedes the earlier one. When an event that
   followed ``N`` no longer fits the corrected roll (a die it gave is no longer asked
-  for), the amendment is refused and says which event and why: undo back to it first.
+  for), the amendment is refused, changes nothing, and says which event and why: undo
+  the events from that one on, then correct ``N``.
 
 Everything else is routed to the current game by its type prefix.
 """
