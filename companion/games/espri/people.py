@@ -23,7 +23,7 @@ from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event
 from . import board as B
-from .common import Handled, check_fall, gain_rupture, gem_name, gems_text, get_int, get_str, out
+from .common import Handled, check_fall, refuse, gain_rupture, gem_name, gems_text, get_int, get_str, out
 from .model import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
 
 
@@ -229,12 +229,14 @@ def redeem(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     _no_appel(state, "Lifting a Fall")
     ch = state.char(ev.data.get("character"))
     if not ch.fallen:
-        raise RuleError(f"{ch.name} has not fallen", rule="R34")
+        raise refuse("R34", f"{ch.name} n'a pas chuté", f"{ch.name} has not fallen")
     h = get_int(ev.data, "harmony", ch.harmony, 0, 99)
     r = get_int(ev.data, "rupture", ch.rupture, 0, 99)
     if r > h:
-        raise RuleError(f"{ch.name} would still have Rupture {r} > Harmony {h}: give the scores the GM settles on"
-                        " ('harmony', 'rupture') so that Rupture is not above Harmony", rule="R34")
+        raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h} : donnez les scores que fixe le MJ"
+                     " (« harmony », « rupture ») pour que la Rupture ne dépasse pas l'Harmonie",
+                     f"{ch.name} would still have Rupture {r} > Harmony {h}: give the scores the GM settles on"
+                     " ('harmony', 'rupture') so that Rupture is not above Harmony")
     new = replace(ch, fallen=False, harmony=h, rupture=r)
     return state.with_char(new), [out(
         "redeem", f"Le MJ relève {ch.name} de sa chute : Harmonie {h}, Rupture {r} ; le lien avec les Nymphes est renoué.",
