@@ -123,12 +123,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(func(args) or 0)
+        code = int(func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the try
+        return code
+    except BrokenPipeError:
+        return _pipe_closed()
     except CompanionError as exc:
         print(f"companion: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _pipe_closed() -> int:
+    """The reader of our output went away (``companion ... --json | head``): stop quietly,
+    as a command killed by SIGPIPE would, with no traceback. Standard output is pointed
+    at /dev/null so that the interpreter's last flush does not fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (tests)
+        pass
+    return 141
 
 
 # -- replay / export -----------------------------------------------------------------

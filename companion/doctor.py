@@ -1,7 +1,8 @@
 """``companion doctor``: check the table's set-up and say how to fix what is wrong.
 
 Each check returns a :class:`Check` (ok / warn / fail, a message in French and English,
-and a fix). Checks that need hardware libraries import them inside, so a missing camera
+and a fix in both: ``fix`` in English, ``fix_fr`` in French). The text output is in one
+language: French by default, English with ``--lang en``. Checks that need hardware libraries import them inside, so a missing camera
 library is a finding, not a crash.
 """
 
@@ -28,14 +29,22 @@ class Check:
     status: str
     fr: str
     en: str
-    fix: str = ""
+    fix: str = ""  # the hint in English
+    fix_fr: str = ""  # the hint in French (shown by default)
+
+    def hint(self, lang: str) -> str:
+        """The fix in ``lang`` (French by default); the other language if only it exists."""
+        if lang == "en":
+            return self.fix or self.fix_fr
+        return self.fix_fr or self.fix
 
 
 def _python() -> Check:
     v = sys.version_info
     if v >= (3, 11):
         return Check("python", OK, f"Python {v.major}.{v.minor}", f"Python {v.major}.{v.minor}")
-    return Check("python", FAIL, "Python trop ancien", "Python too old", "install Python 3.11 or newer")
+    return Check("python", FAIL, "Python trop ancien", "Python too old", "install Python 3.11 or newer",
+                 "installez Python 3.11 ou plus récent")
 
 
 def _libraries() -> Check:
@@ -48,7 +57,8 @@ def _libraries() -> Check:
     if not missing:
         return Check("libraries", OK, "Bibliothèques présentes", "Libraries present")
     return Check("libraries", FAIL, f"Bibliothèques manquantes : {', '.join(missing)}",
-                 f"Missing libraries: {', '.join(missing)}", "pip install . (in the companion's venv)")
+                 f"Missing libraries: {', '.join(missing)}", "pip install . (in the companion's venv)",
+                 "pip install . (dans le venv du compagnon)")
 
 
 def _disk(data_dir: Path) -> Check:
@@ -57,12 +67,13 @@ def _disk(data_dir: Path) -> Check:
         target = target.parent
     free = shutil.disk_usage(target).free / 2**30
     if free < 0.5:
-        return Check("disk", FAIL, f"Disque presque plein ({free:.2f} Gio libres)",
-                     f"Disk almost full ({free:.2f} GiB free)", "free space on the SD card; old photos can go")
+        return Check("disk", FAIL, f"Disque presque plein ({free:.2f} Gio libres)".replace(".", ","),
+                     f"Disk almost full ({free:.2f} GiB free)", "free space on the SD card; old photos can go",
+                     "libérez de la place sur la carte SD ; les vieilles photos peuvent partir")
     if free < 2:
-        return Check("disk", WARN, f"Peu d'espace disque ({free:.1f} Gio)", f"Low disk space ({free:.1f} GiB)",
-                     "photos are capped, but keep 2 GiB free")
-    return Check("disk", OK, f"Espace disque : {free:.1f} Gio libres", f"Disk space: {free:.1f} GiB free")
+        return Check("disk", WARN, f"Peu d'espace disque ({free:.1f} Gio)".replace(".", ","), f"Low disk space ({free:.1f} GiB)",
+                     "photos are capped, but keep 2 GiB free", "les photos sont plafonnées, mais gardez 2 Gio libres")
+    return Check("disk", OK, f"Espace disque : {free:.1f} Gio libres".replace(".", ","), f"Disk space: {free:.1f} GiB free")
 
 
 def _network() -> Check:
@@ -73,7 +84,8 @@ def _network() -> Check:
         return Check("network", OK, f"Adresse pour la tablette : http://{addrs[0]}:8080/",
                      f"Address for the tablet: http://{addrs[0]}:8080/")
     return Check("network", WARN, "Aucune adresse réseau locale", "No LAN address",
-                 "connect the Pi to the table's Wi-Fi (raspi-config) so tablets can reach it")
+                 "connect the Pi to the table's Wi-Fi (raspi-config) so tablets can reach it",
+                 "connectez le Pi au Wi-Fi de la table (raspi-config) pour que les tablettes le trouvent")
 
 
 def _data(data_dir: Path) -> Check:
@@ -88,12 +100,21 @@ def _data(data_dir: Path) -> Check:
             problems = list(tl.problems)
     except ValueError as exc:
         return Check("log", FAIL, f"Journal illisible : {exc}", f"Unreadable log: {exc}",
-                     "keep the file; copy it aside and start a new data folder")
+                     "keep the file; copy it aside and start a new data folder",
+                     "gardez le fichier ; copiez-le à part et partez d'un nouveau dossier de données")
     if problems:
         return Check("log", WARN, f"{len(problems)} évènement(s) illisible(s) ignoré(s)",
-                     f"{len(problems)} unreadable event(s) skipped", "; ".join(problems[:3]))
+                     f"{len(problems)} unreadable event(s) skipped", "; ".join(problems[:3]), " ; ".join(problems[:3]))
     return Check("log", OK, f"Journal : {n} évènements", f"Log: {n} events")
 
+
+#: What each check is called on screen (French, English); ``name`` stays the JSON key.
+CHECK_NAMES = {
+    "python": ("Python", "Python"), "libraries": ("bibliothèques", "libraries"), "disk": ("disque", "disk"),
+    "network": ("réseau", "network"), "log": ("journal", "log"), "camera": ("caméra", "camera"),
+    "calibration": ("calibration", "calibration"), "enrollment": ("apprentissage", "enrollment"),
+    "tray": ("plateau", "tray"), "gpio": ("GPIO", "GPIO"),
+}
 
 #: Extra checks contributed by the hardware packages: name -> "module:function".
 EXTRA_CHECKS = {
@@ -118,7 +139,8 @@ def _extra(name: str, target: str, data_dir: Path) -> Check | None:
         return Check(name, FAIL, f"Vérification impossible : {exc}", f"Check failed: {exc}")
     if isinstance(res, Check):
         return res
-    return Check(name, res.get("status", WARN), res.get("fr", ""), res.get("en", ""), res.get("fix", ""))
+    return Check(name, res.get("status", WARN), res.get("fr", ""), res.get("en", ""), res.get("fix", ""),
+                 res.get("fix_fr", ""))
 
 
 def run_checks(data_dir: Path) -> list[Check]:
@@ -139,11 +161,14 @@ def _cmd(args: argparse.Namespace) -> int:
         print(json.dumps([asdict(c) for c in checks], ensure_ascii=False, indent=2))
     else:
         icon = {OK: "✔", WARN: "!", FAIL: "✘"}
+        lang = "en" if args.lang == "en" else "fr"
         for c in checks:
-            msg = c.en if args.lang == "en" else c.fr
-            print(f"{icon[c.status]} {c.name:12} {msg}")
-            if c.fix and c.status != OK:
-                print(f"  {'':12} → {c.fix}")
+            msg = c.en if lang == "en" else c.fr
+            name = CHECK_NAMES.get(c.name, (c.name, c.name))[0 if lang == "fr" else 1]
+            print(f"{icon[c.status]} {name:14} {msg}")
+            hint = c.hint(lang)
+            if hint and c.status != OK:
+                print(f"  {'':14} → {hint}")
     return 1 if any(c.status == FAIL for c in checks) else 0
 
 

@@ -20,6 +20,17 @@ Table-level events:
 - ``undo`` ``{"seq": N}`` (``seq`` optional) cancels the last effective event; when
   ``seq`` is given it must be that event's sequence number, so two tablets pressing undo
   at once cancel one event, not two.
+- Any game event whose ``data`` has ``"corrects": N`` is an **amendment**: it stands for
+  event ``N`` of the current game (same type, its own ``data`` without ``corrects``, source
+  ``correction``), and everything that followed ``N`` is folded again on top of it. So a
+  die corrected after the result re-derives the result (a failure becomes a success, the
+  wound is never taken) instead of landing in whatever step the game is at now. Nothing
+  is rewritten: the frames of the original events stay, the amendment adds one frame
+  holding the re-derived state (undo removes it and brings the uncorrected table back).
+  A later amendment of the same ``N`` supersedes the earlier one. When an event that
+  followed ``N`` no longer fits the corrected roll (a die it gave is no longer asked
+  for), the amendment is refused, changes nothing, and says which event and why: undo
+  the events from that one on, then correct ``N``.
 
 Everything else is routed to the current game by its type prefix.
 """
@@ -34,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from .errors import CompanionError, EventError, LogError, RuleError
-from .events import Event
+from .events import Event, Source
 from .games import Outcome, find_game, text
 from .games.base import Game
 
@@ -65,6 +76,11 @@ class _LazyRandom(random.Random):
     def getstate(self):  # type: ignore[no-untyped-def]
         self._ensure()
         return super().getstate()
+
+
+#: How far back an amendment may reach, in effective events (a table restarted from a
+#: snapshot keeps at least this many frames: :attr:`Table.keep`).
+AMEND_WINDOW = 64
 
 
 def event_rng(seed: int, seq: int | None) -> random.Random:
@@ -224,7 +240,7 @@ class Table:
         top = frames[-1] if frames else None
         frames = list(frames[-self.max_frames:])
         for ev in events:
-            top = self._next_frame(top, ev)
+            top = self._next_frame(top, ev, frames)
             frames.append(top)
             if len(frames) > self.max_frames:
                 del frames[0]
@@ -242,15 +258,19 @@ class Table:
                     " (someone else changed the table first)",
                     rule="undo",
                 )
-            msg = text(f"Annulé : {_label(last)}", f"Undone: {_label(last)}")
+            frame = self.frames[-1]
+            msg = text(f"Annulé : {_label(frame, 'fr')}", f"Undone: {_label(frame, 'en')}")
             return None, Applied(event, (Outcome("undo", msg, {"seq": last.seq}),), undone=last)
         frame = self._next_frame(self.top, event)
         return frame, Applied(event, frame.outcomes)
 
-    def _next_frame(self, top: Frame | None, event: Event) -> Frame:
-        """The frame ``event`` (not an undo) makes on top of ``top``; raises if refused."""
+    def _next_frame(self, top: Frame | None, event: Event, frames: Sequence[Frame] | None = None) -> Frame:
+        """The frame ``event`` (not an undo) makes on top of ``top`` (the last of
+        ``frames``, by default the table's own); raises if refused."""
         if event.type == "table.new_game":
             return self._new_game(event)
+        if "corrects" in event.data:
+            return self._amend(event, self.frames if frames is None else frames)
         if top is None or top.game is None:
             raise RuleError("no game is running: start one with a 'table.new_game' event", rule="table")
         if event.game != top.game:
@@ -288,6 +308,75 @@ class Table:
             {"game": name},
         )
         return Frame(event, name, options, seed, state, (out,))
+
+    def _amend(self, event: Event, frames: Sequence[Frame]) -> Frame:
+        """See the module docstring: event ``corrects`` folded again with new data, on
+        ``frames`` (the table's, or those a re-fold is building)."""
+        target = event.data.get("corrects")
+        if not isinstance(target, int) or isinstance(target, bool):
+            raise EventError("'corrects' is the sequence number (an integer) of the event it corrects")
+        frames = list(frames)
+        top = frames[-1] if frames else None
+        if top is None or top.game is None:
+            raise _refusal("aucune partie en cours : rien à corriger", "no game is running: nothing to correct")
+        start = max((i for i, f in enumerate(frames) if f.event.type == "table.new_game"), default=0)
+        # only the last AMEND_WINDOW effective events: the frames a table restarted from a
+        # snapshot always holds, so that an amendment replays as it was applied
+        start = max(start, len(frames) - AMEND_WINDOW - 1)
+        index = next((i for i in range(len(frames) - 1, start, -1)
+                      if frames[i].event.seq == target and "corrects" not in frames[i].event.data), None)
+        if index is None:
+            raise _refusal(
+                f"le jet n°\u00a0{target} ne peut pas être corrigé : il n'appartient pas à la partie en cours"
+                f" (annulé, d'une partie précédente, inconnu, ou plus de {AMEND_WINDOW} événements en arrière :"
+                " annulez jusqu'à lui)",
+                f"event {target} cannot be corrected: it is not an event of the game in progress"
+                f" (undone, from an earlier game, unknown, or more than {AMEND_WINDOW} events back: undo back to it)",
+            )
+        original = frames[index].event
+        if original.type != event.type:
+            raise EventError(f"event {target} is a {original.type!r}, not a {event.type!r}: a correction keeps its type")
+        data = {k: v for k, v in event.data.items() if k != "corrects"}
+        amended = Event(original.type, data, Source.CORRECTION, original.seq, original.at, original.by)
+        scratch = Table(frames=frames[:index])
+        try:
+            first = scratch.apply(amended)
+        except CompanionError as exc:
+            fr, en = _both(exc)
+            raise _refusal(f"la correction du jet n°\u00a0{target} est refusée : {fr}",
+                           f"the correction of event {target} is refused: {en}") from None
+        outcomes = list(first.outcomes)
+        refolded = 0
+        for later in frames[index + 1:]:
+            if later.event.data.get("corrects") == target:
+                continue  # an earlier correction of the same event: superseded by this one
+            try:
+                applied = scratch.apply(later.event)
+            except CompanionError as exc:
+                fr, en = _both(exc)
+                raise _refusal(
+                    f"le jet n°\u00a0{target} ne peut pas être corrigé ainsi : l'événement n°\u00a0{later.event.seq} qui l'a"
+                    f" suivi ne s'accorde plus avec lui ({fr}) ; annulez les événements depuis le n°\u00a0{later.event.seq},"
+                    f" puis corrigez le jet n°\u00a0{target}",
+                    f"event {target} cannot be corrected this way: event {later.event.seq} that followed it no"
+                    f" longer fits ({en}); undo the events from no. {later.event.seq} on, then correct roll {target}",
+                ) from None
+            outcomes.extend(applied.outcomes)
+            refolded += 1
+        new_top = scratch.top
+        if new_top is None:  # pragma: no cover - scratch holds at least the amended frame
+            raise LogError("the amended table has no frame")
+        head = Outcome(
+            "correction",
+            text(
+                f"Jet n°\u00a0{target} corrigé : son résultat est recalculé"
+                + (f", ainsi que les {refolded} événement(s) qui ont suivi." if refolded else "."),
+                f"Roll no. {target} corrected: its result is worked out again"
+                + (f", and so are the {refolded} event(s) that followed." if refolded else "."),
+            ),
+            {"corrects": target, "refolded": refolded},
+        )
+        return Frame(event, new_top.game, new_top.options, new_top.seed, new_top.state, (head, *outcomes))
 
     def replay(self, events: Iterable[Event], strict: bool = False) -> "Table":
         """Fold a whole log. With ``strict`` the first refused event raises; otherwise it
@@ -350,5 +439,45 @@ def history_entry(event: Event, outcomes: Iterable[Outcome]) -> dict[str, Any]:
     }
 
 
-def _label(ev: Event) -> str:
-    return f"#{ev.seq} {ev.type}" if ev.seq is not None else ev.type
+_VERBS = {
+    "dice": ("les dés", "the dice"), "roll": ("le lancer", "the roll"), "reroll": ("la relance", "the re-roll"),
+    "correct": ("la correction", "the correction"), "draw": ("le tirage", "the draw"),
+    "setup_draw": ("le tirage", "the draw"), "choose": ("le choix", "the choice"),
+    "test": ("le test", "the test"), "new_game": ("la nouvelle partie", "the new game"),
+}
+
+
+def _refusal(fr: str, en: str) -> RuleError:
+    """A refusal of the table in both languages (``"fr / en"``, the two apart in ``text``)."""
+    err = RuleError(f"{fr} / {en}", rule="correction")
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
+
+
+def _both(exc: CompanionError) -> tuple[str, str]:
+    """The French and English message of a refusal (the same text twice when it has one)."""
+    said = getattr(exc, "text", None)
+    if isinstance(said, Mapping) and said.get("fr") and said.get("en"):
+        return str(said["fr"]), str(said["en"])
+    return str(exc), str(exc)
+
+
+def _label(frame: Frame, lang: str) -> str:
+    """What an undone event was, as the players saw it: its first outcome's sentence
+    (shortened), with its number; never the internal event type alone."""
+    ev = frame.event
+    num = f"n°\u00a0{ev.seq}" if lang == "fr" else f"no. {ev.seq}"
+    target = ev.data.get("corrects")
+    if isinstance(target, int):
+        return (f"la correction du jet n°\u00a0{target} ({num})" if lang == "fr"
+                else f"the correction of roll no. {target} ({num})")
+    said = next((o.text.get(lang) for o in frame.outcomes if o.text.get(lang)), None)
+    if said:
+        said = said.strip()
+        if len(said) > 90:
+            said = said[:89].rstrip(" ,;:") + "…"
+        inner = f"«\u00a0{said}\u00a0»" if lang == "fr" else f"“{said}”"
+    else:
+        verb = _VERBS.get(ev.type.rsplit(".", 1)[-1], ("l'action", "the action"))
+        inner = verb[0] if lang == "fr" else verb[1]
+    return f"{inner} ({num})" if ev.seq is not None else inner

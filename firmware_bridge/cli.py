@@ -34,6 +34,7 @@ _TEXT = {
     "press": ("bouton {button} appuyé", "button {button} pressed"),
     "release": ("bouton {button} relâché (tenu {held_ms} ms)", "button {button} released (held {held_ms} ms)"),
     "waiting": ("en attente du plateau sur {port}… (Ctrl-C pour quitter)", "waiting for the tray on {port}… (Ctrl-C to quit)"),
+    "created": ("dossier {folder} créé", "folder {folder} created"),
     "port": ("plateau émulé sur {port} ; tapez « help » pour les commandes", "emulated tray on {port}; type 'help' for commands"),
     "unknown": ("commande inconnue : {cmd} (tapez « help »)", "unknown command: {cmd} (type 'help')"),
 }
@@ -101,8 +102,22 @@ def _cmd_frame(args: argparse.Namespace) -> int:
 
 
 def _cmd_emulate(args: argparse.Namespace) -> int:
-    from .emulator import TrayEmulator
+    from pathlib import Path
 
+    from .emulator import TrayEmulator
+    from .errors import TrayError
+
+    if args.dir is not None:
+        folder = Path(args.dir)
+        if folder.exists() and not folder.is_dir():
+            raise TrayError(f"--dir {folder}: this is a file, not a folder / ceci est un fichier, pas un dossier")
+        if not folder.exists():
+            try:
+                folder.mkdir(parents=True)
+            except OSError as exc:
+                raise TrayError(f"--dir {folder}: cannot create the folder / impossible de créer le dossier"
+                                f" ({exc.strerror})") from None
+            print(_t("created", args.lang, folder=folder), file=sys.stderr, flush=True)
     emu = TrayEmulator(args.dir, settle_ms=args.settle_ms, hb_ms=args.hb_ms).start()
     lang = args.lang
     print(emu.port, flush=True)

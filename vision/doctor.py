@@ -13,8 +13,9 @@ from typing import Any
 __all__ = ["check_camera", "check_calibration", "check_enrollment"]
 
 
-def _r(status: str, fr: str, en: str, fix: str = "") -> dict[str, Any]:
-    return {"status": status, "fr": fr, "en": en, "fix": fix}
+def _r(status: str, fr: str, en: str, fix: str = "", fix_fr: str = "") -> dict[str, Any]:
+    """A finding: ``fix`` is the English hint, ``fix_fr`` the French one."""
+    return {"status": status, "fr": fr, "en": en, "fix": fix, "fix_fr": fix_fr}
 
 
 def check_camera(data_dir: Path) -> dict[str, Any]:
@@ -26,7 +27,9 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
         return _r("warn", "Aucune caméra trouvée : saisie manuelle seulement",
                   "No camera found: manual entry only",
                   "Pi camera: sudo apt install python3-picamera2, ribbon cable seated, test with `rpicam-hello`; "
-                  "USB webcam: check `ls /dev/video*`; then set COMPANION_CAMERA or --camera")
+                  "USB webcam: check `ls /dev/video*`; then set COMPANION_CAMERA or --camera",
+                  "caméra du Pi : sudo apt install python3-picamera2, nappe bien enfoncée, essai avec `rpicam-hello` ; "
+                  "webcam USB : voir `ls /dev/video*` ; puis réglez COMPANION_CAMERA ou --camera")
     try:
         from vision.sources import open_source
 
@@ -35,12 +38,15 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
         busy = "busy" in str(exc).lower() or "resource" in str(exc).lower()
         return _r("fail", f"Caméra {spec} inutilisable : {exc}", f"Camera {spec} unusable: {exc}",
                   "the server holds it: `sudo systemctl stop companion` before the doctor" if busy else
-                  "check the cable, that you are in the `video` group (`groups`), and `rpicam-hello` / `v4l2-ctl --list-devices`")
+                  "check the cable, that you are in the `video` group (`groups`), and `rpicam-hello` / `v4l2-ctl --list-devices`",
+                  "le serveur la tient : `sudo systemctl stop companion` avant le docteur" if busy else
+                  "vérifiez le câble, que vous êtes dans le groupe `video` (`groups`), et `rpicam-hello` / `v4l2-ctl --list-devices`")
     try:
         frame = src.read()
     except Exception as exc:  # noqa: BLE001
         return _r("fail", f"La caméra {spec} ne donne pas d'image : {exc}", f"Camera {spec} gives no frame: {exc}",
-                  "unplug and plug it again; check the power supply (5 V 5 A on a Pi 5)")
+                  "unplug and plug it again; check the power supply (5 V 5 A on a Pi 5)",
+                  "débranchez-la et rebranchez-la ; vérifiez l'alimentation (5 V 5 A sur un Pi 5)")
     finally:
         try:
             src.close()
@@ -57,7 +63,10 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
     fixes = {"markers": "print the markers (`companion vision markers`), glue them flat in the tray corners, all in view",
              "focus": "turn the lens ring (Camera Module 3: autofocus; others: focus at the tray distance)",
              "light": "switch the LED ring on and put a diffuser (tracing paper) over it; no direct sun"}
-    return _r("warn", fr, en, "; ".join(fixes[k] for k in bad))
+    fixes_fr = {"markers": "imprimez les repères (`companion vision markers`), collez-les à plat aux coins du plateau, tous visibles",
+                "focus": "tournez la bague de l'objectif (Camera Module 3 : mise au point auto ; autres : réglée à la distance du plateau)",
+                "light": "allumez l'anneau de LED et posez un diffuseur (papier calque) dessus ; pas de soleil direct"}
+    return _r("warn", fr, en, "; ".join(fixes[k] for k in bad), " ; ".join(fixes_fr[k] for k in bad))
 
 
 def check_calibration(data_dir: Path) -> dict[str, Any]:
@@ -66,17 +75,20 @@ def check_calibration(data_dir: Path) -> dict[str, Any]:
     folder = Path(data_dir) / "vision"
     if not (folder / CALIBRATION_FILE).exists():
         return _r("warn", "Plateau pas encore calibré", "Tray not calibrated yet",
-                  "open /calibrate on the tablet (or `companion vision calibrate --data DATA/vision`)")
+                  "open /calibrate on the tablet (or `companion vision calibrate --data DATA/vision`)",
+                  "ouvrez /calibrate sur la tablette (ou `companion vision calibrate --data DATA/vision`)")
     try:
         cal = load_calibration(folder)
     except ValueError as exc:
-        return _r("fail", f"Calibration illisible : {exc}", f"Unreadable calibration: {exc}", "calibrate again on the tablet")
+        return _r("fail", f"Calibration illisible : {exc}", f"Unreadable calibration: {exc}", "calibrate again on the tablet",
+                  "calibrez à nouveau sur la tablette")
     bg = "avec" if cal.background is not None else "sans"
     msg_fr = f"Calibré ({len(cal.markers_found)} repères, erreur {cal.reprojection_px:.1f} px, {bg} plateau vide)"
     msg_en = (f"Calibrated ({len(cal.markers_found)} markers, error {cal.reprojection_px:.1f} px, "
               f"{'with' if cal.background is not None else 'without'} empty tray)")
     if cal.background is None or len(cal.markers_found) < 4:
-        return _r("warn", msg_fr, msg_en, "calibrate again with the four markers in view and the tray empty")
+        return _r("warn", msg_fr, msg_en, "calibrate again with the four markers in view and the tray empty",
+                  "calibrez à nouveau, les quatre repères visibles et le plateau vide")
     return _r("ok", msg_fr, msg_en)
 
 
@@ -88,11 +100,13 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
     if not path.exists():
         return _r("warn", "Dés pas encore appris : modèle de démonstration utilisé",
                   "Dice not enrolled yet: the demo model is used",
-                  "teach your own dice and gems in /calibrate (step 3): a few views per face")
+                  "teach your own dice and gems in /calibrate (step 3): a few views per face",
+                  "apprenez vos dés et gemmes dans /calibrate (étape 3) : quelques vues par face")
     try:
         counts = Enrollment.load(path).counts()
     except ValueError as exc:
-        return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet")
+        return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
+                  "refaites l'apprentissage sur la tablette")
     from companion.roll.checks import TARGET_VIEWS
 
     done = [k for k, faces in FACES.items() if all(counts.get((k, f), 0) >= TARGET_VIEWS for f in faces)]
@@ -100,4 +114,5 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
     fr = f"Appris : {', '.join(done) or 'aucun'}" + (f" ; incomplets : {', '.join(part)}" if part else "")
     en = f"Enrolled: {', '.join(done) or 'none'}" + (f"; incomplete: {', '.join(part)}" if part else "")
     return _r("ok" if done and not part else "warn", fr, en,
-              "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face")
+              "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face",
+              "" if not part else f"terminez {', '.join(part)} dans /calibrate (étape 3) : {TARGET_VIEWS} vues par face")

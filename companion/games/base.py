@@ -20,12 +20,36 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 
 from ..events import Event
 
-__all__ = ["Outcome", "Game", "text"]
+__all__ = ["Outcome", "Game", "text", "percent", "de"]
 
 
 def text(fr: str, en: str) -> dict[str, str]:
     """A message in both languages of the tablet (French first: it is the default)."""
     return {"fr": fr, "en": en}
+
+
+def percent(p: float, lang: str = "fr", digits: int = 1) -> str:
+    """A probability as a percentage in the tablet's typography: French ``"96,9 %"``
+    (decimal comma, narrow no-break space U+202F before %), English ``"96.9%"``.
+
+    >>> percent(0.9694, "fr"), percent(0.9694, "en"), percent(0.75, "fr", 0)
+    ('96,9\u202f%', '96.9%', '75\u202f%')
+    """
+    shown = f"{100 * float(p):.{digits}f}"
+    if lang == "en":
+        return shown + "%"
+    return shown.replace(".", ",") + "\u202f%"
+
+
+def de(word: object) -> str:
+    """French "de" before a word, elided before a vowel: ``de("escalade")`` is
+    ``"d'escalade"``, ``de("Kenjutsu")`` is ``"de Kenjutsu"``.
+
+    >>> de("escalade"), de("Aiko"), de("Hu Sanniang"), de(17)
+    ("d'escalade", "d'Aiko", 'de Hu Sanniang', 'de 17')
+    """
+    w = str(word)
+    return ("d'" if w[:1].casefold() in "aeiouyàâäéèêëîïôöûüœ" else "de ") + w
 
 
 @dataclass(frozen=True)

@@ -356,31 +356,18 @@ def ready_data(m: Match, objects: Sequence[Obj]) -> dict[str, Any]:
 
 
 def correction_event(record: Mapping[str, Any], index: int) -> tuple[str, dict[str, Any]] | None:
-    """The game event correcting object ``index`` of an *applied* read (its new value is
-    already in ``record["objects"]``). None when that game cannot correct it afterwards."""
+    """The event correcting object ``index`` of an *applied* read (its new value is
+    already in ``record["objects"]``): the read's own event again, with every die as it
+    now stands and ``"corrects"`` naming the event the read became. The table folds it in
+    place of that event and re-derives what followed (see :mod:`companion.table`), so a
+    die corrected after the result amends that result, in every game. None when the
+    object was not part of the event, or the read has no event number."""
     etype = record.get("type")
-    objects = record.get("objects") or []
+    seq = record.get("seq")
     used = list(record.get("used") or [])
-    if index not in used:
+    if index not in used or not isinstance(etype, str) or not isinstance(seq, int):
         return None
-    k = used.index(index)
-    if etype == "peripeties.dice":
-        return "peripeties.dice", {"dice": [_die_json(objects[i]) for i in used], "replace": True}
-    if etype == "wuxia.roll":
-        pos = (record.get("positions") or [])[k] if k < len(record.get("positions") or []) else k
-        data: dict[str, Any] = {"index": int(pos), "value": int(objects[index]["value"])}
-        who = (record.get("data") or {}).get("who")
-        if who:
-            data["who"] = who
-        return "wuxia.correct", data
-    if etype == "shayo.roll":
-        return "shayo.correct", {"index": k, "value": int(objects[index]["value"])}
-    if etype == "shayo.signature":  # the new faces of a re-roll signature
-        return "shayo.correct", {"signature": (record.get("data") or {}).get("signature"), "index": k,
-                                 "value": int(objects[index]["value"])}
-    if etype == "espri.draw":
-        return "espri.draw", {"gems": [objects[i]["value"] for i in used]}
-    if etype == "espri.setup_draw":
-        return "espri.setup_draw", {"character": (record.get("data") or {}).get("character"),
-                                    "gems": [objects[i]["value"] for i in used]}
-    return None
+    m = Match("ready", etype, data=dict(record.get("data") or {}), used=used)
+    data = ready_data(m, record.get("objects") or [])
+    data["corrects"] = seq
+    return etype, data

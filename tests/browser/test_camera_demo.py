@@ -70,18 +70,22 @@ def test_demo_turn_through_the_camera(page, tmp_path, game):
             # tap the first die on the photo and give it another face
             box = boxes.first
             new = int(box.inner_text().strip()) % 10 + 1
+            read_seq = srv.get("/api/state")["history"][-1]["seq"]
             pick_face(page, box, new)
             last = srv.get("/api/state")["history"][-1]
-            assert last["source"] == "correction" and last["type"] == f"{game}.correct"
-            assert last["data"]["value"] == new
+            # the read's own event again, amending the roll it corrects (issue 14)
+            assert last["source"] == "correction" and last["type"] == CAMERA_EVENT[game]
+            assert last["data"]["corrects"] == read_seq and new in last["data"]["dice"]
         if game == "peripeties":
             # tap the location die on the photo and give it another face: a correction
             box = page.locator('[data-test="die-box"][data-kind="lieu"]').first
             old = srv.get("/api/state")["state"]["expects"]["have"]["lieu"]
             new = "ville" if old != "ville" else "temple"
+            read_seq = srv.get("/api/state")["history"][-1]["seq"]
             pick_face(page, box, new)
             last = srv.get("/api/state")["history"][-1]
             assert last["source"] == "correction" and last["type"] == "peripeties.dice"
+            assert last["data"]["corrects"] == read_seq
             assert srv.get("/api/state")["state"]["expects"]["have"]["lieu"] == new
         # undo the last step from the tablet
         n = page.locator('[data-test="history-item"]').count()
@@ -139,8 +143,9 @@ def test_shayo_signature_re_roll_through_the_camera(page, tmp_path):
         new = face % 10 + 1
         pick_face(page, page.locator('[data-test="die-box"][data-status="read"]').first, new)
         last = srv.get("/api/state")["history"][-1]
-        assert last["type"] == "shayo.correct" and last["source"] == "correction"
-        assert last["data"] == {"signature": "relance_echec", "index": 0, "value": new}
+        read_seq = srv.get("/api/state")["history"][-2]["seq"]
+        assert last["type"] == "shayo.signature" and last["source"] == "correction"
+        assert last["data"] == {"signature": "relance_echec", "dice": [1], "values": [new], "corrects": read_seq}
         assert srv.get("/api/state")["state"]["last"]["dice"][1] == new
         # undo the correction and the camera's re-roll: the die is awaited again
         assert srv.post({"type": "undo"})[0] == 201

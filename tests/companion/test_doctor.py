@@ -32,3 +32,23 @@ def test_doctor_flags_a_damaged_log_without_touching_it(tmp_path):
         (tmp_path / f"table.sqlite{suffix}").unlink(missing_ok=True)
     (tmp_path / "table.sqlite").write_bytes(b"garbage" * 200)
     assert {c.name: c for c in run_checks(tmp_path)}["log"].status == FAIL
+
+
+def test_doctor_speaks_one_language_at_a_time(tmp_path):
+    """French by default, hints included; English with --lang en (issue 14)."""
+    fr = run_cli("doctor", "--data", str(tmp_path), check=False).stdout.splitlines()
+    en = run_cli("doctor", "--data", str(tmp_path), "--lang", "en", check=False).stdout.splitlines()
+    assert len(fr) == len(en)
+    hints = [(a, b) for a, b in zip(fr, en) if "→" in a]
+    for a, b in hints:
+        assert a != b, f"hint not translated: {a}"
+    assert any("disque" in line for line in fr) and not any(" disk " in line for line in fr)
+    assert all("Gio" not in line or "." not in line.split("Gio")[0][-6:] for line in fr)
+
+
+def test_a_check_hint_falls_back_to_the_language_it_has():
+    from companion.doctor import Check
+
+    both = Check("x", WARN, "a", "b", "do this", "faites ceci")
+    assert (both.hint("fr"), both.hint("en")) == ("faites ceci", "do this")
+    assert Check("x", WARN, "a", "b", "do this").hint("fr") == "do this"

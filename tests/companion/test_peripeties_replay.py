@@ -136,7 +136,8 @@ def test_demo_log_stops_at_a_trial_with_odds() -> None:
     t = state_of(str(ROOT / "companion" / "data" / "demo" / "peripeties.jsonl"))
     exp = t["state"]["expects"]
     assert exp["step"] == "trial" and exp["character"] == "lin-chong"
-    assert exp["dice"] == [{"kind": "d12", "role": "trial", "count": 1, "by": "Alice"}]
+    assert exp["dice"] == [{"kind": "d12", "role": "trial", "count": 1, "by": "Alice",
+                            "label": {"fr": "1×D12 (jet d'épreuve)", "en": "1×d12 (trial roll)"}}]
     assert len(exp["odds"]) == 4  # gourd or not × brother or not
     assert all(0 < row["probability"] <= 11 / 12 for row in exp["odds"])
     assert chars(t)["sun-erniang"]["tokens"]["immobilised"] == 1

@@ -18,7 +18,8 @@ def test_p1_episode_record() -> None:
     assert ready.data["epreuve"] == "combat" and ready.data["difficulty"] == 15 and ready.data["scale"] == 20
     assert ready.data["recompense"] == "banquet" and ready.data["sentence"] == "blessure"
     assert t.step == "trial"
-    assert t.expects["dice"] == [{"kind": "d10", "role": "trial", "count": 1, "by": "Alice"}]
+    assert t.expects["dice"] == [{"kind": "d10", "role": "trial", "count": 1, "by": "Alice",
+                                  "label": {"fr": "1×D10 (jet d'épreuve)", "en": "1×d10 (trial roll)"}}]
     assert t.expects["modifier"] == 6  # combat 5 + one +1 token
 
 
@@ -133,7 +134,8 @@ def test_p3_magic_difficulty_is_2d6() -> None:
     t = hero_table()
     t.ev("dice", lieu="temple", adversaire="nature", epreuve="magie", recompense="gourde", sentence="voyage")
     diff = [d for d in t.expects["dice"] if d["role"] == "difficulty"]
-    assert diff == [{"kind": "d6", "role": "difficulty", "count": 2, "by": "Alice"}]
+    assert diff == [{"kind": "d6", "role": "difficulty", "count": 2, "by": "Alice",
+                     "label": {"fr": "2×D6 (difficulté)", "en": "2×d6 (difficulty)"}}]
     before = t.dump()
     with pytest.raises(RuleError) as e:
         t.ev("dice", dice=[{"kind": "d10", "value": 7, "role": "difficulty"}, {"kind": "d10", "value": 8, "role": "difficulty"}])
@@ -192,7 +194,8 @@ def test_p6_reward_rerolled_when_read() -> None:
     t = hero_table({"brothers": SIX})
     t.ev("dice", **{**P2_DICE, "recompense": "frere"})
     assert t.step == "episode"
-    assert {"kind": "recompense", "role": "recompense", "count": 1, "by": "Alice", "reroll": True, "rule": "R16"} in t.expects["dice"]
+    assert {"kind": "recompense", "role": "recompense", "count": 1, "by": "Alice", "reroll": True, "rule": "R16",
+            "label": {"fr": "dé de récompense (relance)", "en": "reward die (re-roll)"}} in t.expects["dice"]
     t.ev("dice", recompense="frere")  # again: still waiting
     assert t.step == "episode"
     t.ev("dice", recompense="banquet")

@@ -29,13 +29,16 @@ def test_rerolls_and_text_output() -> None:
     p = run("-a", "5", "-c", "5", "--sr", "12", "--rerolls", "2", "--json")
     assert json.loads(p.stdout)["success"] > json.loads(run("-a", "5", "-c", "5", "--sr", "12", "--json").stdout)["success"]
     p = run("-a", "5", "-c", "2", "--lang", "en")
-    assert p.returncode == 0 and "79.488 %" in p.stdout and "critical failure" in p.stdout
+    assert p.returncode == 0 and "79.488%" in p.stdout and "critical failure" in p.stdout
+    p = run("-a", "5", "-c", "2")
+    assert "79,488\u202f%" in p.stdout and "échec critique" in p.stdout
 
 
 def test_table() -> None:
     p = run("--table")
     assert p.returncode == 0
-    assert "91.2" in p.stdout and "35.3" in p.stdout  # exact half-up rounding (spec section 3)
+    assert "91,2" in p.stdout and "35,3" in p.stdout  # exact half-up rounding (spec section 3), decimal comma
+    assert "91.2" in run("--table", "--lang", "en").stdout
     out = json.loads(run("--table", "--json", "--max-attribute", "20").stdout)
     assert out["attributes"][-1] == 20 and abs(out["success"]["8"]["5"] - 0.79488) < 1e-12
 

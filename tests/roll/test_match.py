@@ -54,11 +54,18 @@ def test_espri_gem_count_and_idle_steps() -> None:
 
 
 def test_corrections_of_applied_reads() -> None:
+    # the read's own event again, as the dice now stand, naming the event it corrects
     rec = {"type": "wuxia.roll", "objects": [die("d10", 4), die("d10", 6, 50)], "used": [0, 1],
-           "positions": [3, 4], "data": {"who": "Lin"}}
-    assert correction_event(rec, 1) == ("wuxia.correct", {"index": 4, "value": 6, "who": "Lin"})
-    assert correction_event({**rec, "type": "shayo.roll"}, 1) == ("shayo.correct", {"index": 1, "value": 6})
+           "positions": [3, 4], "data": {"who": "Lin", "dice": [4, 2]}, "seq": 12}
+    assert correction_event(rec, 1) == ("wuxia.roll", {"who": "Lin", "dice": [4, 6], "corrects": 12})
+    assert correction_event({**rec, "type": "shayo.roll", "data": {"dice": [4, 2]}}, 1) == \
+        ("shayo.roll", {"dice": [4, 6], "corrects": 12})
+    pe = {"type": "peripeties.dice", "objects": [die("d10", 8)], "used": [0], "data": {"dice": [{"kind": "d10", "value": 5}]},
+          "seq": 7}
+    assert correction_event(pe, 0) == ("peripeties.dice", {"dice": [{"kind": "d10", "value": 8, "box": [0, 10, 40, 40],
+                                                                     "confidence": 0.95}], "corrects": 7})
     assert correction_event(rec, 5) is None
+    assert correction_event({**rec, "seq": None}, 1) is None  # no event to amend
 
 
 # -- Shayo re-roll signatures: the declared dice rolled again, read by the camera ----------
@@ -133,8 +140,9 @@ def test_shayo_reroll_reads_corrected_on_the_photo() -> None:
     objs = [{**die("d10", 6, 300), "status": "corrected"}]
     assert ready_data(m, objs) == {"signature": "relance_echec", "dice": [1], "values": [6]}
     rec = {"type": "shayo.signature", "objects": [die("gem", "ete"), die("d10", 6, 300)], "used": [1],
-           "positions": [1], "data": {"signature": "relance_echec", "dice": [1], "values": [5]}}
-    assert correction_event(rec, 1) == ("shayo.correct", {"signature": "relance_echec", "index": 0, "value": 6})
+           "positions": [1], "data": {"signature": "relance_echec", "dice": [1], "values": [5]}, "seq": 9}
+    assert correction_event(rec, 1) == ("shayo.signature", {"signature": "relance_echec", "dice": [1], "values": [6],
+                                                            "corrects": 9})
     assert correction_event(rec, 0) is None
 
 

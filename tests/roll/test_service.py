@@ -86,9 +86,10 @@ def test_a_pending_read_blocks_nothing_and_is_corrected_on_the_photo(tmp_path, d
     last = table.table.history()[-1]
     assert last["type"] == "shayo.roll" and last["source"] == "correction"
     assert [o["status"] for o in rec["objects"]].count("corrected") == len(pend)
-    # correcting a die of the applied read goes through the game's correction event
+    # correcting a die of the applied read amends the event the read became
     rec = roll.correct(rec["id"], rec["used"][0], 1)
-    assert table.table.history()[-1]["type"] == "shayo.correct"
+    fix = table.table.history()[-1]
+    assert fix["type"] == "shayo.roll" and fix["data"]["corrects"] == rec["seq"] and fix["data"]["dice"][0] == 1
     # the records survive a restart
     again = RollService(table, tmp_path / "camera", None)
     assert again.records.get(rec["id"])["status"] == "applied"
@@ -203,8 +204,8 @@ def test_a_shayo_signature_re_roll_read_by_the_camera_and_corrected(tmp_path, de
     # the re-rolled die tapped on its photo: the re-roll's face is corrected, the test re-counted
     rec = roll.correct(rec["id"], rec["used"][0], 4)
     fix = table.table.history()[-1]
-    assert fix["type"] == "shayo.correct" and fix["source"] == "correction"
-    assert fix["data"] == {"signature": "relance_echec", "index": 0, "value": 4}
+    assert fix["type"] == "shayo.signature" and fix["source"] == "correction"
+    assert fix["data"] == {"signature": "relance_echec", "dice": [three], "values": [4], "corrects": rec["seq"]}
     assert table.state_json()["state"]["last"]["dice"][three] == 4
     cam.stop()
     table.close()
@@ -252,3 +253,30 @@ def test_the_demo_camera_keeps_its_tray_so_empty_felt_reads_as_nothing(tmp_path,
         read = reader.read(democam.read()).to_json()
         kinds = sorted(o["kind"] for o in read["objects"])
         assert kinds == sorted(k for k, _ in objects), kinds
+
+
+def test_a_peripeties_trial_die_corrected_on_the_photo_after_the_result_amends_it(tmp_path, democam, calibration) -> None:
+    """Issue 14: the trial die read 2 (a failure, a wound) is corrected to 12 after the
+    result; the correction amends that roll, and the next character's episode gets nothing."""
+    table, roll, cam = make(tmp_path, "peripeties", democam, calibration)
+    table.submit({"type": "peripeties.dice", "data": {"lieu": "foret", "adversaire": "bandits", "epreuve": "combat",
+                                                      "recompense": "taels", "sentence": "blessure", "difficulty": [6, 5]}})
+    who = table.state_json()["state"]["expects"]["character"]
+    wounds = next(c for c in table.state_json()["state"]["characters"] if c["id"] == who)["tokens"]["wounds"]
+    roll_with(democam, [("d12", 2)], seed=61)
+    rec = roll.roll()
+    assert rec["status"] == "applied", rec.get("message")
+    state = table.state_json()["state"]
+    assert next(c for c in state["characters"] if c["id"] == who)["tokens"]["wounds"] == wounds + 1
+    nxt = state["expects"]["character"]
+    assert nxt != who
+    rec = roll.correct(rec["id"], rec["used"][0], 12)
+    fix = table.table.history()[-1]
+    assert fix["source"] == "correction" and fix["data"]["corrects"] == rec["seq"]
+    state = table.state_json()["state"]
+    me = next(c for c in state["characters"] if c["id"] == who)
+    assert me["tokens"]["wounds"] == wounds  # the failure and its wound are gone
+    assert state["expects"]["character"] == who and state["expects"]["step"] == "reward_taels"  # success: the taels die
+    assert state["expects"]["have"]["trial"] == 12  # the corrected face, in its own episode
+    cam.stop()
+    table.close()

@@ -20,7 +20,7 @@ from ...events import Event, Source
 from ..base import Outcome
 from . import board as B
 from .common import (
-    Handled, candidates, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
+    Handled, candidates, refuse, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
     result_name, season_first, where_text,
 )
 from .model import (
@@ -59,21 +59,25 @@ def season_score(state: EspriState, cid: str, season: str, extra: tuple[Effect, 
 def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R9-R12, R16, R26-R29: the GM announces the Called Season and the leader."""
     if state.appel is not None:
-        raise RuleError("an Appel is already in progress", rule="R9")
+        raise refuse("R9", "un Appel est déjà en cours", "an Appel is already in progress")
     if state.setup_hand is not None:
-        raise RuleError("a set-up draw waits for its keep choice", rule="R7")
+        raise refuse("R7", "un tirage de mise en place attend le choix des gemmes gardées",
+                     "a set-up draw waits for its keep choice")
     d = ev.data
     season = check_season(d.get("season"), "Called Season")
     leader = state.char(d.get("leader"))
     if leader.fallen:
-        raise RuleError(f"{leader.name} has fallen and can no longer call the Nymphs", rule="R34")
+        raise refuse("R34", f"{leader.name} a chuté et ne peut plus appeler les Nymphes",
+                     f"{leader.name} has fallen and can no longer call the Nymphs")
     talent = get_bool(d, "talent", True)
     passive = get_bool(d, "passive", False)
     mods = _effects(d.get("modifiers"))
     score = season_score(state, leader.id, season, mods)
     if score <= 0:
-        raise RuleError(f"{leader.name}'s {season} score is {score} with bonuses/maluses: a score of 0 or less"
-                        " cannot lead an Appel in that Season", rule="R16")
+        raise refuse("R16", f"le score de {leader.name} en {gem_name(season, 'fr')} est {score} avec bonus et malus :"
+                     " avec 0 ou moins, pas d'Appel à mener dans cette Saison",
+                     f"{leader.name}'s {season} score is {score} with bonuses/maluses: a score of 0 or less"
+                     " cannot lead an Appel in that Season")
     helpers: list[tuple[str, str]] = []
     chars = {c.id: c for c in state.characters}
     raw = d.get("helpers", []) or []
@@ -88,21 +92,27 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         helper = state.char(h.get("character"))
         hid = helper.id
         if hid == leader.id or hid in {x for x, _ in helpers}:
-            raise RuleError(f"{helper.name} can help only once, and never their own Appel", rule="R26")
+            raise refuse("R26", f"{helper.name} n'aide qu'une fois, et jamais son propre Appel",
+                         f"{helper.name} can help only once, and never their own Appel")
         if helper.fallen:
-            raise RuleError(f"{helper.name} has fallen and can no longer help", rule="R34")
+            raise refuse("R34", f"{helper.name} a chuté et ne peut plus aider", f"{helper.name} has fallen and can no longer help")
         if form == "direct":
             if season_score(state, hid, season) <= 0:
-                raise RuleError(f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season", rule="R16")
+                raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins : pas d'Aide"
+                             " directe dans cette Saison",
+                             f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season")
         elif form == "resonance":
             if passive:
-                raise RuleError("Resonance is never possible for a passive action", rule="R26")
+                raise refuse("R26", "pas de Résonance pour une action passive", "Resonance is never possible for a passive action")
             res = helper.resonance_with(leader.id)
             if res is None:
-                raise RuleError(f"{helper.name} has no Relationship with {leader.name}: no Resonance", rule="R26")
+                raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name} : pas de Résonance",
+                             f"{helper.name} has no Relationship with {leader.name}: no Resonance")
             if res.current <= 0:
-                raise RuleError(f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
-                                " recharge it by manifesting the Relationship", rule="R29")
+                raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum} :"
+                             " rechargez-la en manifestant la Relation",
+                             f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
+                             " recharge it by manifesting the Relationship")
             # E18: the resonator's tutelary Season (a Priestess: Dévotion, her Time), or the Called one
             if state.options.get("resonance_score", "tutelary") == "called":
                 rs = season_score(state, hid, season)
@@ -111,7 +121,8 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             else:
                 rs = helper.devotion
             if rs <= 0:
-                raise RuleError(f"{helper.name}'s resonating score is 0 or less", rule="R16")
+                raise refuse("R16", f"le score de Résonance de {helper.name} est 0 ou moins",
+                             f"{helper.name}'s resonating score is 0 or less")
         else:
             raise EventError("a helper's 'form' is 'direct' or 'resonance'")
         helpers.append((hid, form))
@@ -128,8 +139,9 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     n = score + len(helpers) - difficulty
     plan = draw_plan(n, state.options)
     if plan["count"] > 0 and sum(state.pool) == 0:
-        raise RuleError("the pool is empty: no Appel can be resolved; perform the Communion Ritual (R35)"
-                        " or ask the GM", rule="E9")
+        raise refuse("E9", "la pioche est vide : aucun Appel ne peut se résoudre ; faites le Rituel de Communion"
+                     " (R35) ou demandez au MJ",
+                     "the pool is empty: no Appel can be resolved; perform the Communion Ritual (R35) or ask the GM")
     appel = Appel(season=season, leader=leader.id, helpers=tuple(helpers), talent=talent,
                   difficulty=difficulty, difficulty_source=dsource, score=score, n=n, passive=passive,
                   step="draw", draw_count=plan["count"], chooser=plan["chooser"], redraw_by=plan["redraw_by"],
@@ -179,24 +191,26 @@ def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     1 Rupture Prayer whatever k."""
     a = need_step(state, "draw")
     if a.hand or a.automatic:
-        raise RuleError("the Temptation of Rupture comes before the draw", rule="R14")
+        raise refuse("R14", "la Tentation de la Rupture vient avant le tirage", "the Temptation of Rupture comes before the draw")
     if a.temptation:
-        raise RuleError("the Temptation has already been taken for this Appel", rule="R14")
+        raise refuse("R14", "la Tentation a déjà été prise pour cet Appel", "the Temptation has already been taken for this Appel")
     leader = state.char(a.leader)
     quad_s = leader.nymph_for(a.season)
     quad = state.board.q(quad_s)
     if "cells" in ev.data:
         cells = B.parse_cells(ev.data["cells"])
         if any(q != quad_s for q, _ in cells):
-            raise RuleError(f"the Temptation removes Rupture gems from {leader.name}'s own quadrant ({quad_s})", rule="R14")
+            raise refuse("R14", f"la Tentation retire des gemmes de Rupture du quadrant de {leader.name} ({gem_name(quad_s, 'fr')})",
+                         f"the Temptation removes Rupture gems from {leader.name}'s own quadrant ({quad_s})")
     else:
         k = get_int(ev.data, "count", 1, 1)
         ruptures = [c for c in quad.paved() if quad.gem_at(c) == "rupture"]
         if k > len(ruptures):
-            raise RuleError(f"the {quad_s} quadrant holds {len(ruptures)} Rupture gem(s), not {k}", rule="R14")
+            raise refuse("R14", f"le quadrant {gem_name(quad_s, 'fr')} porte {len(ruptures)} gemme(s) de Rupture, pas {k}",
+                         f"the {quad_s} quadrant holds {len(ruptures)} Rupture gem(s), not {k}")
         cells = [(quad_s, c) for c in sorted(ruptures, reverse=True)[:k]]
     if not cells:
-        raise RuleError("the Temptation removes at least one Rupture gem", rule="R14")
+        raise refuse("R14", "la Tentation retire au moins une gemme de Rupture", "the Temptation removes at least one Rupture gem")
     board, removed, moves = B.remove_cells(state.board, cells, only=["rupture"])
     k = len(removed)
     n = a.n + 2 * k
@@ -223,7 +237,7 @@ def cancel(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """Cancel an Appel before its gems are drawn (Resonance points given back)."""
     a = need_step(state, "draw")
     if a.temptation:
-        raise RuleError("the Temptation has been taken: undo it instead", rule="R14")
+        raise refuse("R14", "la Tentation a été prise : annulez-la plutôt", "the Temptation has been taken: undo it instead")
     for hid, form in a.helpers:
         if form == "resonance":
             h = state.char(hid)
@@ -240,16 +254,25 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     correction = ev.source == Source.CORRECTION or ev.data.get("correction") is True
     if a is not None and a.step == "choose" and correction:
         return _correct(state, a, get_gems(ev.data))
+    if ev.data.get("correction") is True:
+        # never the next Appel's draw: a correction of an Appel already resolved names it
+        raise refuse("R12", "aucun tirage à corriger maintenant (l'Appel est fini ou pas encore tiré) ; pour corriger"
+                     " le tirage d'un Appel déjà résolu, renvoyez ce tirage avec « corrects » (son numéro)",
+                     "no draw to correct now (the Appel is over or not drawn yet); to correct the draw of an"
+                     " Appel already resolved, send that draw again with 'corrects' (its number)")
     a = need_step(state, "draw")
     gems = get_gems(ev.data)
     total = sum(state.pool)
     if total == 0:
-        raise RuleError("the pool is empty: the Appel cannot be resolved; perform the Communion Ritual"
-                        " (R35) or ask the GM", rule="E9")
+        raise refuse("E9", "la pioche est vide : l'Appel ne peut pas se résoudre ; faites le Rituel de Communion"
+                     " (R35) ou demandez au MJ",
+                     "the pool is empty: the Appel cannot be resolved; perform the Communion Ritual (R35) or ask the GM")
     want = min(a.draw_count, total)
     if len(gems) != want:
         extra = f" (the pool holds only {total})" if want < a.draw_count else ""
-        raise RuleError(f"this Appel draws {want} gem(s){extra}, not {len(gems)}", rule="R12")
+        extra_fr = f" (la pioche n'en a que {total})" if want < a.draw_count else ""
+        raise refuse("R12", f"cet Appel tire {want} gemme(s){extra_fr}, pas {len(gems)}",
+                     f"this Appel draws {want} gem(s){extra}, not {len(gems)}")
     pool = pool_take(state.pool, gems)
     rec = dict(a.record)
     rec["drawn"] = list(gems)
@@ -263,7 +286,8 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 
 def _correct(state: EspriState, a: Appel, gems: list[str]) -> Handled:
     if len(gems) != len(a.hand):
-        raise RuleError(f"the correction must name {len(a.hand)} gem(s), as drawn", rule="R12")
+        raise refuse("R12", f"la correction nomme {len(a.hand)} gemme(s), comme le tirage",
+                     f"the correction must name {len(a.hand)} gem(s), as drawn")
     pool = pool_take(pool_add(state.pool, a.hand), gems)
     rec = dict(a.record)
     rec["drawn"] = list(gems)
@@ -277,14 +301,16 @@ def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     the first gem goes back to the pool first (option ``redraw_first_gem``: or aside)."""
     a = need_step(state, "choose")
     if not a.redraw_by:
-        raise RuleError(f"no redraw at N = {a.n} (only at N = 1, by the leader, or N = -1, by the GM)", rule="R12")
+        raise refuse("R12", f"pas de nouveau tirage à N = {a.n} (seulement à N = 1, par le leader, ou N = -1, par le MJ)",
+                     f"no redraw at N = {a.n} (only at N = 1, by the leader, or N = -1, by the GM)")
     if a.redrawn:
-        raise RuleError("only one redraw per Appel; the second gem is accepted", rule="R12")
+        raise refuse("R12", "un seul nouveau tirage par Appel ; la seconde gemme est acceptée",
+                     "only one redraw per Appel; the second gem is accepted")
     if a.prayer:
-        raise RuleError("the redraw comes before a Prayer gem is added", rule="E7")
+        raise refuse("E7", "le nouveau tirage vient avant l'ajout d'une Prière", "the redraw comes before a Prayer gem is added")
     gems = get_gems(ev.data)
     if len(gems) != 1:
-        raise RuleError("a redraw is one gem", rule="R12")
+        raise refuse("R12", "un nouveau tirage, c'est une gemme", "a redraw is one gem")
     aside = a.aside
     pool = state.pool
     if state.options.get("redraw_first_gem", "pool") == "aside":
@@ -304,11 +330,12 @@ def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R13: the leader adds one and only one Prayer gem to the drawn gems."""
     a = need_step(state, "choose")
     if a.prayer:
-        raise RuleError("one and only one Prayer gem may be added to an Appel", rule="R13")
+        raise refuse("R13", "une seule gemme de Prière peut s'ajouter à un Appel", "one and only one Prayer gem may be added to an Appel")
     gem = check_gem(ev.data.get("gem"))
     leader = state.char(a.leader)
     if gem not in leader.prayers:
-        raise RuleError(f"{leader.name} holds no {gem} Prayer gem ({gems_text(leader.prayers, 'en')})", rule="R13")
+        raise refuse("R13", f"{leader.name} n'a pas de Prière {gem_name(gem, 'fr')} ({gems_text(leader.prayers, 'fr')})",
+                     f"{leader.name} holds no {gem} Prayer gem ({gems_text(leader.prayers, 'en')})")
     i = leader.prayers.index(gem)
     leader2 = replace(leader, prayers=leader.prayers[:i] + leader.prayers[i + 1:])
     chooser = a.chooser
@@ -323,7 +350,14 @@ def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 
 def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, Any]]:
     """The legal selections with their results (after the no-Talent penalty) and, with
-    ``places``, where each selected gem would go."""
+    ``places``, where each selected gem would go.
+
+    Each selection carries ``label`` (``{"fr", "en"}``: its gems, direction and result, as
+    the button reads) and, when choosing it makes the leader fall (R34: "Rupture alone →
+    Success" gives 1 Rupture point, and Rupture would then exceed Harmony), ``falls: true``
+    and ``warning`` (``{"fr", "en"}``) saying so, and saying when nobody would be left to
+    lead an Appel. The choice stays the player's: Failure is the other option R19 gives.
+    """
     must = a.prayer if (a.prayer and a.chooser == "gm") else None
     sels = selections(counts_of(candidates(a)), a.season, state.options, must)
     pen = 0 if a.talent else int(state.options.get("no_talent_penalty", 1))
@@ -333,8 +367,33 @@ def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, An
         sel = dict(s, level=lvl, result=RESULTS[lvl], gem_result=s["result"])
         if places:
             sel["placements"] = _where_sel(state, a, s["gems"])
+        sel["label"] = {lang: f"{' + '.join(gem_name(g, lang) for g in s['gems'])}{_dir(s, lang)} → {result_name(lvl, lang)}"
+                        for lang in ("fr", "en")}
+        warning = fall_warning(state, a.leader) if s.get("rupture_point") else None
+        if warning is not None:
+            sel["falls"] = True
+            sel["warning"] = warning
         out_.append(sel)
     return out_
+
+
+def fall_warning(state: EspriState, cid: str) -> dict[str, str] | None:
+    """R34 ahead of time: the warning for a choice that gives ``cid`` 1 Rupture point and
+    would make them fall (None when it would not)."""
+    ch = state.char(cid)
+    if ch.fallen or ch.rupture + 1 <= ch.harmony:
+        return None
+    others = [c for c in state.characters if c.id != cid and not c.fallen]
+    fr = (f"Attention : {ch.name} chuterait (Rupture {ch.rupture + 1} > Harmonie {ch.harmony}, R34) : plus de"
+          " pouvoirs de Gardien, plus d'Appel à mener ni d'aide à donner.")
+    en = (f"Warning: {ch.name} would fall (Rupture {ch.rupture + 1} > Harmony {ch.harmony}, R34): no more Guardian"
+          " powers, no Appel to lead, no help to give.")
+    if not others:
+        fr += (" Personne d'autre ne pourrait mener d'Appel : le MJ et le joueur décideraient de la suite"
+               " (un nouveau personnage, ou le MJ relève la chute). L'Échec évite la chute.")
+        en += (" Nobody else could lead an Appel: the GM and the player would settle what follows (a new"
+               " character, or the GM lifts the Fall). Failure avoids the Fall.")
+    return {"fr": fr, "en": en}
 
 
 def _where_sel(state: EspriState, a: Appel, gems: list[str]) -> list[dict[str, Any]]:
@@ -353,10 +412,8 @@ def _choices_outcome(state: EspriState) -> Outcome:
     sels = legal(state, a, places=False)
     who_fr = "le MJ" if a.chooser == "gm" else "le leader"
     who_en = "the GM" if a.chooser == "gm" else "the leader"
-    lines_fr = [f"{' + '.join(gem_name(g, 'fr') for g in s['gems'])}{_dir(s, 'fr')} → {result_name(s['level'], 'fr')}"
-                for s in sels]
-    lines_en = [f"{' + '.join(gem_name(g, 'en') for g in s['gems'])}{_dir(s, 'en')} → {result_name(s['level'], 'en')}"
-                for s in sels]
+    lines_fr = [s["label"]["fr"] + (f" ({s['warning']['fr']})" if s.get("warning") else "") for s in sels]
+    lines_en = [s["label"]["en"] + (f" ({s['warning']['en']})" if s.get("warning") else "") for s in sels]
     return out("choices", f"Choix possibles ({who_fr} choisit) : " + " ; ".join(lines_fr) + ".",
                f"Possible choices ({who_en} chooses): " + "; ".join(lines_en) + ".",
                chooser=a.chooser, selections=sels)
@@ -382,20 +439,23 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         key = d["selection"]
         if isinstance(key, int) and not isinstance(key, bool):
             if not 0 <= key < len(sels):
-                raise RuleError(f"selection {key} does not exist (0-{len(sels) - 1})", rule="R17")
+                raise refuse("R17", f"le choix {key} n'existe pas (0-{len(sels) - 1})", f"selection {key} does not exist (0-{len(sels) - 1})")
             sel = sels[key]
         else:
             found = [s for s in sels if s["key"] == key]
             if not found:
                 allowed = legal(state, replace(a, chooser="leader"), places=False)
                 if a.prayer and a.chooser == "gm" and any(s["key"] == key for s in allowed):
-                    raise RuleError("when the GM chooses, the added Prayer gem must be among the placed gems", rule="R13")
-                raise RuleError(f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})", rule="R17")
+                    raise refuse("R13", "quand le MJ choisit, la Prière ajoutée doit être parmi les gemmes posées",
+                                 "when the GM chooses, the added Prayer gem must be among the placed gems")
+                raise refuse("R17", f"le choix {key!r} n'est pas permis (permis : {', '.join(s['label']['fr'] for s in sels)})",
+                             f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})")
             sel = found[0]
     else:
         gems = d.get("gems")
         if a.prayer and a.chooser == "gm" and isinstance(gems, list) and a.prayer not in gems:
-            raise RuleError("when the GM chooses, the added Prayer gem must be among the placed gems", rule="R13")
+            raise refuse("R13", "quand le MJ choisit, la Prière ajoutée doit être parmi les gemmes posées",
+                         "when the GM chooses, the added Prayer gem must be among the placed gems")
         direction = d.get("direction")
         if d.get("rupture_success") is True:
             direction = "success"

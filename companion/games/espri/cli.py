@@ -62,22 +62,34 @@ def register_odds(subparsers: Any) -> None:
     p.add_argument("--redraw-first-gem", default="pool", choices=["pool", "aside"], help="option E6")
     p.add_argument("--table", action="store_true", help="every N from -12 to 12")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--lang", choices=["fr", "en"], default="fr")
     p.set_defaults(func=_cmd_odds)
 
 
 _LABELS = {
-    "critical_failure": "Échec Critique / Critical Failure",
-    "failure": "Échec / Failure",
-    "bitter_success": "Réussite Amère / Bitter Success",
-    "success": "Réussite / Success",
-    "critical_success": "Réussite Critique / Critical Success",
+    "critical_failure": ("Échec critique", "Critical failure"),
+    "failure": ("Échec", "Failure"),
+    "bitter_success": ("Réussite amère", "Bitter success"),
+    "success": ("Réussite", "Success"),
+    "critical_success": ("Réussite critique", "Critical success"),
 }
+_GEM_WORDS = {"printemps": ("Printemps", "Spring"), "ete": ("Été", "Summer"), "automne": ("Automne", "Autumn"),
+              "hiver": ("Hiver", "Winter"), "temps": ("Temps", "Time"), "rupture": ("Rupture", "Rupture")}
+_CHOOSER = {"leader": ("le leader", "the leader"), "gm": ("le MJ", "the GM")}
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    from ..base import percent
     from .odds import appel_odds
 
+    fr = args.lang == "fr"
+    lang = "fr" if fr else "en"
     pool = parse_pool(args.pool)
+    if args.score < 0 or args.difficulty < 0:
+        from ...errors import CompanionError
+
+        raise CompanionError("--score and --difficulty count gems: 0 or more (N = score - difficulty may be"
+                             " negative, R11)")
     options = {"adjacent_modifier": args.adjacent_modifier, "fixed_criticals": args.fixed_criticals,
                "redraw_first_gem": args.redraw_first_gem}
     talent = not args.no_talent
@@ -89,10 +101,16 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             json.dump({"season": args.season, "pool": dict(zip(_GEMS, pool)), "table": rows}, sys.stdout, indent=2)
             sys.stdout.write("\n")
             return 0
-        print("   N draw chooser    CF      F     BS      S     CS")
+        i = 0 if fr else 1
+        heads = [lab[i] for lab in _LABELS.values()]
+        width = max(len(h) for h in heads) + 2
+        print(("   N  tirées  choisit  " if fr else "   N  drawn  chooses  ") + "".join(f"{h:>{width}}" for h in heads))
         for r in rows:
             res = r["results"]
-            print(f"{r['N']:>4} {r['draw']:>4} {r['chooser']:<7} " + " ".join(f"{res[k]:6.3f}" for k in _LABELS))
+            who = _CHOOSER.get(r["chooser"], (r["chooser"], r["chooser"]))[i].split()[-1]
+            print(f"{r['N']:>4}  {r['draw']:>6}  {who:<7}  " if fr else f"{r['N']:>4}  {r['draw']:>5}  {who:<7}  ",
+                  end="")
+            print("".join(f"{percent(res[k], lang, 1):>{width}}" for k in _LABELS))
         return 0
     r = appel_odds(pool, args.season, n, options, talent, args.prayer, redraw)
     if args.json:
@@ -100,10 +118,18 @@ def _cmd_odds(args: argparse.Namespace) -> int:
                    "pool": dict(zip(_GEMS, pool)), **r}, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    auto = f", automatic {r['automatic']}" if r["automatic"] else ""
-    print(f"N = {n}: draw n = {r['n']} gem(s), {r['chooser']} chooses{auto}")
+    i = 0 if fr else 1
+    who = _CHOOSER.get(r["chooser"], (r["chooser"], r["chooser"]))[i]
+    auto = ""
+    if r["automatic"]:
+        auto = (f", résultat automatique : {_LABELS[r['automatic']][0]}" if fr
+                else f", automatic result: {_LABELS[r['automatic']][1]}") if r["automatic"] in _LABELS else f", {r['automatic']}"
+    print(f"N = {n} : tirer {r['n']} gemme(s), {who} choisit{auto}" if fr
+          else f"N = {n}: draw {r['n']} gem(s), {who} chooses{auto}")
     for key, label in _LABELS.items():
-        print(f"  {label:<40} {r['results'][key]:7.4f}  ({r['exact'][key]})")
+        print(f"  {label[i]:<20} {percent(r['results'][key], lang, 2):>9}  ({r['exact'][key]})")
     if r["p_called"] is not None:
-        print(f"  P(at least one {args.season} gem drawn) = {r['p_called']:.4f}")
+        season = _GEM_WORDS[args.season][i]
+        print(f"  au moins une gemme {season} tirée : {percent(r['p_called'], lang, 2)}" if fr
+              else f"  at least one {season} gem drawn: {percent(r['p_called'], lang, 2)}")
     return 0

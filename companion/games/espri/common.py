@@ -58,7 +58,8 @@ def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
             if not isinstance(o, Mapping) or o.get("kind") != "gem":
                 continue
             if o.get("status") == "pending" or o.get("value") not in GEMS:
-                raise RuleError("a gem of the camera read is uncertain: confirm the colours on the tablet", rule="R1")
+                raise refuse("R1", "une gemme de la lecture est incertaine : confirmez les couleurs sur la tablette",
+                             "a gem of the camera read is uncertain: confirm the colours on the tablet")
             raw.append(o["value"])
     if isinstance(raw, Mapping):
         out: list[str] = []
@@ -88,6 +89,18 @@ def gems_text(gems: list[str] | tuple[str, ...], lang: str) -> str:
 
 def result_name(level: int, lang: str) -> str:
     return RESULT_NAMES[RESULTS[level]][lang]
+
+
+_STEP_FR = {"draw": "tirage", "choose": "choix", "extras": "gemmes de la Réussite", "keep_prayer": "Prière gardée",
+            "rupture_removal": "Rupture retirée"}
+
+
+def refuse(rule: str, fr: str, en: str) -> RuleError:
+    """A refusal in both languages, naming its rule: the message is ``"fr / en"``,
+    ``error.text`` holds them apart for a page that shows one language."""
+    err = RuleError(f"{fr} / {en}", rule=rule)
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
 
 
 def out(kind: str, fr: str, en: str, **data: Any) -> Outcome:
@@ -145,9 +158,12 @@ def need_step(state: EspriState, step: str | tuple[str, ...]) -> Appel:
     a = state.appel
     steps = (step,) if isinstance(step, str) else step
     if a is None:
-        raise RuleError("no Appel in progress: the GM announces one first (espri.appel)", rule="R9")
+        raise refuse("R9", "aucun Appel en cours : le MJ en annonce un d'abord",
+                     "no Appel in progress: the GM announces one first (espri.appel)")
     if a.step not in steps:
-        raise RuleError(f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'", rule="R9")
+        raise refuse("R9", f"l'Appel attend l'étape « {_STEP_FR.get(a.step, a.step)} », pas"
+                     f" « {' / '.join(_STEP_FR.get(x, x) for x in steps)} »",
+                     f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'")
     return a
 
 

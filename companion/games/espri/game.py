@@ -73,6 +73,7 @@ HANDLERS: dict[str, Handler] = {
     "espri.save": people.save,
     "espri.recharge": people.recharge,
     "espri.communion": people.communion,
+    "espri.redeem": people.redeem,
 }
 
 

@@ -2,7 +2,16 @@
 Fall (R34), Prayers (R31), Resonance recharge (R30), the Communion Ritual (R35).
 
 Events: ``espri.effect``, ``espri.effect_clear``, ``espri.harmony``, ``espri.rupture``,
-``espri.harmony_gift``, ``espri.save``, ``espri.recharge``, ``espri.communion``.
+``espri.harmony_gift``, ``espri.save``, ``espri.recharge``, ``espri.communion``,
+``espri.redeem``.
+
+**[Decision] After a Fall (R34).** The source says only "the player must meet the GM".
+The Fall stays (a broken Medium does not mend by itself when Harmony rises), and the
+table is never stuck: when nobody can lead an Appel, ``expects`` says so and names the
+two ways on, both the GM's call after that meeting: a new character for the player
+(``espri.character``), or ``espri.redeem`` — the GM lifts the Fall, setting Harmony
+and/or Rupture as the story settles them (``{"character", "harmony"?, "rupture"?}``),
+refused while Rupture would still exceed Harmony (R34 would strike again at once).
 """
 
 from __future__ import annotations
@@ -10,10 +19,11 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event
 from . import board as B
-from .common import Handled, check_fall, gain_rupture, gem_name, gems_text, get_int, get_str, out
+from .common import Handled, check_fall, refuse, gain_rupture, gem_name, gems_text, get_int, get_str, out
 from .model import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
 
 
@@ -50,7 +60,7 @@ def effect_clear(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             raise EventError(f"no effect {idx!r} on {ch.name}")
         effects = ch.effects[:idx] + ch.effects[idx + 1:]
     return state.with_char(replace(ch, effects=effects)), [out(
-        "effect_clear", f"Effets de {ch.name} retirés.", f"{ch.name}'s effects cleared.", character=ch.id)]
+        "effect_clear", f"Effets {de(ch.name)} retirés.", f"{ch.name}'s effects cleared.", character=ch.id)]
 
 
 def harmony(state: EspriState, ev: Event, rng: random.Random) -> Handled:
@@ -211,3 +221,24 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
                        removals=removed_all + rremoved, moves=moves, sets=sets)] + outs
 
 
+
+
+def redeem(state: EspriState, ev: Event, rng: random.Random) -> Handled:
+    """[Decision] The GM lifts a Fall (see the module docstring): optional new Harmony and
+    Rupture scores, Rupture no higher than Harmony afterwards."""
+    _no_appel(state, "Lifting a Fall")
+    ch = state.char(ev.data.get("character"))
+    if not ch.fallen:
+        raise refuse("R34", f"{ch.name} n'a pas chuté", f"{ch.name} has not fallen")
+    h = get_int(ev.data, "harmony", ch.harmony, 0, 99)
+    r = get_int(ev.data, "rupture", ch.rupture, 0, 99)
+    if r > h:
+        raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h} : donnez les scores que fixe le MJ"
+                     " (« harmony », « rupture ») pour que la Rupture ne dépasse pas l'Harmonie",
+                     f"{ch.name} would still have Rupture {r} > Harmony {h}: give the scores the GM settles on"
+                     " ('harmony', 'rupture') so that Rupture is not above Harmony")
+    new = replace(ch, fallen=False, harmony=h, rupture=r)
+    return state.with_char(new), [out(
+        "redeem", f"Le MJ relève {ch.name} de sa chute : Harmonie {h}, Rupture {r} ; le lien avec les Nymphes est renoué.",
+        f"The GM lifts {ch.name}'s Fall: Harmony {h}, Rupture {r}; the link with the Nymphs is restored.",
+        character=ch.id, harmony=h, rupture=r)]

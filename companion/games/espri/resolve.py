@@ -15,7 +15,7 @@ from ...events import Event
 from ..base import Outcome
 from . import board as B
 from .common import (
-    Handled, candidates, gem_name, gems_text, get_gems, moves_text, need_step, out, season_first, where_text,
+    Handled, candidates, gem_name, gems_text, get_gems, moves_text, need_step, out, refuse, season_first, where_text,
 )
 from .model import BS, CF, CS, F, NYMPHS, RESULTS, SEASONS, EspriState, check_gem, check_season, pool_add, pool_take, replace
 
@@ -85,7 +85,7 @@ def _place_extras(state: EspriState, gems: list[str]) -> Handled:
         elif prayer_left == g:
             prayer_left = None
         else:  # pragma: no cover - checked by the callers
-            raise RuleError(f"no {g} gem left", rule="R23")
+            raise refuse("R23", f"plus de gemme {gem_name(g, 'fr')}", f"no {g} gem left")
     board, recs = B.place_many(state.board, [(g, g if g in SEASONS else a.season) for g in gems])
     back = [r["gem"] for r in recs if r["cell"] is None]
     rec = dict(a.record)
@@ -103,11 +103,13 @@ def extras(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     a = need_step(state, "extras")
     gems = get_gems(ev.data)
     if len(gems) != a.extras_count:
-        raise RuleError(f"place exactly {a.extras_count} gem(s) (min of the score and the gems left)", rule="R23")
+        raise refuse("R23", f"posez exactement {a.extras_count} gemme(s) (le score, ou les gemmes restantes s'il en reste moins)",
+                     f"place exactly {a.extras_count} gem(s) (min of the score and the gems left)")
     left = candidates(a)
     for g in gems:
         if g not in left:
-            raise RuleError(f"no {g} gem left among {gems_text(candidates(a), 'en')}", rule="R23")
+            raise refuse("R23", f"plus de gemme {gem_name(g, 'fr')} parmi {gems_text(candidates(a), 'fr')}",
+                         f"no {g} gem left among {gems_text(candidates(a), 'en')}")
         left.remove(g)
     state, outs = _place_extras(state, gems)
     return _after_extras(state, outs, rng)
@@ -199,7 +201,8 @@ def keep_prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         return _finish(state, [out("keep_prayer", "Aucune Prière gardée.", "No Prayer kept.")])
     gem = check_gem(gem)
     if gem not in a.removed:
-        raise RuleError(f"the Prayer kept is one of the removed gems ({gems_text(a.removed, 'en')})", rule="R22")
+        raise refuse("R22", f"la Prière gardée est l'une des gemmes retirées ({gems_text(a.removed, 'fr')})",
+                     f"the Prayer kept is one of the removed gems ({gems_text(a.removed, 'en')})")
     leader = state.char(a.leader)
     state = replace(state.with_char(replace(leader, prayers=leader.prayers + (gem,))),
                     pool=pool_take(state.pool, [gem]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event, Source
 from . import board as B
@@ -96,7 +97,7 @@ def relationship(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     cur = m if old is None else min(old.current, m)
     ch = ch.with_resonance(Resonance(other, cur, m, str(d.get("nature", old.nature if old else "")),
                                      old.recharged_day if old else None))
-    return state.with_char(ch), [out("relationship", f"Relation de {ch.name} avec {other} : Résonance {cur}/{m}.",
+    return state.with_char(ch), [out("relationship", f"Relation {de(ch.name)} avec {other} : Résonance {cur}/{m}.",
                                      f"{ch.name}'s Relationship with {other}: Resonance {cur}/{m}.",
                                      character=ch.id, other=other)]
 

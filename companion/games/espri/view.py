@@ -5,7 +5,10 @@
 - ``{"step": "setup_draw", "character", "gems"}``, ``{"step": "setup_keep", "character",
   "keep", "hand"}``, ``{"step": "setup_gm", "ruptures"}`` during the set-up (advisory:
   the GM may announce an Appel at any time);
-- ``{"step": "appel", "who": "gm"}`` when idle;
+- ``{"step": "appel", "who": "gm"}`` when idle; when nobody can lead an Appel (every
+  character fallen, R34) it adds ``"blocked": {"fr", "en"}`` (why, and the ways on: a new
+  character with ``espri.character``, or the GM lifts a Fall with ``espri.redeem``) and
+  ``"fallen": [ids]``;
 - ``{"step": "draw", "gems": count to draw, "N": the signed gem count, "temptation": bool}``;
 - ``{"step": "choose", "chooser": "leader"|"gm", "selections": [...], "redraw": who|None,
   "prayers": [...]}``;
@@ -43,7 +46,18 @@ def expects(state: EspriState) -> dict[str, Any]:
         if state.characters and not state.gm_setup_done:
             return {"step": "setup_gm", "who": "gm",
                     "ruptures": min(4, state.pool[GEMS.index("rupture")])}
-        return {"step": "appel", "who": "gm"}
+        out: dict[str, Any] = {"step": "appel", "who": "gm"}
+        fallen = [c for c in state.characters if c.fallen]
+        if fallen and len(fallen) == len(state.characters):
+            names = ", ".join(c.name for c in fallen)
+            out["fallen"] = [c.id for c in fallen]
+            out["blocked"] = {
+                "fr": f"Personne ne peut mener d'Appel : {names} {'a' if len(fallen) == 1 else 'ont'} chuté (R34). Le MJ rencontre le joueur et décide"
+                      " de la suite : un nouveau personnage, ou le MJ relève la chute en fixant Harmonie et Rupture.",
+                "en": f"Nobody can lead an Appel: {names} {'has' if len(fallen) == 1 else 'have'} fallen (R34). The GM meets the player and settles what"
+                      " follows: a new character, or the GM lifts the Fall, setting Harmony and Rupture.",
+            }
+        return out
     if a.step == "draw":
         return {"step": "draw", "who": "leader", "gems": min(a.draw_count, sum(state.pool)), "N": a.n,
                 "automatic": a.automatic, "temptation": not a.temptation and not a.automatic}
@@ -165,6 +179,14 @@ def state_json(state: EspriState) -> dict[str, Any]:
     }
 
 
+_STEP_WORDS = {
+    "appel": ("un Appel (annoncé par le MJ)", "an Appel (announced by the GM)"),
+    "draw": ("le tirage", "the draw"), "choose": ("le choix des gemmes", "the choice of gems"),
+    "extras": ("les gemmes de la Réussite", "the Success's extra gems"),
+    "keep_prayer": ("la Prière gardée", "the kept Prayer"), "rupture_removal": ("la Rupture retirée", "the Rupture removed"),
+    "setup_draw": ("le tirage de mise en place", "the set-up draw"), "setup_keep": ("les gemmes gardées", "the kept gems"),
+    "setup_gm": ("les Ruptures du MJ", "the GM's Ruptures"),
+}
 _SYM = {"printemps": "P", "ete": "E", "automne": "A", "hiver": "H", "temps": "T", "rupture": "R", None: "."}
 
 
@@ -173,7 +195,8 @@ def describe(state: EspriState, lang: str = "fr") -> str:
     names = {"printemps": ("Printemps", "Spring"), "ete": ("Été", "Summer"), "automne": ("Automne", "Autumn"),
              "hiver": ("Hiver", "Winter"), "temps": ("Temps", "Time"), "rupture": ("Rupture", "Rupture")}
     nm = {g: v[0 if fr else 1] for g, v in names.items()}
-    lines = [("Pioche" if fr else "Pool") + f" ({sum(state.pool)}): "
+    colon = " : " if fr else ": "
+    lines = [("Pioche" if fr else "Pool") + f" ({sum(state.pool)}){colon}"
              + ", ".join(f"{nm[g]} {c}" for g, c in zip(GEMS, state.pool))]
     for q in state.board.quadrants:
         path = "".join(("[" + _SYM[g] + "]") if i + 1 == q.nymph else _SYM[g] for i, g in enumerate(q.cells))
@@ -185,25 +208,30 @@ def describe(state: EspriState, lang: str = "fr") -> str:
                 else ("Prêtresse" if fr else "Priestess"))
         scores = ", ".join(f"{nm[s]} {c.score(s)}" for s in SEASONS)
         prayers = ", ".join(nm[g] for g in c.prayers) or "-"
-        lines.append(f"{c.name} ({role}): {scores}; " + (
-            f"Dévotion {c.devotion}, Harmonie {c.harmony}, Rupture {c.rupture}; Prières: {prayers}" if fr
-            else f"Devotion {c.devotion}, Harmony {c.harmony}, Rupture {c.rupture}; Prayers: {prayers}")
+        lines.append(f"{c.name} ({role}){colon}{scores}" + (
+            f" ; Dévotion {c.devotion}, Harmonie {c.harmony}, Rupture {c.rupture} ; Prières : {prayers}" if fr
+            else f"; Devotion {c.devotion}, Harmony {c.harmony}, Rupture {c.rupture}; Prayers: {prayers}")
             + (" — CHUTE" if fr and c.fallen else " — FALLEN" if c.fallen else ""))
     if state.last_appel:
         la = state.last_appel
-        lines.append(("Dernier Appel" if fr else "Last Appel") + f": {nm[la['season']]}, {la['leader']}, N {la['N']} → "
+        leader = next((c.name for c in state.characters if c.id == la["leader"]), la["leader"])
+        lines.append(("Dernier Appel" if fr else "Last Appel") + f"{colon}{nm[la['season']]}, {leader}, N {la['N']} → "
                      + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
     if state.appel is not None:
         a = state.appel
+        leader = next((c.name for c in state.characters if c.id == a.leader), a.leader)
         lines.append(("Appel en cours" if fr else "Appel in progress")
-                     + f": {nm[a.season]}, {a.leader}, N {a.n}"
-                     + (f"; {'main' if fr else 'hand'}: " + ", ".join(nm[g] for g in a.hand) if a.hand else ""))
+                     + f"{colon}{nm[a.season]}, {leader}, N {a.n}"
+                     + ((" ; main : " if fr else "; hand: ") + ", ".join(nm[g] for g in a.hand) if a.hand else ""))
     ex = expects(state)
     detail = ""
     if "gems" in ex and isinstance(ex["gems"], int):
         detail = f" ({ex['gems']} {'gemme(s)' if fr else 'gem(s)'})"
     elif ex["step"] == "choose":
         detail = " (" + ("le MJ" if fr else "the GM") if ex["chooser"] == "gm" else " (" + ("le leader" if fr else "the leader")
-        detail += ": " + ", ".join(f"{s['key']} → {RESULT_NAMES[s['result']][lang]}" for s in ex["selections"]) + ")"
-    lines.append(("Attendu" if fr else "Expects") + ": " + ex["step"] + detail)
+        detail += colon + ", ".join(s["label"][lang if lang in ("fr", "en") else "fr"] for s in ex["selections"]) + ")"
+    if ex.get("blocked"):
+        detail += " — " + ex["blocked"]["fr" if fr else "en"]
+    step = _STEP_WORDS.get(ex["step"], (ex["step"], ex["step"]))[0 if fr else 1]
+    lines.append(("Attendu" if fr else "Expects") + colon + step + detail)
     return "\n".join(lines)

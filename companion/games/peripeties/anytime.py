@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..base import de
 from ...errors import EventError
 from .common import Out, int_field, need_character, put, refuse
 from .model import Character, State, evolve
@@ -62,7 +63,7 @@ def on_bribe(state: State, data: Mapping[str, Any], out: Out) -> State:
         state = put(state, ch)
         out.add(
             "prison.bribe",
-            f"{payer.card.name} verse {cost} taels au directeur : le D4 de {ch.card.name} passe à {ch.prison} (R21).",
+            f"{payer.card.name} verse {cost} taels au directeur : le D4 {de(ch.card.name)} passe à {ch.prison} (R21).",
             f"{payer.card.name} pays {cost} taels to the warden: {ch.card.name}'s d4 goes down to {ch.prison} (R21).",
             character=ch.id, payer=payer.id, paid=cost, prison=ch.prison,
         )

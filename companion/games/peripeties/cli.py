@@ -37,6 +37,13 @@ def odds_report(die: int, modifier: int, difficulty: int, naturals: bool = True)
 
 
 def _cmd(args: argparse.Namespace) -> int:
+    from ..base import percent
+
+    if not 2 <= args.difficulty <= 20:
+        from ...errors import CompanionError
+
+        raise CompanionError(f"--difficulty {args.difficulty}: the difficulty is the sum of 2D10 (2 to 20) or, for"
+                             " magic, 2D6 (2 to 12) (R6)")
     rep = odds_report(args.die, args.modifier, args.difficulty, not args.no_naturals)
     if args.json:
         json.dump(rep, sys.stdout, ensure_ascii=False, indent=2)
@@ -52,11 +59,11 @@ def _cmd(args: argparse.Namespace) -> int:
     if fr:
         print(f"Péripéties : {d} + {args.modifier} contre une difficulté de {args.difficulty}")
         print(f"  {need_txt}")
-        print(f"  chance de réussite : {rep['exact']} = {rep['probability']:.1%}")
+        print(f"  chance de réussite : {rep['exact']} = {percent(rep['probability'], 'fr')}")
     else:
         print(f"Péripéties: {d} + {args.modifier} against difficulty {args.difficulty}")
         print(f"  {need_txt}")
-        print(f"  chance of success: {rep['exact']} = {rep['probability']:.1%}")
+        print(f"  chance of success: {rep['exact']} = {percent(rep['probability'], 'en')}")
     return 0
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from ..base import de
 from ...dice import DiceError
 from ...errors import EventError
 from .anytime import bribe_max
@@ -128,7 +129,7 @@ def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> 
         paid = ch.taels
         ch = evolve(ch, taels=0)
         state = note(put(state, ch), out, "sentence.fine_short",
-                      f"Amende de {k} : {ch.card.name} paie tout ce qu'il a ({paid}) ; relancez le dé de sentence (R19).",
+                      f"Amende {de(k)} : {ch.card.name} paie tout ce qu'il a ({paid}) ; relancez le dé de sentence (R19).",
                       f"Fine of {k}: {ch.card.name} pays all they have ({paid}); re-roll the sentence die (R19).",
                       character=ch.id, paid=paid, fine=k)
         return set_sub(state, "sentence_reroll")

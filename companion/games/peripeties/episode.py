@@ -18,6 +18,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..base import de
 from ...dice import DiceError
 from ...errors import EventError
 from ...events import Event, Source
@@ -63,7 +64,7 @@ def _apply_choices(state: State, choices: Mapping[str, Any]) -> State:
                 raise refuse("D3", "à cette table, les frères jurés n'aident pas aux épreuves", "sworn brothers are not used in trials at this table")
             if not isinstance(b, str) or all(x.id != b for x in ch.brothers):
                 names = ", ".join(x.id for x in ch.brothers) or "none"
-                raise refuse("R17", f"{b!r} n'est pas un frère juré de {ch.card.name} (frères : {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
+                raise refuse("R17", f"{b!r} n'est pas un frère juré {de(ch.card.name)} (frères : {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
         brother = b
     return evolve(state, episode=evolve(ep, gourds=gourds, brother=brother))
 
@@ -98,7 +99,7 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
         if not ok and natural is None:
             out.add(
                 "trial.gourd_choice",
-                f"Jet de {value} : boire la gourde (+5) changerait l'issue. Choisissez (D7).",
+                f"Jet {de(value)} : boire la gourde (+5) changerait l'issue. Choisissez (D7).",
                 f"Rolled {value}: drinking the gourd (+5) would change the outcome. Choose (D7).",
                 roll=value,
             )
@@ -114,7 +115,7 @@ def _check_character(state: State, data: Mapping[str, Any]) -> None:
         return
     if cid != state.current.id:
         now = state.current.card.name
-        raise refuse("input", f"ces dés étaient pour {cid}, mais c'est la péripétie de {now}",
+        raise refuse("input", f"ces dés étaient pour {cid}, mais c'est la péripétie {de(now)}",
                      f"these dice were for {cid}, but this is {now}'s episode")
 
 
@@ -132,6 +133,13 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
         raise EventError("'replace' must be true or false")
     if replace_all and not correction:
         raise EventError("'replace' is for corrections: send it with source 'correction'")
+    if replace_all and ep.sub == "dice" and not any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
+        # A correction of a roll already resolved (the episode before this one) must name
+        # it ("corrects": its number): it never becomes the dice of the next episode.
+        raise refuse("input", f"aucun dé n'est encore saisi pour la péripétie {de(state.current.card.name)} : rien à"
+                     " corriger ici ; pour corriger un jet déjà joué, indiquez son numéro (« corrects »)",
+                     f"no die is entered yet for {state.current.card.name}'s episode: nothing to correct here;"
+                     " to correct a roll already played, give its number ('corrects')")
     items = parse_dice_event(data, state.dice)
     choices = {k: data[k] for k in ("gourd", "brother") if k in data}
     cid = ep.character

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..base import de
 from ...dice import DiceError
 from ...errors import EventError, RuleError
 from .common import Out, refuse
@@ -233,7 +234,7 @@ def merge(state: State, items: list[DieIn], correction: bool, replace_all: bool,
             need = "2D6 (2-12)" if expected == "d6" else "2D10 (2-20)"
             raise refuse(
                 "R6",
-                f"la difficulté d'une épreuve de {trial_fr(epreuve)} se lance avec {need}, pas des {diff_kind}",
+                f"la difficulté d'une épreuve {de(trial_fr(epreuve))} se lance avec {need}, pas des {diff_kind}",
                 f"a {word} trial's difficulty is rolled with {need}, not {diff_kind}s",
             )
         out.add(
@@ -289,7 +290,7 @@ def merge(state: State, items: list[DieIn], correction: bool, replace_all: bool,
         tag_en = " (corrected)" if correction else ""
         out.add(
             "episode.ready",
-            (story.get("fr") or f"Épreuve de {trial_fr(epreuve)}, difficulté {total}/{scale}.") + tag_fr,
+            (story.get("fr") or f"Épreuve {de(trial_fr(epreuve))}, difficulté {total}/{scale}.") + tag_fr,
             (story.get("en") or f"{trial_en(epreuve)} trial, difficulty {total}/{scale}.") + tag_en,
             character=ch.id,
             lieu=new_ep.lieu,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..base import de
 from ...errors import EventError
 from .common import Out, put, refuse
 from .model import Episode, State, evolve
@@ -84,7 +85,7 @@ def advance(state: State, out: Out) -> State:
             continue
         out.add(
             "episode.start",
-            f"Péripétie de {ch.card.name} ({ch.player}) : lancez les dés.",
+            f"Péripétie {de(ch.card.name)} ({ch.player}) : lancez les dés.",
             f"{ch.card.name}'s episode ({ch.player}): roll the dice.",
             character=ch.id,
             player=ch.player,
@@ -130,7 +131,7 @@ def choose_next_character(state: State, cid: Any, out: Out) -> State:
     target = state.character(cid)
     assert target is not None
     if target.player != owner:
-        raise refuse("R2", f"{target.card.name} appartient à {target.player} ; c'est au tour de {owner}", f"{target.card.name} belongs to {target.player}; it is {owner}'s turn")
+        raise refuse("R2", f"{target.card.name} appartient à {target.player} ; c'est au tour {de(owner)}", f"{target.card.name} belongs to {target.player}; it is {owner}'s turn")
     if cid == ep.character:
         return state
     queue = (cid,) + tuple(q for q in state.queue if q != cid)

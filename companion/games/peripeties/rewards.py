@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..base import de
 from ...errors import EventError
 from .common import Out, put, refuse
 from .model import MAX_BROTHERS, TRIALS, Card, State, evolve
@@ -112,7 +113,7 @@ def _take_brother(state: State, card: Card, out: Out) -> State:
     state = put(state, ch)
     return note(
         state, out, "reward.brother",
-        f"{card.name} (rang {card.rank}) devient le frère juré de {ch.card.name} (R16).",
+        f"{card.name} (rang {card.rank}) devient le frère juré {de(ch.card.name)} (R16).",
         f"{card.name} (rank {card.rank}) becomes {ch.card.name}'s sworn brother (R16).",
         character=ch.id, card=card.id,
     )

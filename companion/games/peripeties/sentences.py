@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..base import de
 from ...errors import EventError
 from .common import Out, put
 from .model import Character, State, evolve
@@ -28,7 +29,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
         if ch.effective_combat <= o.death_at:
             state = note(
                 state, out, "sentence.wound",
-                f"Blessure incapacitante : le combat de {ch.card.name} tombe à {ch.effective_combat} (R22).",
+                f"Blessure incapacitante : le combat {de(ch.card.name)} tombe à {ch.effective_combat} (R22).",
                 f"Crippling wound: {ch.card.name}'s combat falls to {ch.effective_combat} (R22).",
                 character=ch.id, combat=ch.effective_combat,
             )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..base import de
 from .model import Character, Episode
 from .odds import needed_roll, success_probability
 from .options import Options
@@ -40,16 +41,16 @@ def modifiers(o: Options, ch: Character, ep: Episode, gourds: int, brother_id: s
     brother = next((b for b in ch.brothers if b.id == brother_id), None) if brother_id else None
     out: list[Modifier] = []
     if brother is not None and o.brother_mode == "replace":  # D3 option
-        out.append(Modifier("brother", f"{fr_w} de {brother.name} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial)))
+        out.append(Modifier("brother", f"{fr_w} {de(brother.name)} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial)))
     else:
-        out.append(Modifier("stat", f"{fr_w} de {ch.card.name}", f"{ch.card.name}'s {en_w}", ch.card.stat(trial)))
+        out.append(Modifier("stat", f"{fr_w} {de(ch.card.name)}", f"{ch.card.name}'s {en_w}", ch.card.stat(trial)))
     xp = ch.xp_of(trial)
     if xp:
         out.append(Modifier("xp", f"expérience +{xp}", f"experience +{xp}", xp))
     if trial == "combat" and ch.wounds:
         out.append(Modifier("wounds", f"blessures ×{ch.wounds}", f"wounds ×{ch.wounds}", -2 * ch.wounds))
     if brother is not None and o.brother_mode == "add":  # R17, D3
-        out.append(Modifier("brother", f"{fr_w} de {brother.name} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial)))
+        out.append(Modifier("brother", f"{fr_w} {de(brother.name)} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial)))
     if gourds and trial == "combat":  # R14
         out.append(Modifier("gourd", f"gourde d'arak ×{gourds}", f"gourd of arak ×{gourds}", GOURD_BONUS * gourds))
     if ep.lieu is not None:  # R10, D4

@@ -22,7 +22,10 @@ send it under), ``count`` (how many dice still missing), ``by`` (who rolls it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from ..base import percent
 
 from .episode import episode_narration, missing_dice
 from .model import MAX_BROTHERS, TRIALS, Character, Episode, State
@@ -64,7 +67,11 @@ def character_json(state: State, ch: Character) -> dict[str, Any]:
 
 
 def _die(kind: str, role: str, by: str, count: int = 1, **extra: Any) -> dict[str, Any]:
-    return {"kind": kind, "role": role, "count": count, "by": by, **extra}
+    """One kind of die the step waits for; ``label`` says it in words for the page
+    (``"2×D10 (difficulté)"``), so no page has to build it from the keys."""
+    d = {"kind": kind, "role": role, "count": count, "by": by, **extra}
+    d["label"] = {"fr": _die_words(d, "fr"), "en": _die_words(d, "en")}
+    return d
 
 
 def _episode_dice(state: State, ep: Episode, owner: str, nxt: str) -> list[dict[str, Any]]:
@@ -146,7 +153,7 @@ def expects(state: State) -> dict[str, Any]:
     ch = state.current
     assert ch is not None
     owner, nxt = ch.player, state.next_player(ch.player)
-    head = {**base, "character": ch.id, "player": owner, "next_player": nxt, "have": _have(ep)}
+    head = {**base, "character": ch.id, "name": ch.card.name, "player": owner, "next_player": nxt, "have": _have(ep)}
     sub = ep.sub
     die = f"d{ch.card.die}"
     if sub == "dice":
@@ -155,7 +162,9 @@ def expects(state: State) -> dict[str, Any]:
             others = [c for c in state.queue if c != ch.id and (state.character(c) or ch).player == owner]
             if others:
                 choices.append({"name": "character", "event": "peripeties.choose", "field": "character",
-                                "values": [ch.id, *others], "selected": ch.id, "by": owner})
+                                "values": [ch.id, *others],
+                                "labels": [ch.card.name, *((state.character(c) or ch).card.name for c in others)],
+                                "selected": ch.id, "by": owner})
         return {**head, "step": "episode", "event": "peripeties.dice",
                 "dice": _episode_dice(state, ep, owner, nxt), "choices": choices, "correctable": True}
     if sub == "trial":
@@ -336,7 +345,9 @@ def _die_words(d: dict[str, Any], lang: str) -> str:
     if d.get("reroll"):
         notes.append("relance" if fr else "re-roll")
     if "if" in d:
-        notes.append(("si " if fr else "if ") + "/".join(d["if"]["epreuve"]))
+        notes.append(("si " if fr else "if ") + "/".join(_TRIAL_WORDS[t][0 if fr else 1] for t in d["if"]["epreuve"]))
+    if d.get("optional"):
+        notes.append("facultatif" if fr else "optional")
     if d["kind"] in ("d4", "d6", "d10", "d12"):
         kind = d["kind"].upper() if fr else d["kind"]
         return f"{d['count']}×{kind} ({', '.join([role, *notes])})"
@@ -346,7 +357,7 @@ def _die_words(d: dict[str, Any], lang: str) -> str:
 def _tokens_text(ch: Character, lang: str) -> str:
     fr = lang != "en"
     parts = []
-    xp = ", ".join(f"{k} +{ch.xp_of(k)}" for k in TRIALS if ch.xp_of(k))
+    xp = ", ".join(f"{_TRIAL_WORDS[k][0 if fr else 1]} +{ch.xp_of(k)}" for k in TRIALS if ch.xp_of(k))
     if xp:
         parts.append(("exp. " if fr else "xp ") + xp)
     for n, (wfr, wen) in (
@@ -363,6 +374,39 @@ def _tokens_text(ch: Character, lang: str) -> str:
     if ch.brothers:
         parts.append(("frères : " if fr else "brothers: ") + ", ".join(b.name for b in ch.brothers))
     return "; ".join(parts) if parts else ("aucun jeton" if fr else "no token")
+
+
+_TRIAL_WORDS = {"combat": ("combat", "combat"), "esprit": ("esprit", "mind"), "magie": ("magie", "magic")}
+_HAVE_WORDS = {
+    "lieu": ("lieu", "place"), "adversaire": ("adversaire", "adversary"), "epreuve": ("épreuve", "trial"),
+    "recompense": ("récompense", "reward"), "sentence": ("sentence", "sentence"),
+    "difficulty": ("difficulté", "difficulty"), "detail": ("détail (D6)", "detail (d6)"),
+    "trial": ("jet d'épreuve", "trial roll"),
+}
+
+
+def _have_text(state: State, have: Mapping[str, Any], lang: str) -> str:
+    """The dice of the episode in words ("lieu : Étang ; difficulté : 9 + 8 = 17 (2D10)"),
+    never the state's keys."""
+    fr = lang != "en"
+    sep = " : " if fr else ": "
+    parts = []
+    for key, words in _HAVE_WORDS.items():
+        v = have.get(key)
+        if v is None or v == [] or v == ():
+            continue
+        word = words[0 if fr else 1]
+        if key in ("lieu", "adversaire", "epreuve", "recompense", "sentence"):
+            shown = state.dice[key].face(v).label(lang)
+        elif key == "difficulty":
+            kind = have.get("difficulty_kind") or "d10"
+            dice = f"{len(v)}{kind.upper() if fr else kind}"
+            total = have.get("difficulty_total")
+            shown = " + ".join(map(str, v)) + (f" = {total}" if total is not None else "") + f" ({dice})"
+        else:
+            shown = ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+        parts.append(f"{word}{sep}{shown}")
+    return " ; ".join(parts) if fr else "; ".join(parts)
 
 
 def describe(state: State, lang: str = "fr") -> str:
@@ -394,14 +438,14 @@ def describe(state: State, lang: str = "fr") -> str:
         ep = state.episode
         have = _have(ep)
         if have:
-            lines.append(("Péripétie en cours : " if fr else "Current episode: ") + ", ".join(f"{k}={v}" for k, v in have.items()))
+            lines.append(("Péripétie en cours : " if fr else "Current episode: ") + _have_text(state, have, lang))
         story = episode_narration(state, ep)
         if story:
             lines.append("  « " + story["fr"] + " »" if fr else "  “" + story["en"] + "”")
         if exp["step"] == "trial":
             for row in exp.get("odds", []):
-                lines.append(f"  {row['label'][lang if lang in ('fr', 'en') else 'fr']}: "
-                             f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {row['probability']:.0%}")
+                lines.append(f"  {row['label'][lang if lang in ('fr', 'en') else 'fr']}{' : ' if fr else ': '}"
+                             f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {percent(row['probability'], lang, 0)}")
         want = [_die_words(d, lang) for d in exp.get("dice", []) if not d.get("optional")]
         if want:
             lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))

@@ -23,8 +23,8 @@ def register_odds(subparsers: Any) -> None:
         help="Shayo: roll (attribute) d10, keep (skill), successes >= difficulty, 1s cancel",
         description="Exact odds of a Shayo test (computed, not simulated).",
     )
-    p.add_argument("--attribute", type=int, required=True, help="dice rolled (the attribute, 0-5 on a sheet)")
-    p.add_argument("--skill", type=int, required=True, help="dice kept (the skill)")
+    p.add_argument("--attribute", type=int, required=True, help="dice rolled (the attribute, 0-5, R1)")
+    p.add_argument("--skill", type=int, required=True, help="dice kept (the skill, 0-5; more than the dice rolled keeps them all, A5)")
     p.add_argument("--difficulty", type=int, required=True, help="target number per die (2 or more)")
     p.add_argument("--ki-rolled", type=int, default=0, help="Ki spent for extra dice rolled")
     p.add_argument("--ki-kept", type=int, default=0, help="Ki spent for extra dice kept")
@@ -48,8 +48,16 @@ def odds_report(args: argparse.Namespace) -> dict[str, Any]:
     from .odds import as_floats, net_distribution, pool_from, success_probability
     from .signatures import parse_signature
 
+    for what, v in (("--attribute", args.attribute), ("--skill", args.skill)):
+        if not 0 <= v <= 5:
+            raise CompanionError(f"{what} {v}: attributes and skills are rated 0 to 5 (R1, A16); extra dice come"
+                                 " from Ki (--ki-rolled, --ki-kept) or modifiers (--rolled-mod, --kept-mod)")
+    for what, v in (("--ki-rolled", args.ki_rolled), ("--ki-kept", args.ki_kept)):
+        if v < 0:
+            raise CompanionError(f"{what} {v}: Ki spent cannot be negative")
     rolled = max(0, args.attribute + args.ki_rolled + args.rolled_mod)
-    kept = rolled if args.damage else max(0, args.skill + args.ki_kept + args.kept_mod)
+    asked = rolled if args.damage else max(0, args.skill + args.ki_kept + args.kept_mod)
+    kept = min(asked, rolled)  # A5: dice kept > dice rolled -> keep every die rolled
     if args.required < 1:
         raise CompanionError("--required must be at least 1")
     sigs = [parse_signature(s) for s in args.signature]
@@ -62,6 +70,7 @@ def odds_report(args: argparse.Namespace) -> dict[str, Any]:
         "game": "shayo",
         "rolled": rolled,
         "kept": kept,
+        "kept_asked": asked,
         "difficulty": args.difficulty,
         "required": args.required,
         "signatures": [s.id for s in sigs],
@@ -75,6 +84,8 @@ def odds_report(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    from ..base import percent
+
     rep = odds_report(args)
     if args.json:
         json.dump(rep, sys.stdout, ensure_ascii=False, indent=2)
@@ -86,12 +97,16 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     if rep["signatures"]:
         head += (" ; signatures : " if fr else "; signatures: ") + ", ".join(rep["signatures"])
     print(head)
-    print(("Réussite (≥ {r} succès nets) : {p:.2%}" if fr else "Success (≥ {r} net successes): {p:.2%}")
-          .format(r=rep["required"], p=rep["success"]))
+    if rep["kept_asked"] > rep["kept"]:
+        print(f"  (garder {rep['kept_asked']} sur {rep['rolled']} dés lancés : on les garde tous, A5)" if fr else
+              f"  (keep {rep['kept_asked']} of {rep['rolled']} dice rolled: all of them are kept, A5)")
+    lang = "fr" if fr else "en"
+    print(("Réussite (≥ {r} succès nets) : {p}" if fr else "Success (≥ {r} net successes): {p}")
+          .format(r=rep["required"], p=percent(rep["success"], lang, 2)))
     print("succès nets   probabilité   au moins" if fr else "net successes probability   at least")
     tail = 1.0
     for k, p in rep["net_successes"].items():
         bar = "#" * round(p * 40)
-        print(f"{k:>13}   {p:>10.2%}   {tail:>7.2%}  {bar}")
+        print(f"{k:>13}   {percent(p, lang, 2):>11}   {percent(max(tail, 0.0), lang, 2):>8}  {bar}")
         tail -= p
     return 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...errors import EventError, RuleError
-from ..base import Outcome, text
+from ..base import Outcome, text, de
 from .dice import Count
 from .sheet import Armour, Character, Weapon
 from .state import Exchange, ShayoState, Test, Turn, character
@@ -169,7 +169,7 @@ def attack(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list
     ex = Exchange(who, target, option, wname, weapon.dice, weapon.fixed, bonus_dice, ignore, "attack",
                   target_armour=armour)
     return evolve(state, exchange=ex), [Outcome("attack.declared", text(
-        f"Attaque ({option}) de {who or '?'} sur {target or '?'} : difficulté {difficulty}.",
+        f"Attaque ({option}) {de(who or '?')} sur {target or '?'} : difficulté {difficulty}.",
         f"{option.capitalize()} attack by {who or '?'} on {target or '?'}: difficulty {difficulty}."),
         {"difficulty": difficulty, "option": option})]
 
@@ -303,7 +303,7 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
             a = evolve(a, solidity=a.solidity - 1, broken=a.solidity - 1 <= 0)
             state = state.with_character(evolve(ch, armour=a))
             out.append(Outcome("solidity.armour", text(
-                f"L'armure de {ex.target} s'use : solidité {a.solidity}" + (" — brisée !" if a.broken else "."),
+                f"L'armure {de(ex.target)} s'use : solidité {a.solidity}" + (" — brisée !" if a.broken else "."),
                 f"{ex.target}'s armour wears: solidity {a.solidity}" + (" — broken!" if a.broken else ".")),
                 {"target": ex.target, "solidity": a.solidity, "broken": a.broken}))
     return state, out

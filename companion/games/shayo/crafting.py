@@ -206,7 +206,7 @@ def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[
         pc = int(state.options["quality_table"][p.quality]["pc"])
         obj = CraftedObject(p.object, p.object_kind, p.quality, p.crafter, pc, flagged=_was_flagged(p))
         meaning = text(
-            f"{p.object} est terminé : qualité {_QUALITY_FR[p.quality]}, {len(p.periods)} périodes ({hours:g} h), {pc} PC.",
+            f"{p.object} est terminé : qualité {_QUALITY_FR[p.quality]}, {len(p.periods)} période{'s' if len(p.periods) > 1 else ''} ({hours:g} h), {pc} PC.",
             f"{p.object} is finished: {_QUALITY_EN[p.quality]} quality, {len(p.periods)} periods ({hours:g} h), {pc} PC.")
         last = explain(test, c, meaning, {"project": p.to_json(), "critical": critical})
         outs.append(Outcome("craft.done", meaning, {**p.to_json(), "pc": pc}))
@@ -241,8 +241,8 @@ def _improve_period(state: ShayoState, p: Project, test: Test, c: Count, critica
                 [Outcome("improve.failed", meaning, {**p.to_json(), "critical": critical})])
     if p.accumulated >= p.required:
         obj = evolve(obj, pc=obj.pc - p.cost, improvements=obj.improvements + ((p.improvement or "", p.duration or ""),))
-        meaning = text(f"{p.object} reçoit {label_fr} ({p.duration}) après {len(p.periods)} périodes ({hours:g} h).",
-                       f"{p.object} gains {label_en} ({p.duration}) after {len(p.periods)} periods ({hours:g} h).")
+        meaning = text(f"{p.object} reçoit {label_fr} ({p.duration}) après {len(p.periods)} période{'s' if len(p.periods) > 1 else ''} ({hours:g} h).",
+                       f"{p.object} gains {label_en} ({p.duration}) after {len(p.periods)} period{'s' if len(p.periods) > 1 else ''} ({hours:g} h).")
         last = explain(test, c, meaning, {"project": p.to_json()})
         return (evolve(state, project=None, objects={**state.objects, p.object: obj}, last=last),
                 [Outcome("improve.done", meaning, p.to_json())])

@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 
 from ...errors import CompanionError, EventError, RuleError
 from ...events import Event, Source
-from ..base import Outcome, text
+from ..base import Outcome, text, de
 from . import combat, crafting
 from .dice import Count
 from .options import check_options, default_options
@@ -49,7 +49,7 @@ def _character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoS
         raise RuleError(f"{ch.name} already exists: edit the sheet with shayo.edit_character", rule="R1")
     state = state.with_character(ch)
     return state, [Outcome("character.created", text(
-        f"Fiche de {ch.name} créée : réserve de Ki personnelle {ch.personal_pool}.",
+        f"Fiche {de(ch.name)} créée : réserve de Ki personnelle {ch.personal_pool}.",
         f"{ch.name}'s sheet created: personal Ki pool {ch.personal_pool}."), ch.to_json())]
 
 
@@ -58,7 +58,7 @@ def _edit_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[S
     changes = {k: v for k, v in ev.data.items() if k != "name"}
     new = edit_character(ch, changes)
     return state.with_character(new), [Outcome("character.edited", text(
-        f"Fiche de {ch.name} modifiée.", f"{ch.name}'s sheet edited."), new.to_json())]
+        f"Fiche {de(ch.name)} modifiée.", f"{ch.name}'s sheet edited."), new.to_json())]
 
 
 def _remove_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
@@ -149,7 +149,7 @@ def _test(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState,
     t = state.test
     assert t is not None
     return state, [Outcome("test.declared", text(
-        f"Test de {test_label(t)}, difficulté {t.difficulty} : lancez {t.rolled}d10, gardez {t.keep}.",
+        f"Test {de(test_label(t))}, difficulté {t.difficulty} : lancez {t.rolled}d10, gardez {t.keep}.",
         f"Test of {test_label(t, 'en')}, difficulty {t.difficulty}: roll {t.rolled}d10, keep {t.keep}."),
         {"rolled": t.rolled, "keep": t.keep, "difficulty": t.difficulty, "ki_paid": dict(t.ki_paid)})]
 
@@ -393,7 +393,9 @@ class ShayoGame:
         """Replace the dice of the last roll (or the new faces of one of its re-rolls,
         ``signature``) and re-fold what followed it."""
         if state.base is None or not state.chain:
-            raise RuleError("there is no roll to correct (only the last roll can be, before anything else happens)", rule="R3")
+            raise RuleError("there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
+                            " earlier roll, send it again with 'corrects' (its number: the tablet's photo correction"
+                            " does this) and what followed is worked out again", rule="R3")
         d = event.data
         at, key = (_reroll_at(state.chain, d["signature"]), "values") if "signature" in d else (0, "dice")
         target = state.chain[at]

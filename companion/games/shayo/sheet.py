@@ -78,6 +78,15 @@ class Character:
     encumbrance: int = 0
     weapons: Mapping[str, Weapon] = field(default_factory=dict)
     armour: Armour | None = None
+    #: key -> the name as the sheet gave it ("meditation" -> "Méditation"), for display
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def shown(self, key: str) -> str:
+        """The name to show for an attribute or skill key: as written on the sheet;
+        an attribute key the sheet did not name is shown in capitals (``"AGI"``)."""
+        if key in self.names:
+            return self.names[key]
+        return key.upper() if key in self.attributes and len(key) <= 3 else key.replace("_", " ")
 
     @property
     def ins(self) -> int:
@@ -118,6 +127,7 @@ class Character:
             "encumbrance": self.encumbrance,
             "weapons": {k: w.to_json() for k, w in self.weapons.items()},
             "armour": self.armour.to_json() if self.armour else None,
+            "names": {k: self.shown(k) for k in (*self.attributes, *self.skills)},
         }
 
 
@@ -130,6 +140,18 @@ def _int(value: Any, what: str, lo: int | None = 0, hi: int | None = None) -> in
     if hi is not None and value > hi:
         raise RuleError(f"{what} must be at most {hi} (got {value})", rule="R1")
     return value
+
+
+def _names(*raws: Any) -> dict[str, str]:
+    """key -> name as written, for the ratings objects given (skipping what is not one)."""
+    out: dict[str, str] = {}
+    for raw in raws:
+        if isinstance(raw, Mapping):
+            for name in raw:
+                key = norm_key(str(name))
+                if key and str(name).strip() and str(name).strip() != key:
+                    out[key] = str(name).strip()
+    return out
 
 
 def _ratings(raw: Any, what: str) -> dict[str, int]:
@@ -250,6 +272,7 @@ def character_from_json(raw: Mapping[str, Any], default_boxes: tuple[int, ...]) 
         encumbrance=_int(raw.get("encumbrance", 0), "encumbrance"),
         weapons={str(k): _weapon(v, str(k)) for k, v in weapons_raw.items()},
         armour=_armour(raw.get("armour")),
+        names=_names(raw.get("attributes"), raw.get("skills")),
     )
     return _check(ch)
 
@@ -264,6 +287,8 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
         new = evolve(new, attributes={**new.attributes, **_ratings(changes["attributes"], "attribute")})
     if "skills" in changes:
         new = evolve(new, skills={**new.skills, **_ratings(changes["skills"], "skill")})
+    if "attributes" in changes or "skills" in changes:
+        new = evolve(new, names={**new.names, **_names(changes.get("attributes"), changes.get("skills"))})
     if "signatures" in changes:
         merged = {**new.signatures, **_signatures(changes["signatures"])}
         raw_sig = changes["signatures"] or {}

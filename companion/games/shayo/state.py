@@ -58,6 +58,9 @@ class Test:
     entered: tuple[int, ...] | None = None  # the dice as entered (before signatures)
     cancelled: tuple[bool, ...] = ()
     used: tuple[str, ...] = ()
+    #: the attribute and skill as the sheet names them ("Méditation"), for display
+    attribute_shown: str | None = None
+    skill_shown: str | None = None
     adjusted: bool = False  # a cancel / +1 was used: no more re-rolls (A6 order)
     notes: tuple[Mapping[str, Any], ...] = ()
     awaiting: Declared | None = None  # a declared re-roll waiting for its dice

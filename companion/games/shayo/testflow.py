@@ -144,7 +144,10 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
     else:
         paid = {}
     label = data.get("label", "")
+    sheet = character(state, who) if who is not None else None
     test = Test(
+        attribute_shown=sheet.shown(attr_name) if (sheet is not None and attr_name) else None,
+        skill_shown=sheet.shown(skill_name) if (sheet is not None and skill_name) else None,
         kind=kind, who=who, attribute_name=attr_name, skill_name=skill_name, attribute=attr,
         skill=skill, difficulty=difficulty, difficulty_notes=tuple(notes), ki_rolled=a, ki_kept=b,
         ki_extra=man_ki, ki_paid=paid, mod_rolled=mod_r, mod_kept=mod_k, signatures=sigs,
@@ -509,8 +512,8 @@ def test_label(test: Test, lang: str = "fr") -> str:
     if test.label:
         return test.label_en if (lang == "en" and test.label_en) else test.label
     fr = lang == "fr"
-    a = f"{test.attribute_name or ('carac' if fr else 'attribute')} {test.attribute}"
-    s = f"{test.skill_name or ('compétence' if fr else 'skill')} {test.skill}"
+    a = f"{test.attribute_shown or test.attribute_name or ('caractéristique' if fr else 'attribute')} {test.attribute}"
+    s = f"{test.skill_shown or test.skill_name or ('compétence' if fr else 'skill')} {test.skill}"
     return f"{a} {'sous' if fr else 'under'} {s}"
 
 

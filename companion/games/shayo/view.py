@@ -147,6 +147,16 @@ def state_to_json(state: ShayoState) -> dict[str, Any]:
     }
 
 
+_QUALITY_WORDS = {"mediocre": ("médiocre", "mediocre"), "normal": ("normale", "normal"),
+                  "superior": ("supérieure", "superior"), "exceptional": ("exceptionnelle", "exceptional")}
+_STEP_WORDS = {
+    "idle": ("un test, une attaque ou une fabrication", "a test, an attack or a crafting"),
+    "roll": ("les dés", "the dice"), "reroll_dice": ("les dés relancés", "the re-rolled dice"),
+    "signatures": ("les signatures (ou garder)", "signatures (or keep)"), "keep": ("les dés gardés", "the kept dice"),
+    "defence": ("la défense", "the defence"),
+}
+
+
 def describe(state: ShayoState, lang: str = "fr") -> str:
     fr = lang == "fr"
     lines = ["Shayo"]
@@ -156,19 +166,22 @@ def describe(state: ShayoState, lang: str = "fr") -> str:
     for ch in state.characters.values():
         line = life_line(ch)
         lab = labels[line].get(lang, "") if line < len(labels) else ""
-        lines.append(f"- {ch.name}: Ki {ch.personal_left}/{ch.personal_pool}, "
+        lines.append(f"- {ch.name}{' : ' if fr else ': '}Ki {ch.personal_left}/{ch.personal_pool}, "
                      + ("santé" if fr else "health") + f" {ch.damage}/{ch.health_boxes} ({lab})"
                      + (f", {ch.grave_wounds} " + ("blessure(s) grave(s)" if fr else "grave wound(s)") if ch.grave_wounds else ""))
     for o in state.objects.values():
-        lines.append(f"* {o.name}: {o.quality}, {o.pc} PC" + (", cassé" if o.broken and fr else ", broken" if o.broken else ""))
+        quality = _QUALITY_WORDS.get(o.quality, (o.quality, o.quality))[0 if fr else 1]
+        lines.append(f"* {o.name}{' : ' if fr else ': '}{quality}, {o.pc} PC" + (", cassé" if o.broken and fr else ", broken" if o.broken else ""))
     if state.last:
         m = state.last.get("meaning", {})
         lines.append(("Dernier résultat" if fr else "Last outcome") + f" : {m.get(lang, '')}")
         if state.last.get("dice") is not None:
-            lines.append(("Dés" if fr else "Dice") + f" : {state.last['dice']} ; "
-                         + ("gardés" if fr else "kept") + f" : {state.last.get('kept_values')}")
+            kept = ", ".join(map(str, state.last.get("kept_values") or [])) or "-"
+            dice = ", ".join(map(str, state.last["dice"])) or "-"
+            lines.append((f"Dés : {dice} ; gardés : {kept}" if fr else f"Dice: {dice}; kept: {kept}"))
     e = expects(state)
-    lines.append(("Attendu" if fr else "Expecting") + f" : {e['step']}"
+    step = _STEP_WORDS.get(e["step"], (e["step"], e["step"]))[0 if fr else 1]
+    lines.append(("Attendu : " if fr else "Expecting: ") + step
                  + (f" ({e['dice'][0]['count']}d10, " + ("garder" if fr else "keep") + f" {e['keep']}, SD {e['difficulty']})"
                     if e["step"] == "roll" else f" ({e['text']['fr' if fr else 'en']})" if e["step"] == "reroll_dice" else ""))
     return "\n".join(lines)

@@ -46,12 +46,13 @@ def register_odds(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_odds)
 
 
-def _pct(p: Any) -> str:
-    """An exact probability as a percentage rounded half-up to 0.1 (spec section 3, W17)."""
+def _pct(p: Any, lang: str = "en") -> str:
+    """An exact probability as a percentage rounded half-up to 0.1 (spec section 3, W17),
+    with a decimal comma in French."""
     from fractions import Fraction
 
     tenths = int(Fraction(p) * 1000 + Fraction(1, 2))
-    return f"{tenths // 10}.{tenths % 10}"
+    return f"{tenths // 10}{',' if lang == 'fr' else '.'}{tenths % 10}"
 
 
 def _attack(args: argparse.Namespace, comp: int, rule: str) -> int:
@@ -75,11 +76,12 @@ def _attack(args: argparse.Namespace, comp: int, rule: str) -> int:
            if fr else f"Attack: {args.attribute} d10 (threshold {ta}) against {args.versus} d10 (threshold {td}), {args.defence_dice} Defence Dice"))
     rows = ((("l'attaquant touche", "attacker hits"), o["attacker_wins"]), (("le défenseur pare", "defender holds"), o["defender_holds"]),
             (("  dont égalités", "  of which ties"), o["tie"]))
+    lang = "fr" if fr else "en"
     for (lfr, len_), p in rows:
-        print(f"  {lfr if fr else len_:<20}{100 * float(p):8.3f} %")
+        print(f"  {lfr if fr else len_:<20}{_pc(p, lang):>10}")
     print("  " + ("succès à investir :" if fr else "extra successes:"))
     for k, p in o["extra_successes"].items():
-        print(f"  {k:>4} {100 * float(p):8.3f} %")
+        print(f"  {k:>4} {_pc(p, lang):>10}")
     return 0
 
 
@@ -111,19 +113,24 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             json.dump(out, sys.stdout, indent=2)
             sys.stdout.write("\n")
             return 0
-        for idx, title in ((0, "P(réussite) %" if fr else "P(success) %"), (1, "P(échec critique) %" if fr else "P(critical failure) %")):
+        for idx, title in ((0, "P(réussite) en %" if fr else "P(success) %"), (1, "P(échec critique) en %" if fr else "P(critical failure) %")):
             print(title)
             print("T \\ n " + "".join(f"{n:>7}" for n in attrs))
             for t in ts:
                 lab = "<=2" if t == 2 else (">=10" if t == 10 else str(t))
-                print(f"{lab:>5} " + "".join(f"{_pct(tab[(n, t)][idx]):>7}" for n in attrs))
+                print(f"{lab:>5} " + "".join(f"{_pct(tab[(n, t)][idx], 'fr' if fr else 'en'):>7}" for n in attrs))
             print()
+        print("À seuil bas, un dé de plus peut faire baisser la réussite : il peut donner un 1, et plus de 1 que de"
+              " réussites est un échec critique (R7)." if fr else
+              "At a low threshold one more die can lower the success: it may show a 1, and more 1s than successes"
+              " is a critical failure (R7).")
         return 0
     if args.attribute is None:
         return _err("--attribute is required (or --table)")
     comp = args.competence or 0
-    if not 0 <= args.attribute <= MAX_DICE:
-        return _err(f"--attribute must be 0..{MAX_DICE} dice")
+    if not 1 <= args.attribute <= MAX_DICE:
+        return _err(f"--attribute must be 1..{MAX_DICE} dice: an attribute is at least 1 (R1), so a test"
+                    " rolls at least one die")
     if not 0 <= comp <= 10:
         return _err("--competence must be 0..10")
     if not 8 <= args.sr <= 13:
@@ -150,10 +157,43 @@ def _cmd_odds(args: argparse.Namespace) -> int:
               + (f", {args.rerolls} re-roll(s)" if args.rerolls else ""))
         rows = [("success", o.success), ("critical failure", o.critical), ("plain failure", o.failure)]
         head = "successes"
+    lang = "fr" if fr else "en"
     for name, p in rows:
-        print(f"  {name:<17}{100 * float(p):8.3f} %")
-    print(f"  {head}:")
+        print(f"  {name:<17}{_pc(p, lang):>10}")
+    print(f"  {head}{' :' if fr else ':'}")
     for k, p in o.successes.items():
         v = float(p)
-        print(f"  {k:>4} {100 * v:8.3f} % " + "#" * round(40 * v))
+        print(f"  {k:>4} {_pc(p, lang):>10} " + "#" * round(40 * v))
+    note = fewer_dice_note(args.attribute, t, o.success, args.rerolls, rule, args.policy, not args.no_reroll_ones, lang)
+    if note:
+        print(note)
     return 0
+
+
+def _pc(p: Any, lang: str) -> str:
+    from ..base import percent
+
+    return percent(float(p), lang, 3)
+
+
+def fewer_dice_note(n: int, t: int, success: Any, rerolls: int, rule: str, policy: str, reroll_ones: bool,
+                    lang: str) -> str | None:
+    """Why the odds fell although a die was added (R7: more 1s than successes is a
+    critical failure, so at low thresholds an extra die can add a 1 that outweighs the
+    successes), or None when one die fewer does not do better."""
+    from .odds import pool_odds
+
+    if n < 2:
+        return None
+    fewer = pool_odds(n - 1, t, rerolls, rule=rule, policy=policy, reroll_ones=reroll_ones)
+    if fewer.success <= success:
+        return None
+    if lang == "fr":
+        return (f"  Note : avec un dé de moins ({n - 1} d10), la réussite serait plus probable ({_pc(fewer.success, 'fr')})."
+                " Ce n'est pas une erreur : chaque dé ajouté peut aussi donner un 1, et plus de 1 que de réussites"
+                " est un échec critique (R7). Quand le seuil est bas, presque chaque dé réussit déjà : le dé de plus"
+                " apporte surtout un risque de 1 de plus.")
+    return (f"  Note: with one die fewer ({n - 1} d10), success would be more likely ({_pc(fewer.success, 'en')})."
+            " This is not a mistake: every added die may also show a 1, and more 1s than successes is a critical"
+            " failure (R7). At a low threshold almost every die already succeeds, so the extra die mostly adds"
+            " the risk of one more 1.")

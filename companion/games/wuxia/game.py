@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 
 from ...errors import EventError, RuleError
 from ...events import Event
-from ..base import Outcome, text
+from ..base import Outcome, percent, text
 from . import combat as cb
 from .flow import (
     choose_reroll,
@@ -63,9 +63,9 @@ def _start_test(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState,
     extra_en = f", {t.rerolls} re-roll(s) (specialisation)" if t.rerolls else ""
     msg = text(
         f"{name}test à {t.dice} d10, SR {t.sr} − compétence {t.competence} = seuil {t.threshold}{extra_fr}."
-        f" Chances : réussite {odds['success']:.1%}, échec critique {odds['critical_failure']:.1%}.",
+        f" Chances : réussite {percent(odds['success'])}, échec critique {percent(odds['critical_failure'])}.",
         f"{name_en}test with {t.dice} d10, SR {t.sr} − skill {t.competence} = threshold {t.threshold}{extra_en}."
-        f" Odds: success {odds['success']:.1%}, critical failure {odds['critical_failure']:.1%}.",
+        f" Odds: success {percent(odds['success'], 'en')}, critical failure {percent(odds['critical_failure'], 'en')}.",
     )
     return state, [Outcome("test.start", msg, {"test": pool_json(t, state.options), "odds": odds})]
 
@@ -190,7 +190,9 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
         raise RuleError("nothing to correct: no pool has been rolled", rule="R7")
     t = state.tests[i]
     if t.closed:
-        raise RuleError("this test is over: undo instead to change its dice", rule="R7")
+        raise RuleError("this test is over: to change its dice, send its roll again with 'corrects' (the number of"
+                        " that roll: the tablet's photo correction does this) and what followed is worked out"
+                        " again; or undo", rule="R7")
     t = correct_dice(t, data)
     tests = list(state.tests)
     tests[i] = t
@@ -360,18 +362,21 @@ class WuxiaGame:
         lines = ["Wuxia"]
         for c in state.characters:
             sec = secondary(c, state.options)
-            attrs = " ".join(f"{k[:3].capitalize()} {v}" for k, v in zip(("metal", "feu", "terre", "eau", "bois"), c.attributes))
+            names = _ATTRIBUTE_WORDS_FR if fr else _ATTRIBUTE_WORDS_EN
+            attrs = ", ".join(f"{n} {v}" for n, v in zip(names, c.attributes))
+            kind = f" ({c.hero_type})" if c.hero_type else ""
             if fr:
-                lines.append(f"- {c.name} ({c.hero_type or 'type ?'}) : {attrs} ; blessures {c.wounds}/{sec['death_threshold']},"
+                lines.append(f"- {c.name}{kind} : {attrs} ; blessures {c.wounds}/{sec['death_threshold']},"
                              f" panique {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Dés de Destinée {c.destiny}")
             else:
-                lines.append(f"- {c.name} ({c.hero_type or 'type ?'}): {attrs}; wounds {c.wounds}/{sec['death_threshold']},"
+                lines.append(f"- {c.name}{kind}: {attrs}; wounds {c.wounds}/{sec['death_threshold']},"
                              f" panic {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Destiny Dice {c.destiny}")
         if state.combat is not None:
             cj = cb.combat_json(state)
             assert cj is not None
-            lines.append((f"Combat, round {cj['round']} ({cj['phase']}) : ordre " if fr else
-                          f"Fight, round {cj['round']} ({cj['phase']}): order ") + ", ".join(cj["order"]))
+            phase = _PHASE_WORDS.get(cj["phase"], (cj["phase"], cj["phase"]))[0 if fr else 1]
+            lines.append((f"Combat, round {cj['round']} ({phase}) : ordre " if fr else
+                          f"Fight, round {cj['round']} ({phase}): order ") + ", ".join(cj["order"]))
         for t in state.tests:
             tj = pool_json(t, state.options)
             r = tj["result"]
@@ -383,8 +388,21 @@ class WuxiaGame:
         if state.last:
             lines.append(("Dernier : " if fr else "Last: ") + state.last["text"]["fr" if fr else "en"])
         exp = self.expects(state)
-        lines.append(("Attendu : " if fr else "Expects: ") + exp["step"] + (f" ({exp['who']})" if exp.get("who") else ""))
+        step = _STEP_WORDS.get(exp["step"], (exp["step"], exp["step"]))[0 if fr else 1]
+        lines.append(("Attendu : " if fr else "Expects: ") + step + (f" ({exp['who']})" if exp.get("who") else ""))
         return "\n".join(lines)
+
+
+_ATTRIBUTE_WORDS_FR = ("Métal", "Feu", "Terre", "Eau", "Bois")
+_ATTRIBUTE_WORDS_EN = ("Metal", "Fire", "Earth", "Water", "Wood")
+_PHASE_WORDS = {"initiative": ("initiative", "initiative"), "actions": ("actions", "actions"),
+                "attack": ("attaque", "attack"), "defence": ("défense", "defence")}
+_STEP_WORDS = {
+    "test": ("un test (ou un combat)", "a test (or a fight)"), "roll": ("les dés", "the dice"),
+    "reroll": ("relancer ou accepter", "re-roll or accept"), "initiative": ("la répartition de l'initiative", "the initiative split"),
+    "action": ("une action", "an action"), "defend": ("la défense", "the defence"),
+    "invest": ("les succès à investir", "the successes to invest"),
+}
 
 
 GAME = WuxiaGame()
