@@ -239,3 +239,36 @@ def test_undo_names_what_it_undid_in_words() -> None:
     said = dice.outcomes[-1].text["fr"]
     assert fr.startswith("Annulé : «\u00a0") and fr.endswith(f"(n°\u00a0{dice.event.seq})")
     assert said[:40] in fr and en.startswith("Undone: “")
+
+
+@pytest.mark.parametrize("name,index", cases()[::3])
+def test_an_amendment_replays_the_same_from_a_snapshot(tmp_path: Path, name: str, index: int) -> None:
+    """The server's table keeps a window of frames and restarts from snapshots: an
+    amendment applied live gives, after a restart from a snapshot, the same table as a
+    fold of the whole log with every frame kept."""
+    from companion.service import TableService
+
+    path = next(p for p in LOGS if p.name == name)
+    events = load(path)
+    target = events[index]
+    new = changed(dict(target.data))
+    assert new is not None
+    db = tmp_path / "table.sqlite"
+    s = TableService(db, snapshot_every=3)
+    for ev in events:
+        try:
+            s.submit({"type": ev.type, "data": dict(ev.data), "source": ev.source.value})
+        except ValueError:
+            pass
+    seq = next(e.seq for e in s.log.events() if e.type == target.type and e.data == target.data)
+    try:
+        s.submit({"type": target.type, "data": {**new, "corrects": seq}, "source": "correction"})
+    except ValueError:
+        pass  # refused live: nothing stored, nothing to replay
+    live = state_of(s.table)
+    s.close()
+    again = TableService(db, snapshot_every=3)
+    assert state_of(again.table) == live
+    full = Table().replay(list(again.log.events()))
+    again.close()
+    assert state_of(full) == live
