@@ -20,6 +20,9 @@ MODULES = [
     "firmware_bridge.session",
     "firmware_bridge.fake",
     "companion.dice",
+    "companion.roll.match",
+    "vision.background",
+    "vision.reader",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]
 
