@@ -15,6 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 class LiveServer:
+    """``web.server`` (what ``companion serve`` runs) in a thread on a loopback port."""
+
     def __init__(self, app: Any, threads: int = 32) -> None:
         from web.server import create_server
 
@@ -30,7 +32,6 @@ class LiveServer:
             pass
 
     def close(self) -> None:
-        self.server.task_dispatcher.shutdown(timeout=2)
         self.server.close()
 
 

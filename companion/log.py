@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS events (
     by     TEXT,
     data   TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS client_ids (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 """
 
 
@@ -76,27 +77,45 @@ class TableLog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def append(self, event: Event) -> Event:
-        """Store ``event`` in its own transaction; return it with ``seq`` and ``at``."""
+    def append(self, event: Event, client_id: str | None = None) -> Event:
+        """Store ``event`` in its own transaction; return it with ``seq`` and ``at``.
+
+        ``client_id`` (the id a tablet gave its post) is stored in the same transaction,
+        so a retry of the same post can be recognised (:meth:`seq_for`) even after a
+        restart. The event itself, and so every export and replay, is unchanged.
+        """
         at = event.at or utc_now()
         payload = json.dumps(dict(event.data), ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                cur = self._db.execute(
-                    "INSERT INTO events (at, type, source, by, data) VALUES (?, ?, ?, ?, ?)",
-                    (at, event.type, event.source.value, event.by, payload),
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
                 try:
-                    self._db.execute("ROLLBACK")
-                except sqlite3.DatabaseError:
-                    pass
+                    cur = self._db.execute(
+                        "INSERT INTO events (at, type, source, by, data) VALUES (?, ?, ?, ?, ?)",
+                        (at, event.type, event.source.value, event.by, payload),
+                    )
+                    if client_id is not None:
+                        self._db.execute("INSERT INTO client_ids VALUES (?, ?)", (client_id, cur.lastrowid))
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    # Whatever failed (a disk error, text SQLite cannot encode), the
+                    # transaction must not stay open for the next event.
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.DatabaseError as exc:
                 raise LogError(f"could not write to the table log: {exc}") from None
+            except (UnicodeError, ValueError) as exc:
+                raise EventError(f"the event cannot be stored: {exc}") from None
         seq = cur.lastrowid
         assert seq is not None
         return event.with_seq(seq, at)
+
+    def seq_for(self, client_id: str) -> int | None:
+        """The seq of the event stored with ``client_id``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT seq FROM client_ids WHERE id=?", (client_id,)).fetchone()
+        return int(row[0]) if row else None
 
     def next_seq(self) -> int:
         """The sequence number the next appended event will get."""
