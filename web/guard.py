@@ -44,7 +44,7 @@ class StreamGate:
         self.per_address = per_address
         self.total = total
         self._open: dict[str, int] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
 
     def acquire(self, addr: str) -> bool:
         with self._lock:
@@ -61,6 +61,12 @@ class StreamGate:
                 self._open[addr] = n
             else:
                 self._open.pop(addr, None)
+            self._lock.notify_all()
+
+    def wait_below(self, addr: str, n: int, timeout: float) -> bool:
+        """Wait until fewer than ``n`` streams are open from ``addr`` (for tests)."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._open.get(addr, 0) < n, timeout)
 
     def count(self, addr: str | None = None) -> int:
         with self._lock:

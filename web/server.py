@@ -123,6 +123,11 @@ class Server:
         server = self
 
         class Handler(WSGIHandler):  # type: ignore[misc]
+            def get_environ(self) -> dict[str, Any]:
+                env: dict[str, Any] = super().get_environ()
+                env["companion.socket"] = self.socket  # to notice a stream's client leaving
+                return env
+
             def handle(self) -> None:
                 addr = str(self.client_address[0]) if isinstance(self.client_address, tuple) else "?"
                 with server._lock:
@@ -228,11 +233,12 @@ class Server:
         env["wsgi.errors"] = sys.stderr
         env["wsgi.multithread"] = True
         env["companion.sse"] = functools.partial(self._handoff, env)
+        sock = env.pop("companion.socket", None)
         status, headers, chunks = self._pool.apply(self._call_app, (env,))
         stream = env.get("companion.sse.stream")
         if stream is not None:
             start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
-            return self._serve_stream(stream)
+            return self._serve_stream(stream, sock)
         start_response(status, headers)
         return chunks
 
@@ -259,18 +265,30 @@ class Server:
         sub.wake = self.notify
         env["companion.sse.stream"] = _Stream(sub, first, ping_s, on_close)
 
-    def _serve_stream(self, st: _Stream) -> Iterator[bytes]:
+    def _serve_stream(self, st: _Stream, sock: Any) -> Iterator[bytes]:
         import queue
 
         import gevent.event
 
         st.event = gevent.event.Event()
+        gone = False
+        watcher = None
+        if sock is not None:
+            # A stream's client sends nothing after its request: the socket becoming
+            # readable means it left (EOF), so the stream ends at once, not at the next ping.
+            def left() -> None:
+                nonlocal gone
+                gone = True
+                st.event.set()
+
+            watcher = self._hub.loop.io(sock.fileno(), 1)
+            watcher.start(left)
         with self._lock:
             self._streams.add(st)
         try:
             for chunk in st.first:
                 yield chunk.encode("utf-8")
-            while not getattr(st.sub, "closed", False):
+            while not st.sub.closed and not gone:
                 try:
                     name, data = st.sub.queue.get_nowait()
                 except queue.Empty:
@@ -279,10 +297,15 @@ class Server:
                         if not st.event.wait(timeout=st.ping_s):
                             yield b": ping\n\n"
                     continue
+                if gone:
+                    break
                 yield f"event: {name}\ndata: {data}\n\n".encode("utf-8")
                 if name == "resync":
                     return
         finally:
+            if watcher is not None:
+                watcher.stop()
+                watcher.close()
             with self._lock:
                 self._streams.discard(st)
             st.on_close()

@@ -25,19 +25,46 @@ const Companion = (() => {
     toastTimer = setTimeout(() => { el.hidden = true; }, ok ? 2500 : 6000);
   }
 
+  /* A client event id (32 hex digits). crypto.getRandomValues works on plain http://
+   * too, where crypto.randomUUID does not. */
+  function newEventId() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function postOnce(body, timeoutMs) {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), timeoutMs);
+    try {
+      return await fetch("/api/events", {
+        method: "POST", credentials: "same-origin", signal: ctl.signal,
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "X-Client": "tablet" },
+        body,
+      });
+    } finally { clearTimeout(timer); }
+  }
+
+  /* Post one event. It carries an id, so a retry (after a timeout or a lost connection)
+   * never enters it twice: the server answers "duplicate" for an id it already holds.
+   * After the last try the page asks the server what became of it. */
   async function send(type, data, opts) {
     opts = opts || {};
     if (!canEdit) { openPin(); return null; }
-    const body = { type, data: data || {}, source: opts.source || "manual" };
-    let resp;
-    try {
-      resp = await fetch("/api/events", {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "X-Client": "tablet" },
-        body: JSON.stringify(body),
-      });
-    } catch (e) {
-      toast(t("Pas de connexion avec le compagnon.", "No connection to the companion."));
+    const id = newEventId();
+    const body = JSON.stringify({ id, type, data: data || {}, source: opts.source || "manual" });
+    let resp = null;
+    for (let attempt = 0; attempt < 3 && !resp; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, 1000 * attempt));
+      try { resp = await postOnce(body, 10000); } catch (e) { resp = null; }
+    }
+    if (!resp) {
+      let fate = null;
+      try { fate = await fetch("/api/events/" + id, { credentials: "same-origin" }); } catch (e) { /* offline */ }
+      if (fate && fate.ok) { toast(t("Enregistré.", "Recorded."), true); return fate.json().catch(() => ({})); }
+      toast(fate && fate.status === 404
+        ? t("Pas enregistré : la connexion a été perdue. Réessayez.", "Not recorded: the connection was lost. Try again.")
+        : t("Pas de connexion avec le compagnon.", "No connection to the companion."));
       return null;
     }
     let out = {};
@@ -126,7 +153,7 @@ const Companion = (() => {
       const last = hist[hist.length - 1];
       if (!last) return;
       const res = await send("undo", { seq: last.seq });
-      if (res) toast(tr(res.outcomes[0].text), true);
+      if (res) toast(res.outcomes && res.outcomes[0] ? tr(res.outcomes[0].text) : t("Annulé.", "Undone."), true);
     };
   }
 

@@ -1,0 +1,255 @@
+"""Many tablets on live updates: the serving designs compared, on 127.0.0.1 only.
+
+    python benchmarks/bench_streams.py                       # 200 tablets, 3 rounds, both servers
+    python benchmarks/bench_streams.py --tablets 60 --rounds 1 --servers gevent
+
+Each candidate serves a fresh table in a subprocess (so its memory is its own):
+
+- ``waitress``: what ``companion serve`` ran before (48 threads; each stream holds one);
+- ``gevent``: :mod:`web.server` (streams are greenlets, the app runs in 8 threads).
+
+A round: ``--tablets`` Server-Sent Events clients connect (from 25 loopback addresses,
+as tablets have their own), each waits for its ``hello``; then ``--posts`` events are
+posted one after another while every stream is open (latency of each post until its
+201) and ``/healthz`` is asked between posts; every stream must receive every event;
+then all clients leave. Printed per round: streams that connected, posts answered and
+their p50/p99, /healthz answered and its worst time, tablets that missed an event, the
+server's resident memory. The baseline is the same run's first figure: memory before
+the first round, and the other candidate.
+
+Every wait is bounded (connect 5 s, a request 5 s), so a frozen server costs seconds,
+not a hang.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PIN = "802417"
+TIMEOUT = 5.0
+
+
+def _serve(kind: str, port_file: str, data: str) -> None:
+    """The server subprocess: a fresh table, the chosen server, the port written out."""
+    from companion.service import TableService
+    from web.app import create_app
+
+    service = TableService(Path(data) / "table.sqlite")
+    app = create_app({"SERVICE": service, "TABLE_PIN": PIN, "STREAMS_PER_ADDRESS": 16, "SSE_PING_S": 15.0})
+    if kind == "waitress":
+        from waitress import create_server
+
+        server: Any = create_server(app, host="127.0.0.1", port=0, threads=48, channel_timeout=120)
+        port = server.effective_port
+    else:
+        from web.server import create_server as create
+
+        server = create(app, host="127.0.0.1", port=0, threads=8)
+        port = server.effective_port
+    Path(port_file).write_text(str(port))
+    server.run()
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Tablet(threading.Thread):
+    def __init__(self, port: int, source: str) -> None:
+        super().__init__(daemon=True)
+        self.port, self.source = port, source
+        self.hello = threading.Event()
+        self.seqs: list[int] = []
+        self.error: str | None = None
+        self.conn: http.client.HTTPConnection | None = None
+        self.stopping = False
+
+    def run(self) -> None:
+        try:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60, source_address=(self.source, 0))
+            self.conn.sock = socket.create_connection(("127.0.0.1", self.port), timeout=TIMEOUT,
+                                                      source_address=(self.source, 0))
+            self.conn.sock.settimeout(60)
+            self.conn.request("GET", "/events")
+            resp = self.conn.getresponse()
+            if resp.status != 200:
+                self.error = f"HTTP {resp.status}"
+                return
+            name = None
+            while True:
+                line = resp.fp.readline()
+                if not line:
+                    return
+                text = line.decode().rstrip("\n")
+                if text.startswith("event:"):
+                    name = text[6:].strip()
+                elif text.startswith("data:") and name == "hello":
+                    self.hello.set()
+                elif text.startswith("data:") and name == "table":
+                    self.seqs.append(json.loads(text[5:])["applied"]["event"]["seq"])
+        except Exception as exc:  # noqa: BLE001 - counted, not raised
+            if not self.stopping:
+                self.error = f"{type(exc).__name__}"
+
+    def close(self) -> None:
+        self.stopping = True
+        if self.conn is not None and self.conn.sock is not None:
+            try:
+                self.conn.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self.conn.close()
+
+
+def _request(port: int, method: str, path: str, body: Any = None) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request(method, path, body=json.dumps(body).encode() if body is not None else None,
+                     headers={"Content-Type": "application/json", "X-Table-Pin": PIN})
+        r = conn.getresponse()
+        r.read()
+        conn.close()
+        return r.status, time.perf_counter() - t0
+    except OSError:
+        return 0, time.perf_counter() - t0
+
+
+def _streams_open(port: int) -> int | None:
+    """Streams the server still holds (``/healthz`` of web.server says; waitress: None)."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request("GET", "/healthz")
+        body = json.loads(conn.getresponse().read())
+        conn.close()
+        return body.get("streams")
+    except (OSError, ValueError):
+        return None
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
+
+
+def run_candidate(kind: str, tablets: int, rounds: int, posts: int) -> dict[str, Any]:
+    data = tempfile.mkdtemp(prefix=f"bench-streams-{kind}-")
+    port_file = os.path.join(data, "port")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COMPANION_EXTRA_GAMES="dummy=tests.companion.dummy_game:GAME")
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", kind, "--port-file", port_file, "--data", data],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(port_file) or not Path(port_file).read_text():
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{kind} server did not start")
+            time.sleep(0.05)
+        port = int(Path(port_file).read_text())
+        assert _request(port, "POST", "/api/events", {"type": "table.new_game", "data": {"game": "dummy"}})[0] == 201
+        rss0 = rss_mb(proc.pid)
+        out: dict[str, Any] = {"kind": kind, "rss_start_mb": rss0, "rounds": []}
+        for rnd in range(rounds):
+            clients = [Tablet(port, f"127.0.1.{1 + i % 25}") for i in range(tablets)]
+            for c in clients:
+                c.start()
+            t_end = time.monotonic() + 10 + tablets * 0.02
+            for c in clients:
+                c.hello.wait(max(0.0, t_end - time.monotonic()))
+            connected = sum(c.hello.is_set() for c in clients)
+            lat, health, ok_posts, ok_health = [], [], 0, 0
+            phase_end = time.monotonic() + 60  # a frozen server: the rest count as unanswered
+            for n in range(posts):
+                if time.monotonic() > phase_end:
+                    lat.append(TIMEOUT)
+                    health.append(TIMEOUT)
+                    continue
+                st, dt = _request(port, "POST", "/api/events", {"type": "dummy.add", "data": {"n": 1}})
+                lat.append(dt)
+                ok_posts += st == 201
+                st, dt = _request(port, "GET", "/healthz")
+                health.append(dt)
+                ok_health += st == 200
+            expected = ok_posts
+            t_end = time.monotonic() + 5
+            while time.monotonic() < t_end and any(c.hello.is_set() and len(c.seqs) < expected for c in clients):
+                time.sleep(0.05)
+            missed = sum(1 for c in clients if c.hello.is_set() and len(c.seqs) < expected)
+            for c in clients:
+                c.close()
+            join_end = time.monotonic() + 5
+            for c in clients:
+                c.join(max(0.0, join_end - time.monotonic()))
+            time.sleep(1.0)  # let the server notice the closed streams
+            left = _streams_open(port)
+            r = {"round": rnd + 1, "connected": connected, "posts_ok": ok_posts, "posts": posts,
+                 "post_p50_ms": 1000 * pct(lat, 0.5), "post_p99_ms": 1000 * pct(lat, 0.99),
+                 "healthz_ok": ok_health, "healthz_max_ms": 1000 * max(health), "missed": missed,
+                 "errors": sum(1 for c in clients if c.error), "rss_mb": rss_mb(proc.pid),
+                 "streams_left": left}
+            out["rounds"].append(r)
+        return out
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tablets", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--posts", type=int, default=30)
+    ap.add_argument("--servers", default="waitress,gevent")
+    ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--port-file", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--data", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.serve:
+        _serve(a.serve, a.port_file, a.data)
+        return 0
+    results = []
+    for kind in a.servers.split(","):
+        r = run_candidate(kind, a.tablets, a.rounds, a.posts)
+        results.append(r)
+        print(f"{kind}: memory at start {r['rss_start_mb']:.1f} MB")
+        for x in r["rounds"]:
+            print(f"  round {x['round']}: streams {x['connected']}/{a.tablets}, posts {x['posts_ok']}/{x['posts']} "
+                  f"(p50 {x['post_p50_ms']:.0f} ms, p99 {x['post_p99_ms']:.0f} ms), healthz {x['healthz_ok']}/{x['posts']} "
+                  f"(worst {x['healthz_max_ms']:.0f} ms), tablets that missed an event {x['missed']}, "
+                  f"client errors {x['errors']}, streams left open {x['streams_left']}, memory after {x['rss_mb']:.1f} MB "
+                  f"({100 * (x['rss_mb'] / r['rss_start_mb'] - 1):+.1f} %)", flush=True)
+    best = results[-1]
+    last = best["rounds"][-1]
+    ok = (all(x["connected"] == a.tablets and x["posts_ok"] == x["posts"] and x["healthz_ok"] == x["posts"]
+              and x["missed"] == 0 and x["post_p99_ms"] <= 100 for x in best["rounds"])
+          and last["rss_mb"] <= 1.10 * best["rss_start_mb"])
+    if len(results) > 1:
+        base = results[0]["rounds"][-1]
+        print(f"ratio {best['kind']} / {results[0]['kind']}: streams {last['connected']}/{max(base['connected'], 1)}, "
+              f"posts answered {last['posts_ok']}/{max(base['posts_ok'], 1)}")
+    print(f"bar ({best['kind']}: every stream, post and /healthz answered, p99 <= 100 ms, memory back within 10 %):",
+          "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
