@@ -35,7 +35,16 @@ def table() -> str:
 
 @bp.post("/login")
 def do_login() -> Any:
-    data = request.get_json(silent=True) or request.form
+    from .validate import BadInput, request_json
+
+    data: Any
+    if request.is_json:
+        try:
+            data = request_json(request.get_data(cache=True))
+        except BadInput as exc:
+            return jsonify({"ok": False, "error": str(exc), "message": dict(exc.text)}), 400
+    else:
+        data = request.form
     sent = request.headers.get("X-CSRF-Token") or data.get("csrf_token")
     if not sent or sent != session.get("csrf"):
         return jsonify({"ok": False, "error": "missing or stale security token: reload the page",

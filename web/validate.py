@@ -144,3 +144,39 @@ def int_arg(raw: str | None, name: str, default: int, lo: int, hi: int) -> int:
     if not lo <= n <= hi:
         raise BadInput(f"'{name}' must be between {lo} and {hi}", f"« {name} » doit être entre {lo} et {hi}.")
     return n
+
+
+def request_json(raw: bytes, allow_empty: bool = True) -> dict[str, Any]:
+    """A request body that must be a JSON object (empty -> ``{}`` when allowed)."""
+    if not raw.strip():
+        if allow_empty:
+            return {}
+        raise BadInput("the body is empty: send a JSON object", "Corps de requête vide : envoyez un objet JSON.")
+    value = parse_json(raw)
+    if not isinstance(value, dict):
+        raise BadInput(f"the body must be a JSON object, not {_json_type(value)}",
+                       f"Le corps de la requête doit être un objet JSON, pas {_json_type(value)}.")
+    return value
+
+
+def as_int(value: Any, name: str, lo: int = -MAX_INT, hi: int = MAX_INT) -> int:
+    """A whole number given in JSON (``3``, ``3.0`` or ``"3"``), within ``lo..hi``."""
+    n: int | None = None
+    if isinstance(value, bool):
+        n = None
+    elif isinstance(value, int):
+        n = value
+    elif isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        n = int(value)
+    elif isinstance(value, str) and re.fullmatch(r"-?\d{1,16}", value.strip()):
+        n = int(value)
+    if n is None:
+        raise BadInput(f"'{name}' must be a whole number", f"« {name} » doit être un nombre entier.")
+    if not lo <= n <= hi:
+        raise BadInput(f"'{name}' must be between {lo} and {hi}", f"« {name} » doit être entre {lo} et {hi}.")
+    return n
+
+
+def _json_type(value: Any) -> str:
+    return {list: "a list", str: "text", int: "a number", float: "a number", bool: "true/false",
+            type(None): "null"}.get(type(value), type(value).__name__)
