@@ -14,8 +14,8 @@ posted one after another while every stream is open (latency of each post until 
 201) and ``/healthz`` is asked between posts; every stream must receive every event;
 then all clients leave. Printed per round: streams that connected, posts answered and
 their p50/p99, /healthz answered and its worst time, tablets that missed an event, the
-server's resident memory. The baseline is the same run's first figure: memory before
-the first round, and the other candidate.
+server's resident memory. Baselines measured in the same run: posts with no stream open,
+the memory before the first round, and the other candidate.
 
 Every wait is bounded (connect 5 s, a request 5 s), so a frozen server costs seconds,
 not a hang.
@@ -163,8 +163,10 @@ def run_candidate(kind: str, tablets: int, rounds: int, posts: int) -> dict[str,
             time.sleep(0.05)
         port = int(Path(port_file).read_text())
         assert _request(port, "POST", "/api/events", {"type": "table.new_game", "data": {"game": "dummy"}})[0] == 201
+        alone = [_request(port, "POST", "/api/events", {"type": "dummy.add", "data": {"n": 1}})[1] for _ in range(posts)]
         rss0 = rss_mb(proc.pid)
-        out: dict[str, Any] = {"kind": kind, "rss_start_mb": rss0, "rounds": []}
+        out: dict[str, Any] = {"kind": kind, "rss_start_mb": rss0, "rounds": [],
+                               "alone_p50_ms": 1000 * pct(alone, 0.5), "alone_p99_ms": 1000 * pct(alone, 0.99)}
         for rnd in range(rounds):
             clients = [Tablet(port, f"127.0.1.{1 + i % 25}") for i in range(tablets)]
             for c in clients:
@@ -230,7 +232,8 @@ def main() -> int:
     for kind in a.servers.split(","):
         r = run_candidate(kind, a.tablets, a.rounds, a.posts)
         results.append(r)
-        print(f"{kind}: memory at start {r['rss_start_mb']:.1f} MB")
+        print(f"{kind}: memory at start {r['rss_start_mb']:.1f} MB; posts with no stream open: "
+              f"p50 {r['alone_p50_ms']:.0f} ms, p99 {r['alone_p99_ms']:.0f} ms (baseline)")
         for x in r["rounds"]:
             print(f"  round {x['round']}: streams {x['connected']}/{a.tablets}, posts {x['posts_ok']}/{x['posts']} "
                   f"(p50 {x['post_p50_ms']:.0f} ms, p99 {x['post_p99_ms']:.0f} ms), healthz {x['healthz_ok']}/{x['posts']} "

@@ -25,7 +25,7 @@ from .errors import CompanionError
 #: Digits of a generated PIN; a shorter ``--pin`` needs ``--weak-pin``.
 PIN_DIGITS = 6
 
-__all__ = ["check_pin_strength", "PIN_DIGITS", "serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo", "add_device_arguments"]
+__all__ = ["check_log_present", "check_pin_strength", "PIN_DIGITS", "serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo", "add_device_arguments"]
 
 
 def add_device_arguments(p: argparse.ArgumentParser) -> None:
@@ -89,6 +89,30 @@ def check_pin_strength(pin: str, weak_ok: bool) -> None:
             "(ou ajoutez --weak-pin)")
 
 
+def check_log_present(data_dir: Path, new_table: bool) -> None:
+    """A table existed here (``settings.json``) but its log is missing or empty: refuse
+    to start an empty table over it, and say how to get it back."""
+    log = data_dir / "table.sqlite"
+    if not (data_dir / "settings.json").exists() or new_table:
+        return
+    if log.exists() and log.stat().st_size > 0:
+        return
+    from .backup import list_backups
+
+    state = "is missing" if not log.exists() else "is empty (0 bytes)"
+    found = list_backups(data_dir)
+    lines = [f"the table log {log} {state}, but a table was played in {data_dir} (settings.json is there).",
+             "Nothing was started, so nothing more is lost. To get the table back:"]
+    if found:
+        lines.append(f"  - restore the newest backup ({found[-1].name}): companion restore --data {data_dir}")
+    else:
+        lines.append(f"  - no backup in {data_dir / 'backups'}; if you copied table.sqlite elsewhere, put it back")
+    lines += [f"  - or start an empty table anyway: companion serve --data {data_dir} --new-table",
+              f"Le journal de la table {state.replace('is missing', 'manque').replace('is empty (0 bytes)', 'est vide')} : "
+              "rien n'a été démarré ; voir docs/storage.md pour le récupérer."]
+    raise CompanionError("\n".join(lines))
+
+
 def lan_addresses() -> list[str]:
     """The machine's IPv4 addresses other than loopback (best effort, no traffic sent)."""
     addrs: list[str] = []
@@ -135,6 +159,7 @@ def serve(args: argparse.Namespace) -> int:
     else:
         data_dir = default_data_dir()
     data_dir.mkdir(parents=True, exist_ok=True)
+    check_log_present(data_dir, bool(getattr(args, "new_table", False)))
     settings = load_settings(data_dir)
     given = args.pin or os.environ.get("COMPANION_PIN")
     pin = given or settings["pin"]
@@ -146,6 +171,15 @@ def serve(args: argparse.Namespace) -> int:
     service = TableService(data_dir / "table.sqlite")
     for problem in service.log.problems:
         print(f"warning: {problem}", file=sys.stderr)
+    from .backup import AutoBackup
+
+    backups = AutoBackup(data_dir, report=lambda msg: print(f"warning: {msg}", file=sys.stderr))
+    if service.log.damaged:
+        print(f"LECTURE SEULE / READ-ONLY: the table log is damaged; stop the server and run "
+              f"`companion recover --data {data_dir}`", file=sys.stderr)
+    else:
+        backups.start()
+        service.on_applied(backups.on_applied)
     for ev, msg in service.table.skipped:
         print(f"warning: event {ev.seq} ({ev.type}) kept in the log but not applied: {msg}", file=sys.stderr)
     game = args.game or ("peripeties" if args.demo else None)
@@ -184,6 +218,7 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        backups.stop()
         devices.stop()
         service.close()
     return 0

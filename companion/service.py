@@ -107,6 +107,7 @@ class TableService:
             out = self.table.to_json(history_limit=self.history_limit)
         out["devices"] = dict(self.devices)
         out["problems"] = list(self.log.problems)
+        out["read_only"] = bool(self.log.damaged)
         return out
 
     def events_json(self, after: int = 0) -> list[dict[str, Any]]:
