@@ -1,9 +1,11 @@
 """What every request goes through before a view: the Host allow-list, the Origin check
 of state-changing requests, the security headers (CSP), and the live-stream gate.
 
-- **Host allow-list** (against DNS rebinding): ``localhost``, any loopback address, the
-  machine's own addresses, its hostname and ``hostname.local``, plus ``ALLOWED_HOSTS``
-  from the config. Anything else: 421 (Misdirected Request) with a message.
+- **Host allow-list** (against DNS rebinding): ``localhost``, the machine's hostname and
+  ``hostname.local``, ``ALLOWED_HOSTS`` from the config, and any IP address (the Pi's own,
+  loopback: a rebinding attack makes the browser send the attacker's *name*, never an
+  address, and the Pi's address may change with DHCP while it runs). Anything else: 421
+  (Misdirected Request) with a message.
 - **Origin check**: a POST/PUT/PATCH/DELETE whose ``Origin`` (or, without one,
   ``Referer``) is not this very host is refused with 403. A request with neither (curl,
   the tray, tests) passes: the PIN and CSRF token still guard it.
@@ -81,12 +83,6 @@ def _machine_names() -> set[str]:
             names |= {host.lower(), f"{host.lower()}.local"}
     except OSError:
         pass
-    try:
-        from companion.serve import lan_addresses
-
-        names |= set(lan_addresses())
-    except Exception:  # noqa: BLE001 - best effort: loopback still works
-        pass
     return names
 
 
@@ -112,9 +108,8 @@ def _host_ok(app: Flask, host: str) -> bool:
     if not name:
         return False
     try:
-        ip = ipaddress.ip_address(name)
-        if ip.is_loopback:
-            return True
+        ipaddress.ip_address(name)
+        return True  # an address typed as such: a rebinding page can only send a name
     except ValueError:
         pass
     hosts = allowed_hosts(app)
