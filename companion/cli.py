@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="start an empty table even where a table's log is missing (see docs/storage.md)")
     p.add_argument("--weak-pin", action="store_true", help="accept a --pin shorter than 6 characters")
     p.add_argument("--game", default=None, help="start this game if the log is empty (peripeties, wuxia, shayo, espri)")
-    p.add_argument("--threads", type=int, default=48, help="server threads (each open tablet holds one for live updates)")
+    p.add_argument("--threads", type=int, default=8, help="worker threads for requests (live-update streams hold none; default 8)")
     from .serve import add_device_arguments  # standard library only: cheap
 
     add_device_arguments(p)

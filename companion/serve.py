@@ -179,7 +179,11 @@ def serve(args: argparse.Namespace) -> int:
               f"`companion recover --data {data_dir}`", file=sys.stderr)
     else:
         backups.start()
-        service.on_applied(backups.on_applied)
+
+        def backup_at_new_game(applied: Any) -> None:
+            backups.on_applied(applied)
+
+        service.on_applied(backup_at_new_game)
     for ev, msg in service.table.skipped:
         print(f"warning: event {ev.seq} ({ev.type}) kept in the log but not applied: {msg}", file=sys.stderr)
     game = args.game or ("peripeties" if args.demo else None)

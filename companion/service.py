@@ -120,7 +120,7 @@ class TableService:
         Raises :class:`CompanionError` (a ``ValueError``) with a clear message when the
         event is malformed or refused; then nothing is written or published.
         """
-        return self.submit_once(obj, None, source=source, by=by)[0]
+        return self._submit(obj, source, by, None)
 
     def fate(self, client_id: str) -> dict[str, Any] | None:
         """What became of the post with ``client_id``: its stored event (and outcomes
