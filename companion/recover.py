@@ -29,7 +29,9 @@ from .events import Event, parse_event
 
 __all__ = ["damage", "salvage", "recover", "Salvage", "register"]
 
-#: How many missing sequence numbers in a row end the search past the last known one.
+#: Sequence numbers read per query (one at a time inside a chunk that fails).
+_CHUNK = 256
+#: Missing numbers in a row that end the search when the last number given is unknown.
 _GAP = 5000
 
 
@@ -84,32 +86,41 @@ def _last_seq(db: sqlite3.Connection) -> int:
 
 
 def salvage_db(db: sqlite3.Connection) -> Salvage:
-    """Every readable event of an open connection, one row at a time."""
+    """Every readable event of an open connection: read a chunk of numbers at a time,
+    and one row at a time within a chunk that crosses a damaged page."""
     out = Salvage()
     known = _last_seq(db)
-    seq, misses = 0, 0
+    sql = "SELECT seq, at, type, source, by, data FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq"
+    start, misses = 1, 0
     while True:
-        seq += 1
-        if seq > known and misses >= _GAP:
+        if start > known and misses >= (_CHUNK if known else _GAP):
             break
+        end = start + _CHUNK - 1
         try:
-            row = db.execute("SELECT seq, at, type, source, by, data FROM events WHERE seq=?", (seq,)).fetchone()
+            rows = db.execute(sql, (start, end)).fetchall()
+            # A scan across a damaged interior page may skip rows without an error: a
+            # chunk that should be full (numbers have no holes) is read again row by row.
+            whole = len(rows) == min(end, known) - start + 1 or start > known
         except sqlite3.DatabaseError:
-            if seq <= known:
-                out.lost.append(seq)
-            misses += 1
-            continue
-        if row is None:
-            misses += 1
-            continue
-        try:
-            out.events.append(_row_event(row))
-            misses = 0
+            whole = False
+        if not whole:
+            rows = []
+            for seq in range(start, end + 1):
+                try:
+                    row = db.execute(sql, (seq, seq)).fetchone()
+                except sqlite3.DatabaseError:
+                    continue
+                if row is not None:
+                    rows.append(row)
+        misses = misses + _CHUNK if not rows else 0
+        for row in rows:
+            seq = int(row[0])
             out.last_seq = max(out.last_seq, seq)
-        except (ValueError, EventError) as exc:
-            out.lost.append(seq)
-            out.problems.append(f"event {seq}: unreadable ({exc})")
-            out.last_seq = max(out.last_seq, seq)
+            try:
+                out.events.append(_row_event(row))
+            except (ValueError, EventError) as exc:
+                out.problems.append(f"event {seq}: unreadable ({exc})")
+        start = end + 1
     # Rows are never deleted and the sequence has no holes, so every number up to the
     # last one given that was not read was lost with its page (or was already missing
     # from an earlier recovery: the report of that one says so).
