@@ -1,4 +1,4 @@
-"""Shared by the roll benchmarks: a table served by waitress in-process, and a minimal
+"""Shared by the roll benchmarks: a table served by web.server in-process, and a minimal
 Server-Sent Events client (what a tablet's EventSource does, without a browser)."""
 
 from __future__ import annotations

@@ -312,16 +312,17 @@ class Server:
 
 
 class _QuietLog:
-    """Where gevent writes tracebacks of broken connections: kept short on stderr."""
+    """Where gevent writes errors: a tablet that went away mid-answer (broken pipe,
+    reset) is normal on a Wi-Fi table and not written; anything else is, in full."""
+
+    _NOISE = ("BrokenPipeError", "ConnectionResetError", "ConnectionAbortedError", "TimeoutError")
 
     def write(self, text: str) -> None:
-        if "Traceback" in text or "Error" in text:
-            line = text.strip().splitlines()[-1] if text.strip() else ""
-            if line:
-                print(f"companion server: {line}", file=sys.stderr)
+        if text.strip() and not any(n in text for n in self._NOISE):
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
 
     def flush(self) -> None:
-        pass
+        sys.stderr.flush()
 
 
 def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> Server:

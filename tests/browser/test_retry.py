@@ -14,7 +14,20 @@ from tests.helpers import Server
 pytestmark = pytest.mark.browser
 
 
-def test_lost_answer_is_retried_with_the_same_id_and_applied_once(page, tmp_path):
+@pytest.fixture
+def strict_page(browser):
+    """A tablet that enforces the page's CSP (the shared ``page`` fixture bypasses it)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR", bypass_csp=False)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.js_errors = errors
+    yield pg
+    context.close()
+
+
+def test_lost_answer_is_retried_with_the_same_id_and_applied_once(strict_page, tmp_path):
+    page = strict_page
     csp_errors: list[str] = []
     page.on("console", lambda msg: csp_errors.append(msg.text) if "Content Security Policy" in msg.text else None)
     from playwright.sync_api import expect
