@@ -217,7 +217,12 @@ const Companion = (() => {
     es.addEventListener("devices", (ev) => { if (table) { table.devices = JSON.parse(ev.data).devices; renderDevices(); } });
     es.addEventListener("resync", () => { refresh(); });
     es.onopen = () => setLive(true);
-    es.onerror = () => { setLive(false); };
+    es.onerror = () => {
+      setLive(false);
+      // The browser retries a dropped stream by itself, but not one the server refused
+      // (too many pages open on this device, 429): try again a little later.
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 5000 + Math.random() * 5000);
+    };
   }
 
   function openPin() {
