@@ -274,8 +274,9 @@ def main() -> int:
           and last["rss_mb"] <= 1.10 * best["rss_start_mb"])
     if len(results) > 1:
         base = results[0]["rounds"][-1]
-        print(f"ratio {best['kind']} / {results[0]['kind']}: streams {last['connected']}/{max(base['connected'], 1)}, "
-              f"posts answered {last['posts_ok']}/{max(base['posts_ok'], 1)}")
+        print(f"{best['kind']} against {results[0]['kind']} (last round): streams {last['connected']} against "
+              f"{base['connected']}, posts answered {last['posts_ok']} against {base['posts_ok']}, /healthz answered "
+              f"{last['healthz_ok']} against {base['healthz_ok']}")
     print(f"bar ({best['kind']}: every stream, post and /healthz answered, p99 <= 100 ms, memory back within 10 %):",
           "PASS" if ok else "FAIL")
     return 0 if ok else 1
