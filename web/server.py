@@ -137,11 +137,9 @@ class Server:
                     else:
                         refused = False
                         server._conns[addr] = n + 1
-                if refused:
-                    try:
-                        self.socket.close()
-                    finally:
-                        return
+                if refused:  # past the per-address cap: closed before anything is read
+                    self.socket.close()
+                    return
                 try:
                     self.socket.settimeout(READ_TIMEOUT_S)
                     super().handle()

@@ -121,3 +121,42 @@ def test_oversized_body_refused_before_it_is_read(live_server):
     status, body = _request(live_server, "POST", "/api/events", big)
     assert status == 413
     assert "64" in body["message"]["fr"] and "Ko" in body["message"]["fr"]
+
+
+def test_connections_are_capped_per_address(app):
+    """Idle connections from one address (a slow-loris) cannot take every slot: past the
+    cap the server closes the new ones, and other addresses are served."""
+    import socket
+    import threading
+
+    from web.server import Server
+
+    server = Server(app, host="127.0.0.1", port=0, threads=2, per_address=3)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.effective_port}"
+    idle = []
+    try:
+        for _ in range(3):
+            s = socket.create_connection(("127.0.0.1", server.effective_port), timeout=HANG,
+                                         source_address=("127.0.0.91", 0))
+            idle.append(s)
+        # /healthz from another connection: the three idle ones are counted by now
+        # (handlers start in accept order) and do not block the server.
+        assert _request(base, "GET", "/healthz")[0] == 200
+        extra = socket.create_connection(("127.0.0.1", server.effective_port), timeout=HANG,
+                                         source_address=("127.0.0.91", 0))
+        extra.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            got = extra.recv(100)
+        except ConnectionResetError:  # closed with our request unread
+            got = b""
+        assert got == b""  # closed without an answer
+        extra.close()
+        status, _ = _request(base, "GET", "/api/state")
+        assert status == 200
+    finally:
+        for s in idle:
+            s.close()
+        server.close()
+        thread.join(HANG)
