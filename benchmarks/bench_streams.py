@@ -28,6 +28,7 @@ import http.client
 import json
 import os
 import selectors
+import shutil
 import socket
 import subprocess
 import sys
@@ -240,6 +241,7 @@ def run_candidate(kind: str, tablets: int, rounds: int, posts: int) -> dict[str,
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def main() -> int:
