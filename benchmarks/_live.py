@@ -1,4 +1,4 @@
-"""Shared by the roll benchmarks: a table served by waitress in-process, and a minimal
+"""Shared by the roll benchmarks: a table served by web.server in-process, and a minimal
 Server-Sent Events client (what a tablet's EventSource does, without a browser)."""
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 class LiveServer:
+    """``web.server`` (what ``companion serve`` runs) in a thread on a loopback port."""
+
     def __init__(self, app: Any, threads: int = 32) -> None:
         from web.server import create_server
 
@@ -30,7 +32,6 @@ class LiveServer:
             pass
 
     def close(self) -> None:
-        self.server.task_dispatcher.shutdown(timeout=2)
         self.server.close()
 
 

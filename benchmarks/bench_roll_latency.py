@@ -6,7 +6,7 @@
 The whole pipeline runs as ``companion serve --demo`` runs it: a Wuxia table waiting for
 a pool of five d10, the synthetic (rendered) camera at 960x720, the real reader with the
 calibration of the empty tray, the rules, the SQLite log (WAL, one transaction per
-event) and waitress serving ``/events`` to a Server-Sent Events client. Frames are
+event) and web.server serving ``/events`` to a Server-Sent Events client. Frames are
 rendered before the clock starts (a camera has the picture when the tray says
 "settled"). Per stage: capture, read, rules (match + fold + append), publish, and the
 end-to-end figure at the client.

@@ -46,7 +46,7 @@ def soak(tablets: int = 20, seconds: float = 600.0, interval: float = 2.0, frame
     ct = CameraTable("soak-", frames_n, photo_files=200, face=lambda s, i: (s + 3 * i) % 10 + 1)
     table, roll, test_ev = ct.table, ct.roll, ct.test_ev
     app = create_app({"SERVICE": table, "TABLE_PIN": "0000"})
-    server = LiveServer(app, threads=tablets + 8)
+    server = LiveServer(app, threads=8)  # streams hold no thread
 
     seen: list[list[int]] = [[] for _ in range(tablets)]
     resyncs = [0] * tablets

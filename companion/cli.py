@@ -27,7 +27,8 @@ from . import __version__
 from .errors import CompanionError
 
 #: Modules adding top-level sub-commands (``companion vision ...``, ``companion tray ...``).
-COMMAND_MODULES = ["vision.cli", "firmware_bridge.cli", "companion.doctor", "companion.statscli"]
+COMMAND_MODULES = ["vision.cli", "firmware_bridge.cli", "companion.doctor", "companion.statscli", "companion.backup",
+                   "companion.recover"]
 #: Modules adding ``companion odds GAME`` sub-commands.
 ODDS_MODULES = [
     "companion.games.peripeties.cli",
@@ -71,8 +72,11 @@ def build_parser(odds_only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
     p.add_argument("--data", type=Path, default=None, help="folder for the table log and settings (default: per-user data folder)")
     p.add_argument("--pin", default=None, help="table PIN needed to change anything (default: $COMPANION_PIN, else generated once and kept)")
+    p.add_argument("--new-table", action="store_true",
+                   help="start an empty table even where a table's log is missing (see docs/storage.md)")
+    p.add_argument("--weak-pin", action="store_true", help="accept a --pin shorter than 6 characters")
     p.add_argument("--game", default=None, help="start this game if the log is empty (peripeties, wuxia, shayo, espri)")
-    p.add_argument("--threads", type=int, default=48, help="server threads (each open tablet holds one for live updates)")
+    p.add_argument("--threads", type=int, default=8, help="worker threads for requests (live-update streams hold none; default 8)")
     from .serve import add_device_arguments  # standard library only: cheap
 
     add_device_arguments(p)

@@ -49,7 +49,7 @@ def _python() -> Check:
 
 def _libraries() -> Check:
     missing = []
-    for mod in ("flask", "waitress", "numpy", "cv2", "serial", "gpiozero"):
+    for mod in ("flask", "gevent", "numpy", "cv2", "serial", "gpiozero"):
         try:
             importlib.import_module(mod)
         except Exception:

@@ -17,10 +17,13 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Iterable, Iterator
 
 from .errors import EventError, LogError
 from .events import Event, event_from_json_line, parse_event
+
+if TYPE_CHECKING:
+    from .recover import Salvage
 
 __all__ = ["TableLog", "read_jsonl", "write_jsonl", "utc_now"]
 
@@ -36,6 +39,7 @@ CREATE TABLE IF NOT EXISTS events (
     by     TEXT,
     data   TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS client_ids (id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 """
 
 
@@ -49,10 +53,21 @@ class TableLog:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.problems: list[str] = []
+        #: What SQLite's check found wrong with the file; a damaged log is read-only
+        #: (see :mod:`companion.recover`).
+        self.damaged: list[str] = []
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            if self.path.stat().st_size > 0:
+                found = [str(r[0]) for r in self._db.execute("PRAGMA quick_check").fetchall()]
+                if found != ["ok"]:
+                    self.damaged = found
+                    first = found[0].replace("*** in database main ***", "").strip().splitlines()[0]
+                    self.problems.append(f"the table log is damaged ({first}): read-only; what can be read is "
+                                         "shown; run `companion recover` to save it into a new log")
+                    return
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
@@ -64,7 +79,8 @@ class TableLog:
                     f"{self.path} was written by a newer companion (schema {row[0]}); upgrade first"
                 )
         except sqlite3.DatabaseError as exc:
-            raise LogError(f"cannot open the table log {self.path}: {exc}") from None
+            raise LogError(f"cannot open the table log {self.path}: {exc}; restore a backup with "
+                           "`companion restore` (see docs/storage.md)") from None
 
     def close(self) -> None:
         with self._lock:
@@ -76,51 +92,95 @@ class TableLog:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def append(self, event: Event) -> Event:
-        """Store ``event`` in its own transaction; return it with ``seq`` and ``at``."""
+    def append(self, event: Event, client_id: str | None = None) -> Event:
+        """Store ``event`` in its own transaction; return it with ``seq`` and ``at``.
+
+        ``client_id`` (the id a tablet gave its post) is stored in the same transaction,
+        so a retry of the same post can be recognised (:meth:`seq_for`) even after a
+        restart. The event itself, and so every export and replay, is unchanged.
+        """
+        if self.damaged:
+            raise LogError("the table log is damaged and read-only: run `companion recover`")
         at = event.at or utc_now()
         payload = json.dumps(dict(event.data), ensure_ascii=False, separators=(",", ":"))
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                cur = self._db.execute(
-                    "INSERT INTO events (at, type, source, by, data) VALUES (?, ?, ?, ?, ?)",
-                    (at, event.type, event.source.value, event.by, payload),
-                )
-                self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
                 try:
-                    self._db.execute("ROLLBACK")
-                except sqlite3.DatabaseError:
-                    pass
+                    cur = self._db.execute(
+                        "INSERT INTO events (at, type, source, by, data) VALUES (?, ?, ?, ?, ?)",
+                        (at, event.type, event.source.value, event.by, payload),
+                    )
+                    if client_id is not None:
+                        self._db.execute("INSERT INTO client_ids VALUES (?, ?)", (client_id, cur.lastrowid))
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    # Whatever failed (a disk error, text SQLite cannot encode), the
+                    # transaction must not stay open for the next event.
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.DatabaseError as exc:
                 raise LogError(f"could not write to the table log: {exc}") from None
+            except (UnicodeError, ValueError) as exc:
+                raise EventError(f"the event cannot be stored: {exc}") from None
         seq = cur.lastrowid
         assert seq is not None
         return event.with_seq(seq, at)
 
+    def _salvaged(self) -> "Salvage":
+        """A damaged log read row by row (see :mod:`companion.recover`)."""
+        from .recover import salvage_db
+
+        with self._lock:
+            return salvage_db(self._db)
+
+    def seq_for(self, client_id: str) -> int | None:
+        """The seq of the event stored with ``client_id``, or None."""
+        if self.damaged:
+            return None
+        with self._lock:
+            row = self._db.execute("SELECT seq FROM client_ids WHERE id=?", (client_id,)).fetchone()
+        return int(row[0]) if row else None
+
     def next_seq(self) -> int:
         """The sequence number the next appended event will get."""
+        if self.damaged:
+            raise LogError("the table log is damaged and read-only: run `companion recover`")
         with self._lock:
             row = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name='events'").fetchone()
         return (row[0] if row else 0) + 1
 
     def count(self) -> int:
+        if self.damaged:
+            return len(self._salvaged().events)
         with self._lock:
             return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
     def events(self, after: int = 0, upto: int | None = None) -> Iterator[Event]:
         """Stored events with ``after < seq <= upto`` in order (every one by default);
-        undecodable rows are skipped and reported."""
+        undecodable rows are skipped and reported. A damaged log is read row by row."""
+        top = upto if upto is not None else 2**62
+        if self.damaged:
+            got = self._salvaged()
+            for text in [f"event {seq}: on a damaged page, unreadable, skipped" for seq in got.lost
+                         if after < seq <= top]:
+                if text not in self.problems:
+                    self.problems.append(text)
+            return iter([e for e in got.events if after < (e.seq or 0) <= top])
         with self._lock:
             rows = self._db.execute(
                 "SELECT seq, at, type, source, by, data FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
-                (after, upto if upto is not None else 2**62),
+                (after, top),
             ).fetchall()
         return self._decode(rows)
 
     def page(self, before: int | None = None, limit: int = 50) -> list[Event]:
         """At most ``limit`` stored events with ``seq < before``, newest first (one page of
         history: an index range, whatever the log's length)."""
+        if self.damaged:
+            got = [e for e in self._salvaged().events if (e.seq or 0) < (before if before is not None else 2**62)]
+            return list(reversed(got))[: max(0, limit)]
         with self._lock:
             rows = self._db.execute(
                 "SELECT seq, at, type, source, by, data FROM events WHERE seq < ? ORDER BY seq DESC LIMIT ?",
@@ -131,6 +191,8 @@ class TableLog:
     def append_batch(self, events: Iterable[Event]) -> None:
         """Store events that already carry their ``seq`` (increasing, above every stored
         one) and ``at`` in one transaction: the bulk path of ``companion import``."""
+        if self.damaged:
+            raise LogError("the table log is damaged and read-only: run `companion recover`")
         rows = [(ev.seq, ev.at or utc_now(), ev.type, ev.source.value, ev.by,
                  json.dumps(dict(ev.data), ensure_ascii=False, separators=(",", ":"))) for ev in events]
         with self._lock:

@@ -38,6 +38,11 @@ class Subscription:
 
     queue: "queue.Queue[tuple[str, str]]"
     dropped: int = 0
+    #: Called (from the publishing thread) after each message is queued: an event-loop
+    #: server waits on this instead of holding a thread in ``queue.get``.
+    wake: Callable[[], None] | None = None
+    #: Set when the server shuts down: the stream ends.
+    closed: bool = False
 
 
 class Broker:
@@ -82,6 +87,8 @@ class Broker:
                     sub.queue.put_nowait(("resync", "{}"))
                 except (queue.Empty, queue.Full):
                     pass
+            if sub.wake is not None:
+                sub.wake()
 
 
 class TableService:
@@ -109,6 +116,7 @@ class TableService:
             out = self.table.to_json(history_limit=self.history_limit)
         out["devices"] = dict(self.devices)
         out["problems"] = list(self.log.problems) + list(self.snapshots.problems)
+        out["read_only"] = bool(self.log.damaged)
         return out
 
     def state_text(self) -> str:
@@ -154,6 +162,36 @@ class TableService:
         Raises :class:`CompanionError` (a ``ValueError``) with a clear message when the
         event is malformed or refused; then nothing is written or published.
         """
+        return self._submit(obj, source, by, None)
+
+    def fate(self, client_id: str) -> dict[str, Any] | None:
+        """What became of the post with ``client_id``: its stored event (and outcomes
+        while it is on the table), or None if it was never recorded."""
+        with self._lock:
+            seq = self.log.seq_for(client_id)
+            if seq is None:
+                return None
+            for frame in reversed(self.table.frames):
+                if frame.event.seq == seq:
+                    return Applied(frame.event, frame.outcomes).to_json()
+            for ev in self.log.events(after=seq - 1):
+                return {"event": ev.to_json(), "outcomes": [], "on_table": False}
+            return {"event": {"seq": seq}, "outcomes": []}
+
+    def submit_once(self, obj: Any, client_id: str | None, source: Source | None = None,
+                    by: str | None = None) -> tuple[Applied | dict[str, Any], bool]:
+        """:meth:`submit` for a post that may be a retry: with a ``client_id`` already
+        stored, nothing is entered again and ``(fate, True)`` is returned (the stored
+        event as JSON); else ``(applied, False)``."""
+        if client_id is not None:
+            with self._lock:
+                known = self.fate(client_id)
+                if known is not None:
+                    return known, True
+                return self._submit(obj, source, by, client_id), False
+        return self._submit(obj, source, by, None), False
+
+    def _submit(self, obj: Any, source: Source | None, by: str | None, client_id: str | None) -> Applied:
         event = obj if isinstance(obj, Event) else parse_event(obj)
         if event.seq is not None or event.at is not None:
             # Sequence and time are the log's to give.
@@ -166,7 +204,7 @@ class TableService:
             seq = self.log.next_seq()
             # The rules run once, before the write: a refused event is never stored.
             prepared = self.table.prepare(event.with_seq(seq))
-            stored = self.log.append(event)
+            stored = self.log.append(event, client_id)
             if stored.seq != seq:  # another writer took that number: fold again with ours
                 prepared = self.table.prepare(stored)
             applied = self.table.commit(prepared, stored)

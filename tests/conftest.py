@@ -54,6 +54,16 @@ def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        # The page's Content-Security-Policy forbids eval, which playwright's
+        # wait_for_function(string) uses: contexts bypass the CSP unless a test asks
+        # for it (bypass_csp=False; tests/browser/test_retry.py checks the page under it).
+        new_context = b.new_context
+
+        def _new_context(**kw):
+            kw.setdefault("bypass_csp", True)
+            return new_context(**kw)
+
+        b.new_context = _new_context
         yield b
         b.close()
 

@@ -43,7 +43,7 @@ def free_port() -> int:
 class Server:
     """``companion serve`` in a subprocess on a loopback port."""
 
-    def __init__(self, *args: str, pin: str = "1357", port: int | None = None) -> None:
+    def __init__(self, *args: str, pin: str = "135790", port: int | None = None) -> None:
         self.port = port or free_port()
         self.pin = pin
         self.base = f"http://127.0.0.1:{self.port}"

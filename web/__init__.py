@@ -1,1 +1,1 @@
-"""The tablet display: a Flask application factory served by waitress."""
+"""The tablet display: a Flask application factory served by web.server (gevent)."""

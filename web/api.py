@@ -4,9 +4,11 @@
 - ``GET /api/log?before=SEQ&limit=N``: one page of history from the log, newest first
   (each event with its outcomes, ``undone``/``refused`` marks; ``before`` of the next
   page, ``more``). Without ``before``/``limit``: the stored events (``?after=SEQ``).
-- ``POST /api/events``: append one event (JSON body). 201 with the outcome; 400 with a
-  clear message (``error`` in English, ``message`` in French and English); 401/403
-  without the PIN.
+- ``POST /api/events``: append one event (JSON body, at most 64 KB, optional client
+  ``id``). 201 with the outcome; 200 ``duplicate`` for a retry already stored; 400 with
+  a clear message (``error`` in English, ``message`` in French and English); 401/403
+  without the PIN; 413 too large; 503 when the log cannot be written (full disk).
+- ``GET /api/events/ID``: the fate of the post with client id ``ID``.
 - ``GET /events``: Server-Sent Events: ``table`` (an event was applied: the result and
   the new state), ``devices`` (tray/camera status), ``resync`` (refetch the state).
 - ``GET /api/games``: the games this installation knows.
@@ -21,10 +23,13 @@ from typing import Any, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from companion.errors import CompanionError, RuleError
+from companion.errors import CompanionError, LogError, RuleError
 
 from .app import get_service
 from .auth import require_pin
+from .errors import storage_error
+from .server import EVENT_BODY_LIMIT
+from .validate import BadInput, check_client_id, check_json, int_arg, parse_json
 
 bp = Blueprint("api", __name__)
 
@@ -49,9 +54,12 @@ def state() -> Any:
     service = get_service()
     if "history" not in request.args:  # the usual read: the text encoded once per change
         return Response(service.state_text(), mimetype="application/json")
+    try:
+        limit = int_arg(request.args.get("history"), "history", -1, 0, 100_000)
+    except BadInput as exc:
+        return _bad_request(exc)
     out = service.state_json()
-    limit = request.args.get("history", type=int)
-    if limit is not None and limit >= 0:
+    if limit >= 0:
         out["history"] = out["history"][-limit:] if limit else []
     return jsonify(out)
 
@@ -67,7 +75,10 @@ def log() -> Any:
                         "en": "'before' and 'limit' must be positive integers."}
             return _bad_request(bad)
         return jsonify(get_service().log_page(before=before, limit=limit))
-    after = request.args.get("after", default=0, type=int)
+    try:
+        after = int_arg(request.args.get("after"), "after", 0, 0, 2 ** 63 - 1)
+    except BadInput as exc:
+        return _bad_request(exc)
     return jsonify({"events": get_service().events_json(after=after)})
 
 
@@ -82,18 +93,67 @@ def _positive(raw: str | None) -> int | None:
 @bp.post("/api/events")
 @require_pin
 def post_event() -> Any:
+    """Append one event. The body may carry ``"id"``: the client's id for this post
+    (8-64 of ``A-Z a-z 0-9 - _``). A post whose id is already stored enters nothing and
+    answers 200 with ``"duplicate": true`` and the stored event; ``GET
+    /api/events/ID`` tells the fate of a post the client gave up on."""
     if not request.is_json:
-        return _bad_request(ValueError("send the event as JSON (Content-Type: application/json)"))
+        return _bad_request(BadInput("send the event as JSON (Content-Type: application/json)",
+                                     "Envoyez l'événement en JSON (Content-Type: application/json)."))
+    if (request.content_length or 0) > EVENT_BODY_LIMIT:
+        return _too_large()
+    raw = request.get_data(cache=False)
+    if len(raw) > EVENT_BODY_LIMIT:
+        return _too_large()
     try:
-        body = request.get_json(silent=False)
-    except Exception:
-        return _bad_request(ValueError("the request body is not valid JSON"))
-    try:
-        applied = get_service().submit(body, by=request.headers.get("X-Client"))
+        body = parse_json(raw)
+        client_id = None
+        if isinstance(body, dict) and "id" in body:
+            body = dict(body)
+            client_id = check_client_id(body.pop("id"))
+        by = request.headers.get("X-Client")
+        if by is not None:
+            check_json({"by": by})
+        result, duplicate = get_service().submit_once(body, client_id, by=by)
+    except LogError as exc:
+        return storage_error(exc)
     except CompanionError as exc:
         return _bad_request(exc)
-    resp = jsonify(applied.to_json())
+    if duplicate:
+        assert isinstance(result, dict)
+        return jsonify({**result, "duplicate": True, "id": client_id})
+    assert not isinstance(result, dict)
+    out = result.to_json()
+    if client_id is not None:
+        out["id"] = client_id
+    resp = jsonify(out)
     resp.status_code = 201
+    return resp
+
+
+@bp.get("/api/events/<client_id>")
+def event_fate(client_id: str) -> Any:
+    """The fate of a post by its client id: 200 with the stored event, or 404."""
+    try:
+        check_client_id(client_id)
+    except BadInput as exc:
+        return _bad_request(exc)
+    fate = get_service().fate(client_id)
+    if fate is None:
+        resp = jsonify({"recorded": False, "id": client_id, "error": "no event was recorded with this id",
+                        "message": {"fr": "Aucun événement enregistré avec cet identifiant.",
+                                    "en": "No event was recorded with this id."}})
+        resp.status_code = 404
+        return resp
+    return jsonify({**fate, "recorded": True, "id": client_id})
+
+
+def _too_large() -> Any:
+    kb = EVENT_BODY_LIMIT // 1024
+    resp = jsonify({"error": f"event too large (limit {kb} KB)",
+                    "message": {"fr": f"Événement trop grand (limite : {kb} Ko).",
+                                "en": f"Event too large (limit {kb} KB)."}})
+    resp.status_code = 413
     return resp
 
 
@@ -124,29 +184,61 @@ def dice() -> Any:
 
 
 @bp.get("/events")
-def events() -> Response:
+def events() -> Any:
+    from .guard import stream_gate
+
     service = get_service()
     ping = float(current_app.config.get("SSE_PING_S", 15.0))
+    gate = stream_gate(current_app)
+    addr = request.remote_addr or "?"
+    if not gate.acquire(addr):
+        resp = jsonify({"error": "too many live streams from this address",
+                        "message": {"fr": "Trop de pages ouvertes depuis cet appareil : fermez-en une.",
+                                    "en": "Too many pages open on this device: close one."}})
+        resp.status_code = 429
+        resp.headers["Retry-After"] = "10"
+        return resp
+    released = False
 
-    def stream() -> Iterator[str]:
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            gate.release(addr)
+
+    try:
         sub = service.broker.subscribe()
-        try:
-            hello = {"state": service.state_json()}
-            yield "retry: 2000\n"
-            yield _sse("hello", json.dumps(hello, ensure_ascii=False, separators=(",", ":")))
-            while True:
-                try:
-                    name, data = sub.queue.get(timeout=ping)
-                except queue.Empty:
-                    yield ": ping\n\n"
-                    continue
-                yield _sse(name, data)
-                if name == "resync":
-                    return
-        finally:
-            service.broker.unsubscribe(sub)
+        hello = {"state": service.state_json()}
+    except Exception:
+        release()
+        raise
+    first = ["retry: 2000\n", _sse("hello", json.dumps(hello, ensure_ascii=False, separators=(",", ":")))]
 
-    resp = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    def close() -> None:
+        service.broker.unsubscribe(sub)
+        release()
+
+    handoff = request.environ.get("companion.sse")
+    if handoff is not None:  # the event-loop server (web.server) streams it: no thread held
+        handoff(sub, first, ping, close)
+        resp = Response(b"", mimetype="text/event-stream")
+    else:  # any other WSGI server: one thread per stream
+        def stream() -> Iterator[str]:
+            try:
+                yield from first
+                while not sub.closed:
+                    try:
+                        name, data = sub.queue.get(timeout=ping)
+                    except queue.Empty:
+                        yield ": ping\n\n"
+                        continue
+                    yield _sse(name, data)
+                    if name == "resync":
+                        return
+            finally:
+                close()
+
+        resp = Response(stream_with_context(stream()), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

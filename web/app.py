@@ -13,7 +13,10 @@ as they like. Config keys:
 - ``DEVICES``: a :class:`companion.roll.wiring.Devices` (camera, tray, roll service);
   without it the camera endpoints answer 404 and the page shows no camera panel.
 
-Never run with Flask's debug mode: ``companion serve`` runs it under waitress.
+- ``STREAMS_PER_ADDRESS`` / ``MAX_STREAMS``: caps on live-update streams (see
+  :mod:`web.guard`); ``ALLOWED_HOSTS``: host names served besides the machine's own.
+
+Never run with Flask's debug mode: ``companion serve`` runs it under :mod:`web.server`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from typing import Any, Mapping
 from flask import Flask
 
 from companion.service import TableService
+
+from .server import PHOTO_BODY_LIMIT
 
 __all__ = ["create_app", "get_service"]
 
@@ -41,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SSE_PING_S=15.0,
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=PHOTO_BODY_LIMIT,
     )
     if config:
         app.config.update(dict(config))
@@ -63,12 +69,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for extra in (setup, journal, stats):  # the set-up flow, the journal, the dice statistics
         app.register_blueprint(extra.bp)
 
-    @app.after_request
-    def _headers(resp: Any) -> Any:
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("X-Frame-Options", "DENY")
-        resp.headers.setdefault("Referrer-Policy", "same-origin")
-        return resp
+    from . import errors, guard
+
+    guard.install(app)
+    errors.install(app)
 
     return app
 

@@ -27,6 +27,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_file
 
 from .auth import csrf_token, is_authenticated, require_pin
+from .validate import BadInput, as_int, int_arg, request_json
 
 bp = Blueprint("camera", __name__)
 
@@ -38,8 +39,11 @@ def _devices() -> Any:
     return devs
 
 
-def _err(msg: str, status: int = 400) -> Any:
-    resp = jsonify({"error": msg, "message": {"fr": msg, "en": msg}})
+def _err(msg: str | BadInput, status: int = 400) -> Any:
+    if isinstance(msg, BadInput):
+        resp = jsonify({"error": str(msg), "message": dict(msg.text)})
+    else:
+        resp = jsonify({"error": msg, "message": {"fr": msg, "en": msg}})
     resp.status_code = status
     return resp
 
@@ -49,7 +53,11 @@ def roll_state() -> Any:
     devs = current_app.config.get("DEVICES")
     if devs is None:
         return jsonify({"camera": {"connected": None}, "reads": [], "pending": None, "demo": False})
-    out = devs.roll.state(int(request.args.get("n", 5)))
+    try:
+        n = int_arg(request.args.get("n"), "n", 5, 0, 100)
+    except BadInput as exc:
+        return _err(exc)
+    out = devs.roll.state(n)
     out["demo"] = bool(current_app.config.get("DEMO"))
     return jsonify(out)
 
@@ -64,8 +72,11 @@ def photo(photo_id: str) -> Any:
 
 
 def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    return body if isinstance(body, dict) else {}
+    """The JSON object posted (``{}`` when empty); bad JSON answers 400 at once."""
+    try:
+        return request_json(request.get_data(cache=True))
+    except BadInput as exc:
+        abort(_err(exc))
 
 
 @bp.post("/api/roll/correct")
@@ -73,7 +84,10 @@ def _body() -> dict[str, Any]:
 def correct() -> Any:
     b = _body()
     try:
-        rec = _devices().roll.correct(int(b.get("read", -1)), int(b.get("index", -1)), b.get("value"), b.get("kind"))
+        rec = _devices().roll.correct(as_int(b.get("read", -1), "read"), as_int(b.get("index", -1), "index"),
+                                      b.get("value"), b.get("kind"))
+    except BadInput as exc:
+        return _err(exc)
     except (ValueError, TypeError) as exc:
         return _err(str(exc))
     return jsonify({"read": rec})
@@ -83,7 +97,9 @@ def correct() -> Any:
 @require_pin
 def discard() -> Any:
     try:
-        rec = _devices().roll.discard(int(_body().get("read", -1)))
+        rec = _devices().roll.discard(as_int(_body().get("read", -1), "read"))
+    except BadInput as exc:
+        return _err(exc)
     except (ValueError, TypeError) as exc:
         return _err(str(exc))
     return jsonify({"read": rec})

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, session
 
-from .auth import csrf_token, is_authenticated, login
+from .auth import csrf_token, is_authenticated, login, require_csrf, too_many
 
 bp = Blueprint("pages", __name__)
 
@@ -42,21 +42,32 @@ def table() -> str:
 
 @bp.post("/login")
 def do_login() -> Any:
-    data = request.get_json(silent=True) or request.form
+    from .validate import BadInput, request_json
+
+    data: Any
+    if request.is_json:
+        try:
+            data = request_json(request.get_data(cache=True))
+        except BadInput as exc:
+            return jsonify({"ok": False, "error": str(exc), "message": dict(exc.text)}), 400
+    else:
+        data = request.form
     sent = request.headers.get("X-CSRF-Token") or data.get("csrf_token")
     if not sent or sent != session.get("csrf"):
         return jsonify({"ok": False, "error": "missing or stale security token: reload the page",
                         "message": {"fr": "Jeton de sécurité périmé : rechargez la page.",
                                     "en": "Stale security token: reload the page."}}), 403
-    ok, status = login(data.get("pin"))
+    ok, status, wait = login(data.get("pin"))
     if ok:
         return jsonify({"ok": True, "csrf": csrf_token()})
-    msg = ({"fr": "Trop d'essais : attendez une minute.", "en": "Too many tries: wait a minute."}
-           if status == 429 else {"fr": "Code incorrect.", "en": "Wrong PIN."})
+    if status == 429:
+        return too_many(wait)
+    msg = {"fr": "Code incorrect.", "en": "Wrong PIN."}
     return jsonify({"ok": False, "error": msg["en"], "message": msg}), status
 
 
 @bp.post("/logout")
+@require_csrf
 def do_logout() -> Any:
     session.pop("pin_ok", None)
     return jsonify({"ok": True})

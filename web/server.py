@@ -1,26 +1,327 @@
-"""The waitress server of ``companion serve`` (and of the benchmarks, so they measure
-the same thing).
+"""The web server of ``companion serve`` (and of the benchmarks, so they measure what
+the table runs).
 
-Server-Sent Events are one endless response per tablet. waitress keeps what a response
-has sent in its output buffer and only starts a new buffer when the current one reaches
-``outbuf_high_watermark`` (16 MB by default): with the full table state in every event,
-twenty tablets would hold 16 MB each before the memory stopped growing. A 256 KB
-watermark rotates the buffer after a few events; the cost is that a response waits for
-its client when more than that is unsent, which only slows the tablet that is not
-reading.
+Design (measured against waitress in ``benchmarks/bench_streams.py``): gevent's WSGI
+server does the network I/O in one event loop; the Flask app runs in a small pool of
+ordinary threads; a live-update stream (``GET /events``) is a greenlet, not a thread.
+
+- **Streams cost no worker.** The ``/events`` view hands its subscription to the server
+  (``environ["companion.sse"]``) and returns at once; the server's greenlet writes what
+  the table publishes. Publishers (a post, the camera, the tray: ordinary threads) wake
+  the loop through one thread-safe async watcher. 200 open tablets are 200 greenlets
+  (a few kB each), and the worker threads stay free for posts.
+- **Nothing monkey-patched.** The tray link, the camera and SQLite keep their ordinary
+  threads; only the server's own sockets are cooperative.
+- **Bounded.** At most :data:`MAX_CONNECTIONS` connections, :data:`CONNECTIONS_PER_ADDRESS`
+  from one address, a request head read within :data:`READ_TIMEOUT_S`; a body larger
+  than the route's limit (:func:`body_limit`) is refused with 413 before it is read.
+- **/healthz always answers** from the loop itself, even when every worker is busy.
+
+The Flask app also runs under any other WSGI server (tests use Flask's client, the
+waitress fixture): there ``/events`` falls back to one thread per stream.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import io
+import json
+import socket
+import sys
+import threading
+from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["create_server", "OUTBUF_HIGH_WATERMARK"]
+__all__ = ["create_server", "Server", "body_limit", "MAX_CONNECTIONS", "CONNECTIONS_PER_ADDRESS",
+           "EVENT_BODY_LIMIT", "PHOTO_BODY_LIMIT"]
 
-OUTBUF_HIGH_WATERMARK = 256 * 1024
+MAX_CONNECTIONS = 1000
+CONNECTIONS_PER_ADDRESS = 64
+READ_TIMEOUT_S = 60.0
+#: A posted event (JSON) may not be larger than this.
+EVENT_BODY_LIMIT = 64 * 1024
+#: A photo upload (enrollment, calibration) may not be larger than this.
+PHOTO_BODY_LIMIT = 8 * 1024 * 1024
+
+_PHOTO_PREFIXES = ("/api/camera/", "/api/vision/")
 
 
-def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 48) -> Any:
-    from waitress import create_server as _create
+def body_limit(path: str) -> int:
+    """The largest request body accepted on ``path``."""
+    return PHOTO_BODY_LIMIT if path.startswith(_PHOTO_PREFIXES) else EVENT_BODY_LIMIT
 
-    return _create(app, host=host, port=port, threads=threads, channel_timeout=120, ident="companion",
-                   outbuf_high_watermark=OUTBUF_HIGH_WATERMARK, outbuf_overflow=OUTBUF_HIGH_WATERMARK)
+
+def _json_response(start_response: Callable[..., Any], status: str, body: dict[str, Any],
+                   extra: Iterable[tuple[str, str]] = ()) -> list[bytes]:
+    data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(data))),
+                            ("Cache-Control", "no-store"), *extra])
+    return [data]
+
+
+def _too_large(start_response: Callable[..., Any], limit: int) -> list[bytes]:
+    kb = limit // 1024
+    return _json_response(start_response, "413 Request Entity Too Large", {
+        "error": f"request body too large (limit {kb} KB)",
+        "message": {"fr": f"Requête trop grande (limite : {kb} Ko).", "en": f"Request too large (limit {kb} KB)."},
+    }, [("Connection", "close")])
+
+
+class _Stream:
+    """One live-update stream handed over by the ``/events`` view."""
+
+    def __init__(self, sub: Any, first: list[str], ping_s: float, on_close: Callable[[], None]) -> None:
+        self.sub = sub
+        self.first = first
+        self.ping_s = ping_s
+        self.on_close = on_close
+        self.event: Any = None  # a gevent Event, made in the loop's thread
+
+
+class Server:
+    """gevent WSGI server + a thread pool for the app; see the module docstring.
+
+    ``run()`` serves in the calling thread until ``close()`` (from any thread).
+    """
+
+    def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8,
+                 max_connections: int = MAX_CONNECTIONS, per_address: int = CONNECTIONS_PER_ADDRESS) -> None:
+        self.app = app
+        self.threads = max(2, threads)
+        self.max_connections = max_connections
+        self.per_address = per_address
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.sock.listen(512)
+        self.sock.setblocking(False)  # gevent's accept loop needs it
+        self.effective_port: int = self.sock.getsockname()[1]
+        self._lock = threading.Lock()
+        self._conns: dict[str, int] = {}
+        self._streams: set[_Stream] = set()
+        self._hub: Any = None
+        self._wsgi: Any = None
+        self._pool: Any = None
+        self._wake: Any = None
+        self._started = threading.Event()
+        self._stopped = threading.Event()
+
+    # -- figures (for /healthz and the benchmarks) ------------------------------------
+    @property
+    def stream_count(self) -> int:
+        with self._lock:
+            return len(self._streams)
+
+    # -- running --------------------------------------------------------------------
+    def run(self) -> None:
+        import gevent
+        import gevent.event
+        from gevent.pool import Pool
+        from gevent.pywsgi import WSGIHandler, WSGIServer
+        from gevent.threadpool import ThreadPool
+
+        server = self
+
+        class Handler(WSGIHandler):  # type: ignore[misc]
+            def get_environ(self) -> dict[str, Any]:
+                env: dict[str, Any] = super().get_environ()
+                env["companion.socket"] = self.socket  # to notice a stream's client leaving
+                return env
+
+            def handle(self) -> None:
+                addr = str(self.client_address[0]) if isinstance(self.client_address, tuple) else "?"
+                with server._lock:
+                    n = server._conns.get(addr, 0)
+                    if n >= server.per_address:
+                        refused = True
+                    else:
+                        refused = False
+                        server._conns[addr] = n + 1
+                if refused:  # past the per-address cap: closed before anything is read
+                    self.socket.close()
+                    return
+                try:
+                    self.socket.settimeout(READ_TIMEOUT_S)
+                    super().handle()
+                finally:
+                    with server._lock:
+                        left = server._conns.get(addr, 1) - 1
+                        if left > 0:
+                            server._conns[addr] = left
+                        else:
+                            server._conns.pop(addr, None)
+
+        self._hub = gevent.get_hub()
+        self._pool = ThreadPool(self.threads)
+        self._wake = self._hub.loop.async_()
+        self._wake.start(self._on_wake)
+        self._wsgi = WSGIServer(self.sock, self._wsgi_app, spawn=Pool(self.max_connections), log=None,
+                                error_log=_QuietLog(), handler_class=Handler)
+        self._started.set()
+        try:
+            self._wsgi.serve_forever()
+        finally:
+            self._wake.stop()
+            self._pool.kill()
+            self._stopped.set()
+
+    def close(self) -> None:
+        """Stop serving (callable from any thread) and close the listening socket."""
+        if not self._started.is_set():
+            self.sock.close()
+            return
+        if self._stopped.is_set():
+            return
+        with self._lock:
+            streams = list(self._streams)
+        for st in streams:
+            st.sub.closed = True
+        self.notify()
+        self._hub.loop.run_callback_threadsafe(self._stop_in_loop)
+        self._stopped.wait(10)
+
+    def _stop_in_loop(self) -> None:
+        import gevent
+
+        gevent.spawn(self._wsgi.stop, 1)
+
+    def _on_wake(self) -> None:
+        with self._lock:
+            streams = list(self._streams)
+        for st in streams:
+            if st.event is not None:
+                st.event.set()
+
+    def notify(self) -> None:
+        """Wake the loop: something was published (callable from any thread)."""
+        if self._wake is not None:
+            self._wake.send()
+
+    # -- the WSGI side ------------------------------------------------------------------
+    def _wsgi_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path == "/healthz" and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            return _json_response(start_response, "200 OK", {"ok": True, "streams": self.stream_count})
+        limit = body_limit(path)
+        try:
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = -1
+        if length < 0:
+            return _json_response(start_response, "400 Bad Request", {
+                "error": "bad Content-Length",
+                "message": {"fr": "En-tête Content-Length invalide.", "en": "Bad Content-Length header."}},
+                [("Connection", "close")])
+        if length > limit:
+            return _too_large(start_response, limit)
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        try:
+            body = environ["wsgi.input"].read(limit + 1 if chunked else length) if (length or chunked) else b""
+        except (OSError, ValueError):
+            return _json_response(start_response, "400 Bad Request", {
+                "error": "could not read the request body",
+                "message": {"fr": "Corps de requête illisible.", "en": "Unreadable request body."}},
+                [("Connection", "close")])
+        if len(body) > limit:
+            return _too_large(start_response, limit)
+        env = dict(environ)
+        env["wsgi.input"] = io.BytesIO(body)
+        env["CONTENT_LENGTH"] = str(len(body))
+        env.pop("HTTP_TRANSFER_ENCODING", None)
+        env["wsgi.errors"] = sys.stderr
+        env["wsgi.multithread"] = True
+        env["companion.sse"] = functools.partial(self._handoff, env)
+        sock = env.pop("companion.socket", None)
+        status, headers, chunks = self._pool.apply(self._call_app, (env,))
+        stream = env.get("companion.sse.stream")
+        if stream is not None:
+            start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
+            return self._serve_stream(stream, sock)
+        start_response(status, headers)
+        return chunks
+
+    def _call_app(self, env: dict[str, Any]) -> tuple[str, list[tuple[str, str]], list[bytes]]:
+        """Run the Flask app in a worker thread; the whole response is collected there."""
+        got: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
+            got["status"], got["headers"] = status, headers
+            return lambda data: None
+
+        result = self.app(env, start_response)
+        try:
+            chunks = [bytes(c) for c in result] if "companion.sse.stream" not in env else []
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        return got["status"], got["headers"], chunks
+
+    def _handoff(self, env: dict[str, Any], sub: Any, first: list[str], ping_s: float,
+                 on_close: Callable[[], None]) -> None:
+        """Called by the ``/events`` view (in a worker): the server takes the stream over."""
+        sub.wake = self.notify
+        env["companion.sse.stream"] = _Stream(sub, first, ping_s, on_close)
+
+    def _serve_stream(self, st: _Stream, sock: Any) -> Iterator[bytes]:
+        import queue
+
+        import gevent.event
+
+        st.event = gevent.event.Event()
+        gone = False
+        watcher = None
+        if sock is not None:
+            # A stream's client sends nothing after its request: the socket becoming
+            # readable means it left (EOF), so the stream ends at once, not at the next ping.
+            def left() -> None:
+                nonlocal gone
+                gone = True
+                st.event.set()
+
+            watcher = self._hub.loop.io(sock.fileno(), 1)
+            watcher.start(left)
+        with self._lock:
+            self._streams.add(st)
+        try:
+            for chunk in st.first:
+                yield chunk.encode("utf-8")
+            while not st.sub.closed and not gone:
+                try:
+                    name, data = st.sub.queue.get_nowait()
+                except queue.Empty:
+                    st.event.clear()
+                    if st.sub.queue.empty():
+                        if not st.event.wait(timeout=st.ping_s):
+                            yield b": ping\n\n"
+                    continue
+                if gone:
+                    break
+                yield f"event: {name}\ndata: {data}\n\n".encode("utf-8")
+                if name == "resync":
+                    return
+        finally:
+            if watcher is not None:
+                watcher.stop()
+                watcher.close()
+            with self._lock:
+                self._streams.discard(st)
+            st.on_close()
+
+
+class _QuietLog:
+    """Where gevent writes errors: a tablet that went away mid-answer (broken pipe,
+    reset) is normal on a Wi-Fi table and not written; anything else is, in full."""
+
+    _NOISE = ("BrokenPipeError", "ConnectionResetError", "ConnectionAbortedError", "TimeoutError")
+
+    def write(self, text: str) -> None:
+        if text.strip() and not any(n in text for n in self._NOISE):
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> Server:
+    return Server(app, host=host, port=port, threads=threads)

@@ -30,18 +30,12 @@ def client(app):
 
 @pytest.fixture
 def live_server(app):
-    """The app under waitress on a free loopback port, as ``companion serve`` runs it."""
-    from waitress import create_server
+    """The app under web.server on a free loopback port, as ``companion serve`` runs it."""
+    from web.server import create_server
 
-    server = create_server(app, host="127.0.0.1", port=0, threads=16)
-    def run() -> None:
-        try:
-            server.run()
-        except OSError:  # the socket closed under the loop at teardown
-            pass
-
-    thread = threading.Thread(target=run, daemon=True)
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
-    server.task_dispatcher.shutdown(timeout=2)  # finish the handler threads first
     server.close()
+    thread.join(10)

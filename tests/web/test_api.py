@@ -84,15 +84,21 @@ def test_page_session_login_and_csrf(client, service):
     assert client.post("/api/events", json=body, headers={"X-CSRF-Token": "forged"}).status_code == 403
     assert client.post("/api/events", json=body, headers={"X-CSRF-Token": token}).status_code == 201
     assert service.log.count() == 1
-    client.post("/logout")
+    # Logout is under CSRF too: a forged one is refused (issue 15), the page's own works.
+    assert client.post("/logout").status_code == 403
+    assert client.post("/api/events", json=body, headers={"X-CSRF-Token": token}).status_code == 201
+    assert client.post("/logout", headers={"X-CSRF-Token": token}).status_code == 200
     assert client.post("/api/events", json=body, headers={"X-CSRF-Token": token}).status_code == 401
 
 
 def test_repeated_wrong_pins_are_throttled(client):
-    for _ in range(8):
+    from web.auth import PER_ADDRESS
+
+    for _ in range(PER_ADDRESS):
         assert client.post("/api/events", json={"type": "undo"}, headers={"X-Table-Pin": "9999"}).status_code == 403
     r = client.post("/api/events", json={"type": "undo"}, headers=PIN_H)
-    assert r.status_code == 429
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) == 30
+    assert "réessayez dans 30\u00a0s" in r.get_json()["message"]["fr"]
 
 
 def test_page_is_french_by_default_and_english_on_request(client):

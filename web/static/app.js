@@ -36,19 +36,46 @@ const Companion = (() => {
     });
   }
 
+  /* A client event id (32 hex digits). crypto.getRandomValues works on plain http://
+   * too, where crypto.randomUUID does not. */
+  function newEventId() {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function postOnce(body, timeoutMs) {
+    const ctl = new AbortController();
+    const timer = setTimeout(() => ctl.abort(), timeoutMs);
+    try {
+      return await fetch("/api/events", {
+        method: "POST", credentials: "same-origin", signal: ctl.signal,
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "X-Client": "tablet" },
+        body,
+      });
+    } finally { clearTimeout(timer); }
+  }
+
+  /* Post one event. It carries an id, so a retry (after a timeout or a lost connection)
+   * never enters it twice: the server answers "duplicate" for an id it already holds.
+   * After the last try the page asks the server what became of it. */
   async function send(type, data, opts) {
     opts = opts || {};
     if (!canEdit) return afterPin(() => send(type, data, opts));
-    const body = { type, data: data || {}, source: opts.source || "manual" };
-    let resp;
-    try {
-      resp = await fetch("/api/events", {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "X-Client": "tablet" },
-        body: JSON.stringify(body),
-      });
-    } catch (e) {
-      toast(t("Pas de connexion avec le compagnon.", "No connection to the companion."));
+    const id = newEventId();
+    const body = JSON.stringify({ id, type, data: data || {}, source: opts.source || "manual" });
+    let resp = null;
+    for (let attempt = 0; attempt < 3 && !resp; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, 1000 * attempt));
+      try { resp = await postOnce(body, 10000); } catch (e) { resp = null; }
+    }
+    if (!resp) {
+      let fate = null;
+      try { fate = await fetch("/api/events/" + id, { credentials: "same-origin" }); } catch (e) { /* offline */ }
+      if (fate && fate.ok) { toast(t("Enregistré.", "Recorded."), true); return fate.json().catch(() => ({})); }
+      toast(fate && fate.status === 404
+        ? t("Pas enregistré : la connexion a été perdue. Réessayez.", "Not recorded: the connection was lost. Try again.")
+        : t("Pas de connexion avec le compagnon.", "No connection to the companion."));
       return null;
     }
     let out = {};
@@ -269,7 +296,12 @@ const Companion = (() => {
     es.addEventListener("devices", (ev) => { if (table) { table.devices = JSON.parse(ev.data).devices; renderDevices(); } });
     es.addEventListener("resync", () => { refresh(); });
     es.onopen = () => setLive(true);
-    es.onerror = () => { setLive(false); };
+    es.onerror = () => {
+      setLive(false);
+      // The browser retries a dropped stream by itself, but not one the server refused
+      // (too many pages open on this device, 429): try again a little later.
+      if (es.readyState === EventSource.CLOSED) setTimeout(connect, 5000 + Math.random() * 5000);
+    };
   }
 
   function openPin() {

@@ -1,0 +1,288 @@
+"""Many tablets on live updates: the serving designs compared, on 127.0.0.1 only.
+
+    python benchmarks/bench_streams.py                       # 200 tablets, 3 rounds, both servers
+    python benchmarks/bench_streams.py --tablets 60 --rounds 1 --servers gevent
+
+Each candidate serves a fresh table in a subprocess (so its memory is its own):
+
+- ``waitress``: what ``companion serve`` ran before (48 threads; each stream holds one);
+- ``gevent``: :mod:`web.server` (streams are greenlets, the app runs in 8 threads).
+
+A round: ``--tablets`` Server-Sent Events clients connect (from 25 loopback addresses,
+as tablets have their own), each waits for its ``hello``; then ``--posts`` events are
+posted one after another while every stream is open (latency of each post until its
+201) and ``/healthz`` is asked between posts; every stream must receive every event;
+then all clients leave. Printed per round: streams that connected, posts answered and
+their p50/p99, /healthz answered and its worst time, tablets that missed an event, the
+server's resident memory. Baselines measured in the same run: posts with no stream open,
+the memory before the first round, and the other candidate.
+
+Every wait is bounded (connect 5 s, a request 5 s), so a frozen server costs seconds,
+not a hang.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import selectors
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PIN = "802417"
+TIMEOUT = 5.0
+
+
+def _serve(kind: str, port_file: str, data: str) -> None:
+    """The server subprocess: a fresh table, the chosen server, the port written out."""
+    from companion.service import TableService
+    from web.app import create_app
+
+    service = TableService(Path(data) / "table.sqlite")
+    app = create_app({"SERVICE": service, "TABLE_PIN": PIN, "STREAMS_PER_ADDRESS": 16, "SSE_PING_S": 15.0})
+    if kind == "waitress":
+        from waitress import create_server
+
+        server: Any = create_server(app, host="127.0.0.1", port=0, threads=48, channel_timeout=120)
+        port = server.effective_port
+    else:
+        from web.server import create_server as create
+
+        server = create(app, host="127.0.0.1", port=0, threads=8)
+        port = server.effective_port
+    Path(port_file).write_text(str(port))
+    server.run()
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class _Conn:
+    """One tablet's stream: connected (``hello``), ``table`` events received, error."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.hello = threading.Event()
+        self.events = 0
+        self.error: str | None = None
+        self.head = b""
+        self.tail = b""
+
+
+class Tablets:
+    """Every tablet's ``/events`` stream in one selector thread: the benchmark's own CPU
+    (it shares the machine with the server) stays small, as 200 tablets' would be."""
+
+    def __init__(self, port: int, n: int) -> None:
+        self.port = port
+        self.conns = [_Conn(f"127.0.1.{1 + i % 25}") for i in range(n)]
+        self.sel = selectors.DefaultSelector()
+        self._stop = False
+        for c in self.conns:
+            sock = socket.socket()
+            sock.bind((c.source, 0))
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", port))
+            self.sel.register(sock, selectors.EVENT_WRITE, c)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        request = b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        while not self._stop:
+            for key, mask in self.sel.select(0.2):
+                sock, c = key.fileobj, key.data
+                assert isinstance(sock, socket.socket)
+                if mask & selectors.EVENT_WRITE:
+                    err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+                    if err:
+                        c.error = f"connect: {os.strerror(err)}"
+                        self.sel.unregister(sock)
+                        continue
+                    sock.send(request)
+                    self.sel.modify(sock, selectors.EVENT_READ, c)
+                    continue
+                try:
+                    data = sock.recv(65536)
+                except OSError as exc:
+                    data, c.error = b"", type(exc).__name__
+                if not data:
+                    if not self._stop and c.error is None:
+                        c.error = "closed"
+                    self.sel.unregister(sock)
+                    continue
+                if not c.hello.is_set():
+                    c.head += data
+                    if not c.head.startswith(b"HTTP/1.1 200"):
+                        if b"\r\n" in c.head:
+                            c.error = c.head.split(b"\r\n", 1)[0].decode()
+                            self.sel.unregister(sock)
+                        continue
+                    if b"event: hello" in c.head:
+                        c.hello.set()
+                    data = c.head
+                text = c.tail + data
+                c.events += text.count(b"event: table\n")
+                c.tail = text[-16:]
+
+    def close(self) -> None:
+        self._stop = True
+        self.thread.join(5)
+        for key in list(self.sel.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self.sel.close()
+
+
+def _request(port: int, method: str, path: str, body: Any = None) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request(method, path, body=json.dumps(body).encode() if body is not None else None,
+                     headers={"Content-Type": "application/json", "X-Table-Pin": PIN})
+        r = conn.getresponse()
+        r.read()
+        conn.close()
+        return r.status, time.perf_counter() - t0
+    except OSError:
+        return 0, time.perf_counter() - t0
+
+
+def _streams_open(port: int) -> int | None:
+    """Streams the server still holds (``/healthz`` of web.server says; waitress: None)."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        conn.request("GET", "/healthz")
+        body = json.loads(conn.getresponse().read())
+        conn.close()
+        return body.get("streams")
+    except (OSError, ValueError):
+        return None
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
+
+
+def run_candidate(kind: str, tablets: int, rounds: int, posts: int) -> dict[str, Any]:
+    data = tempfile.mkdtemp(prefix=f"bench-streams-{kind}-")
+    port_file = os.path.join(data, "port")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COMPANION_EXTRA_GAMES="dummy=tests.companion.dummy_game:GAME")
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", kind, "--port-file", port_file, "--data", data],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not os.path.exists(port_file) or not Path(port_file).read_text():
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"{kind} server did not start")
+            time.sleep(0.05)
+        port = int(Path(port_file).read_text())
+        assert _request(port, "POST", "/api/events",
+                        {"type": "table.new_game", "data": {"game": "dummy", "options": {"cap": 10 ** 9}}})[0] == 201
+        alone = [_request(port, "POST", "/api/events", {"type": "dummy.add", "data": {"n": 1}})[1] for _ in range(posts)]
+        rss0 = rss_mb(proc.pid)
+        out: dict[str, Any] = {"kind": kind, "rss_start_mb": rss0, "rounds": [],
+                               "alone_p50_ms": 1000 * pct(alone, 0.5), "alone_p99_ms": 1000 * pct(alone, 0.99)}
+        for rnd in range(rounds):
+            tablets_ = Tablets(port, tablets)
+            clients = tablets_.conns
+            t_end = time.monotonic() + 10 + tablets * 0.02
+            for c in clients:
+                c.hello.wait(max(0.0, t_end - time.monotonic()))
+            connected = sum(c.hello.is_set() for c in clients)
+            lat, health, ok_posts, ok_health = [], [], 0, 0
+            phase_end = time.monotonic() + 60  # a frozen server: the rest count as unanswered
+            for n in range(posts):
+                if time.monotonic() > phase_end:
+                    lat.append(TIMEOUT)
+                    health.append(TIMEOUT)
+                    continue
+                st, dt = _request(port, "POST", "/api/events", {"type": "dummy.add", "data": {"n": 1}})
+                lat.append(dt)
+                ok_posts += st == 201
+                st, dt = _request(port, "GET", "/healthz")
+                health.append(dt)
+                ok_health += st == 200
+            expected = ok_posts
+            t_end = time.monotonic() + 5
+            while time.monotonic() < t_end and any(c.hello.is_set() and c.events < expected for c in clients):
+                time.sleep(0.05)
+            missed = sum(1 for c in clients if c.hello.is_set() and c.events < expected)
+            errors = sum(1 for c in clients if c.error)
+            tablets_.close()
+            time.sleep(1.0)  # let the server notice the closed streams
+            left = _streams_open(port)
+            r = {"round": rnd + 1, "connected": connected, "posts_ok": ok_posts, "posts": posts,
+                 "post_p50_ms": 1000 * pct(lat, 0.5), "post_p99_ms": 1000 * pct(lat, 0.99),
+                 "healthz_ok": ok_health, "healthz_max_ms": 1000 * max(health), "missed": missed,
+                 "errors": errors, "rss_mb": rss_mb(proc.pid),
+                 "streams_left": left}
+            out["rounds"].append(r)
+        return out
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tablets", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--posts", type=int, default=30)
+    ap.add_argument("--servers", default="waitress,gevent")
+    ap.add_argument("--serve", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--port-file", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--data", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.serve:
+        _serve(a.serve, a.port_file, a.data)
+        return 0
+    results = []
+    for kind in a.servers.split(","):
+        r = run_candidate(kind, a.tablets, a.rounds, a.posts)
+        results.append(r)
+        print(f"{kind}: memory at start {r['rss_start_mb']:.1f} MB; posts with no stream open: "
+              f"p50 {r['alone_p50_ms']:.0f} ms, p99 {r['alone_p99_ms']:.0f} ms (baseline)")
+        for x in r["rounds"]:
+            print(f"  round {x['round']}: streams {x['connected']}/{a.tablets}, posts {x['posts_ok']}/{x['posts']} "
+                  f"(p50 {x['post_p50_ms']:.0f} ms, p99 {x['post_p99_ms']:.0f} ms), healthz {x['healthz_ok']}/{x['posts']} "
+                  f"(worst {x['healthz_max_ms']:.0f} ms), tablets that missed an event {x['missed']}, "
+                  f"client errors {x['errors']}, streams left open {x['streams_left']}, memory after {x['rss_mb']:.1f} MB "
+                  f"({100 * (x['rss_mb'] / r['rss_start_mb'] - 1):+.1f} %)", flush=True)
+    best = results[-1]
+    last = best["rounds"][-1]
+    ok = (all(x["connected"] == a.tablets and x["posts_ok"] == x["posts"] and x["healthz_ok"] == x["posts"]
+              and x["missed"] == 0 and x["post_p99_ms"] <= 100 for x in best["rounds"])
+          and last["rss_mb"] <= 1.10 * best["rss_start_mb"])
+    if len(results) > 1:
+        base = results[0]["rounds"][-1]
+        print(f"{best['kind']} against {results[0]['kind']} (last round): streams {last['connected']} against "
+              f"{base['connected']}, posts answered {last['posts_ok']} against {base['posts_ok']}, /healthz answered "
+              f"{last['healthz_ok']} against {base['healthz_ok']}")
+    print(f"bar ({best['kind']}: every stream, post and /healthz answered, p99 <= 100 ms, memory back within 10 %):",
+          "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
