@@ -165,22 +165,29 @@ class GemColours:
 
     def decide(self, lab: np.ndarray) -> list[GemDecision]:
         names = self.names
+        x = np.asarray(lab, np.float64).reshape(-1, 3)
         if not names:
-            return [GemDecision("", None, 0.0, (), ()) for _ in np.asarray(lab).reshape(-1, 3)]
+            return [GemDecision("", None, 0.0, (), ()) for _ in x]
+        ratios = self.ratios(x)
+        order = np.argsort(ratios, axis=1)
+        ranked = np.take_along_axis(ratios, order, axis=1)
+        r1 = ranked[:, 0]
+        r2 = ranked[:, 1] if len(names) > 1 else np.full(len(x), np.inf)
+        ok = np.isfinite(r1)
+        conf = np.where(ok, 0.5 ** np.where(ok, r1, 0.0) ** 2, 0.0)
+        score = 0.5 ** np.minimum(ranked, 1e3) ** 2
         out = []
-        for row in self.ratios(lab):
-            order = np.argsort(row)
-            r1 = float(row[order[0]])
-            r2 = float(row[order[1]]) if len(order) > 1 else math.inf
-            scores = tuple((names[j], round(0.5 ** float(row[j]) ** 2, 4)) for j in order[:3])
-            if not math.isfinite(r1) or r1 > self.near:
+        for i in range(len(x)):
+            if not ok[i] or r1[i] > self.near:
                 status: str | None = None
-            elif r1 <= 1.0 and r2 >= self.separation:
+            elif r1[i] <= 1.0 and r2[i] >= self.separation:
                 status = STATUS_READ
             else:
                 status = STATUS_PENDING
-            out.append(GemDecision(names[order[0]], status, float(0.5 ** r1**2) if math.isfinite(r1) else 0.0,
-                                   tuple((names[j], float(row[j])) for j in order), scores))
+            o = order[i]
+            out.append(GemDecision(names[o[0]], status, float(conf[i]),
+                                   tuple((names[j], float(ranked[i, k])) for k, j in enumerate(o)),
+                                   tuple((names[j], round(float(score[i, k]), 4)) for k, j in enumerate(o[:3]))))
         return out
 
     # -- persistence ---------------------------------------------------------------
@@ -240,13 +247,20 @@ class GemClassifier:
         """One :class:`ObjectRead` (kind ``gem``) per candidate, or ``None``: not a gem."""
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
         out: list[ObjectRead | None] = [None] * len(candidates)
-        if not mine:
-            return out
-        decisions = self.colours.decide(self.lab(frame, [candidates[i] for i in mine]))
-        for i, d in zip(mine, decisions):
+        if mine:
+            picked = [candidates[i] for i in mine]
+            for i, obj in zip(mine, self.reads(picked, self.lab(frame, picked))):
+                out[i] = obj
+        return out
+
+    def reads(self, candidates: Sequence[Candidate], lab: np.ndarray) -> list[ObjectRead | None]:
+        """The reads of candidates whose white-balanced Lab is already measured."""
+        out: list[ObjectRead | None] = []
+        for c, d in zip(candidates, self.colours.decide(lab)):
             if d.status is None:
+                out.append(None)
                 continue
             read = d.status == STATUS_READ
-            out[i] = ObjectRead(kind=self.kind, value=d.colour, box=candidates[i].box, confidence=d.confidence,
-                                status=d.status, candidates=() if read else d.scores)
+            out.append(ObjectRead(kind=self.kind, value=d.colour, box=c.box, confidence=d.confidence,
+                                  status=d.status, candidates=() if read else d.scores))
         return out
