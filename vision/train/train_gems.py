@@ -16,8 +16,11 @@ shifts half the time: a gem of any colour is an object), blur, noise and JPEG 25
 CenterNet focal loss on the heat, L1 on the log side and the sub-cell offset. Then it
 exports ``gem_detector.onnx`` (opset 11, read by ``cv2.dnn``, checked against torch).
 
-``--steps`` sets the length (default 1800: about 15 minutes on one busy core);
-``--smoke`` runs two steps on two photos (tests).
+``--negatives DIR`` (a labelled dice folder such as ``shared/data/tray-dice-photos``;
+only its ``fit`` photos) adds gem-free images to ``--neg-frac`` of the patches (0.25),
+so that dice, pips and tray walls are not taken for gems when the table reads dice and
+gems with one reader. ``--steps`` sets the length (default 1800); ``--smoke`` runs two
+steps on two photos (tests).
 """
 
 from __future__ import annotations
@@ -102,7 +105,26 @@ def sample(img: np.ndarray, labels: list[GemLabel], rng: np.random.Generator) ->
     return patch.astype(np.float32).transpose(2, 0, 1) / 255.0, tgt
 
 
-def train(data: list, steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
+def load_negatives(folder: Path, limit: int | None = None) -> list[tuple[np.ndarray, list[GemLabel]]]:
+    """The ``fit`` photos of a labelled dice folder (:mod:`vision.labelled`: its held-aside
+    ``test`` photos are never used) as gem-free images: dice, pips and tray walls are no
+    gems. Scaled so that the longer side is ``DET_SIZE``, as at run time."""
+    from vision.labelled import list_photos
+
+    out: list[tuple[np.ndarray, list[GemLabel]]] = []
+    for ph in list_photos(folder, "fit")[:limit]:
+        img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        s = DET_SIZE / max(h, w)
+        out.append((cv2.resize(img, (round(w * s), round(h * s)),
+                               interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR), []))
+    return out
+
+
+def train(data: list, steps: int, seed: int, batch: int = 12, log: Any = print,
+          negatives: list | None = None, neg_frac: float = 0.25) -> Any:
     import torch
 
     from vision.train.nets_torch import CentreNet
@@ -118,7 +140,10 @@ def train(data: list, steps: int, seed: int, batch: int = 12, log: Any = print) 
     for step in range(steps):
         items = []
         for _ in range(batch):
-            img, labels = data[int(rng.integers(len(data)))]
+            if negatives and rng.random() < neg_frac:
+                img, labels = negatives[int(rng.integers(len(negatives)))]
+            else:
+                img, labels = data[int(rng.integers(len(data)))]
             items.append(sample(img, labels, rng))
         xs, ts = zip(*items)
         loss = det_loss(net(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ts)))
@@ -140,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--steps", type=int, default=1800)
+    ap.add_argument("--negatives", type=Path, action="append", default=[],
+                    help="a labelled dice folder whose fit photos are gem-free images (repeatable)")
+    ap.add_argument("--neg-frac", type=float, default=0.25, help="share of patches from --negatives")
     ap.add_argument("--smoke", action="store_true", help="two steps on two photos (tests)")
     args = ap.parse_args(argv)
     import torch
@@ -150,12 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     if not data:
         print(f"no labelled candy photos in {args.photos}", file=sys.stderr)
         return 2
+    negatives = [n for folder in args.negatives for n in load_negatives(folder, limit=2 if args.smoke else None)]
     steps = 2 if args.smoke else args.steps
-    net = train(data, steps, args.seed, batch=2 if args.smoke else 12)
+    net = train(data, steps, args.seed, batch=2 if args.smoke else 12, negatives=negatives, neg_frac=args.neg_frac)
     args.out.mkdir(parents=True, exist_ok=True)
     export(net, (1, 3, 368, DET_SIZE), args.out / "gem_detector.onnx")
+    torch.save(net.state_dict(), args.out / "gem_detector.pt")  # for fine-tuning; not needed at run time
     meta = {"det_size": DET_SIZE, "stride": STRIDE, "seed": args.seed, "steps": steps,
             "trained_on": f"colour-candies fit split ({len(data)} photos)"}
+    if negatives:
+        meta["negatives"] = (f"{len(negatives)} gem-free photos ({', '.join(str(f.name) for f in args.negatives)}"
+                             f" fit split), {args.neg_frac:g} of the patches")
     (args.out / "gem_detector.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out / 'gem_detector.onnx'}")
     return 0
