@@ -86,7 +86,7 @@ def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.nd
         r = max(1, int(c.side / 4))
         x0, x1 = max(0, int(c.cx) - r), min(w, int(c.cx) + r + 1)
         y0, y1 = max(0, int(c.cy) - r), min(h, int(c.cy) + r + 1)
-        patch = frame[y0:y1, x0:x1]
+        patch = frame[y0:y1, x0:x1] if x1 > x0 and y1 > y0 else frame[:0, :0]
         if patch.size:
             meds[i] = np.median(patch.reshape(-1, 3), axis=0)
     rel = np.clip(meds / wb, 0.0, 1.5).astype(np.float32)

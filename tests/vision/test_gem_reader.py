@@ -234,3 +234,21 @@ def test_training_smoke_exports_a_detector_cv2_reads(candies: Path, tmp_path: Pa
     det = GemDetector(model=tmp_path / "gem_detector.onnx")
     assert isinstance(det.detect(np.zeros((1080, 1920, 3), np.uint8)), list)
     assert json.loads((tmp_path / "gem_detector.json").read_text())["det_size"] == 640
+
+
+def test_colour_reader_survives_odd_frames_and_candidates() -> None:
+    clf = GemClassifier()
+    for frame in (np.zeros((64, 64, 3), np.uint8), np.full((90, 700, 3), 255, np.uint8)):
+        cands = [Candidate(0.0, 0.0, 0.0, 1.0), Candidate(63.0, 63.0, 500.0, 1.0), Candidate(-5.0, 2.0, 8.0, 1.0)]
+        out = clf.classify(frame, cands, [])
+        assert len(out) == 3 and all(o is None or o.kind == "gem" for o in out)
+        assert all(o is None or o.status == "pending" for o in out)  # nothing here looks like a gem
+    assert clf.classify(np.zeros((64, 64, 3), np.uint8), [], []) == []
+
+
+def test_a_candidate_off_the_frame_has_no_colour_of_the_frame() -> None:
+    img = _scene((1.0, 1.0, 1.0))
+    white = white_reference(img)[0]
+    off = gem_colours(img, [Candidate(-30.0, 180.0, 24.0, 1.0), Candidate(320.0, 180.0, 24.0, 1.0)], white)
+    assert off[0][0] < 1.0  # black (nothing measured), not the blue disc or the tray
+    assert off[1][2] < -20  # the blue disc itself
