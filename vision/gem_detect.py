@@ -3,12 +3,13 @@
 A plug-in detector of :class:`vision.reader.Reader`: ``detect(frame) -> list[Candidate]``.
 The frame is scaled so its longer side is ``det_size`` pixels (544: a 1920 x 1080 photo
 becomes 544 x 306, a gem about 13 px; the network learnt at 640, gems 0.7..1.4 times
-15 px, and finds as many on the ``calib`` photos at 544 as at 640 for a quarter less
-time; at 480, 2 fewer of 850), padded to a multiple of 16 (not to a square: that
+15 px; on the 850 ``calib`` candies it finds 844 at 544, 847 at 640 for a third more
+time, 835 at 480), padded to a multiple of 16 (not to a square: that
 would cost 1.7 times as much) and run through ``gem_detector.onnx``, a CenterNet-style
 network of the d6 detector's architecture (:class:`vision.train.nets_torch.CentreNet`,
 63 k parameters) trained by :mod:`vision.train.train_gems` on the ``fit`` photos of
-``shared/data/colour-candies``. It marks the centre of every round object whatever its
+``shared/data/colour-candies``, with the dice photos' ``fit`` part as gem-free images
+(dice and pips are not gems). It marks the centre of every round object whatever its
 colour (orange candies included): saying which objects are gems, and which colour, is
 the colour reader's job (:class:`vision.gem_colour.GemClassifier`).
 
