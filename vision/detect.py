@@ -27,12 +27,15 @@ __all__ = ["Candidate", "DiceDetector"]
 @dataclass(frozen=True)
 class Candidate:
     """A spot that may be a die: centre and side in pixels of the input frame, and the
-    detector's score (0..1)."""
+    detector's score (0..1). ``source`` names the detector that found it (``""`` for the
+    die-centre detector, ``"gem"`` for :class:`vision.gem_detect.GemDetector`), so that a
+    classifier may claim only its own detector's candidates."""
 
     cx: float
     cy: float
     side: float
     score: float
+    source: str = ""
 
     @property
     def box(self) -> tuple[int, int, int, int]:

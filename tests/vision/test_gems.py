@@ -9,7 +9,7 @@ from vision.calibration import calibrate
 from vision.catalog import GEM_COLOURS
 from vision.enroll import default_enrollment
 from vision.faces import extract
-from vision.gems import classify_gem, gem_colour_features
+from vision.gems import GemParams, classify_gem, gem_colour_features
 from vision.segment import find_objects
 from vision.synth import SceneSpec, render_tray
 from vision.reader import Reader
@@ -87,3 +87,16 @@ def test_colour_between_two_enrolled_gems_is_pending() -> None:
 def test_no_enrolled_gems_means_pending() -> None:
     m = classify_gem(np.array([100.0, 130, 90], np.float32), np.zeros((0, 3), np.float32), [])
     assert m.pending and m.confidence == 0.0
+
+
+def test_two_close_enrolled_colours_are_pending_by_their_margin_alone() -> None:
+    """Both scores high (far above ``min_score``), a margin under ``min_margin``: pending.
+    The same distance to one colour with the other far away: read."""
+    samples = np.array([[100.0, 130.0, 130.0], [100.0, 130.0, 136.0]], np.float32)
+    colour = np.array([100.0, 130.0, 133.0], np.float32)
+    m = classify_gem(colour, samples, ["hiver", "rupture"])
+    assert m.score > 0.9 and m.margin < GemParams().min_margin
+    assert m.pending
+    apart = classify_gem(colour, np.array([[100.0, 130.0, 130.0], [100.0, 130.0, 190.0]], np.float32),
+                         ["hiver", "rupture"])
+    assert apart.colour == "hiver" and not apart.pending

@@ -1,0 +1,266 @@
+"""Gem colours in a white-balanced space, with open-set honesty.
+
+A plug-in classifier of :class:`vision.reader.Reader`:
+``classify(frame, candidates, bodies) -> list[ObjectRead | None]``.
+
+1. **White reference** (:func:`white_reference`): the tray's white — the largest bright,
+   colourless region of the frame (found on a 1/8 grid), its median BGR. Without such a
+   region, the median of the brightest colourless pixels (the markers' white quiet zone,
+   or any white paper). A fixed white may be given instead (``GemClassifier(white=...)``,
+   e.g. measured once on a calibrated tray's markers).
+2. **Colour of a candidate** (:func:`gem_colours`): the median BGR of the central square
+   of half its side (its rim and shadow left out, a specular highlight a minority),
+   divided channel by channel by the white, then CIE Lab (L 0..100): the same gem reads
+   the same under warmer or dimmer light.
+3. **Enrolled colours** (:class:`GemColours`): each colour's mean and covariance learnt
+   from labelled examples (:meth:`GemColours.fit`), regularised by ``floor`` (Lab units)
+   so that a few very alike samples do not make it absurdly tight; its ``accept`` radius
+   (Mahalanobis) is the ``quantile`` of its own samples' distances times ``slack``, at
+   least ``min_accept``.
+4. **Decision**, with ``r_c = d_c / accept_c`` (the Mahalanobis distance to colour c in
+   units of its accept radius):
+
+   - ``read`` only when the nearest colour has ``r <= 1`` (close in absolute terms) AND
+     every other colour ``r >= separation`` (far from all the others);
+   - ``pending`` (with candidates) when the nearest colour has ``r <= near``;
+   - otherwise ``None``: not a gem (an unenrolled colour such as orange, the tray, a die).
+
+   The score of colour c is ``0.5 ** r_c²`` (1 at its mean, 0.5 on its accept radius);
+   the read's confidence is the nearest colour's score.
+
+Enrollment and thresholds live in ``models/gems.json`` (written by
+:mod:`vision.train.enroll_gems` from the labelled training photos).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .detect import Candidate
+from .nets import MODELS_DIR, ModelError
+from .read import STATUS_PENDING, STATUS_READ, ObjectRead
+
+__all__ = ["white_reference", "gem_colours", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL"]
+
+GEM_MODEL = MODELS_DIR / "gems.json"
+
+
+def white_reference(frame: np.ndarray) -> tuple[np.ndarray, str]:
+    """(BGR float32 of the white reference, where it came from: ``"tray"`` | ``"frame"``)."""
+    import cv2
+
+    small = np.ascontiguousarray(frame[::8, ::8])
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    sat, val = hsv[..., 1], hsv[..., 2]
+    grey = sat < 60
+    if np.count_nonzero(grey) < 16:
+        grey = np.ones_like(grey)
+    top = float(np.percentile(val[grey], 99))
+    white = (grey & (val >= 0.7 * top)).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=4)
+    if n > 1:
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[k, cv2.CC_STAT_AREA] >= 0.02 * white.size:
+            region = cv2.erode((lab == k).astype(np.uint8), np.ones((3, 3), np.uint8))
+            if np.count_nonzero(region) < 16:
+                region = (lab == k).astype(np.uint8)
+            return np.median(small[region > 0], axis=0).astype(np.float32), "tray"
+    bright = grey & (val >= np.percentile(val[grey], 95))
+    return np.median(small[bright], axis=0).astype(np.float32), "frame"
+
+
+def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray) -> np.ndarray:
+    """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    wb = np.maximum(np.asarray(white, np.float32), 1.0)
+    meds = np.zeros((len(candidates), 3), np.float32)
+    for i, c in enumerate(candidates):
+        r = max(1, int(c.side / 4))
+        x0, x1 = max(0, int(c.cx) - r), min(w, int(c.cx) + r + 1)
+        y0, y1 = max(0, int(c.cy) - r), min(h, int(c.cy) + r + 1)
+        patch = frame[y0:y1, x0:x1] if x1 > x0 and y1 > y0 else frame[:0, :0]
+        if patch.size:
+            meds[i] = np.median(patch.reshape(-1, 3), axis=0)
+    rel = np.clip(meds / wb, 0.0, 1.5).astype(np.float32)
+    return cv2.cvtColor(rel.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class GemDecision:
+    """What the enrolled colours say of one colour: the nearest one, every colour's
+    ``r`` (distance in accept radii) and score, and the verdict."""
+
+    colour: str
+    status: str | None  # "read", "pending", or None: not a gem
+    confidence: float
+    ratios: tuple[tuple[str, float], ...]  # (colour, r), nearest first
+    scores: tuple[tuple[str, float], ...]  # (colour, 0.5 ** r²), best first
+
+
+@dataclass
+class GemColours:
+    """Enrolled gem colours: mean, inverse covariance and accept radius of each."""
+
+    means: dict[str, np.ndarray]
+    covs: dict[str, np.ndarray]
+    accept: dict[str, float]
+    separation: float = 2.0
+    near: float = 2.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._inv = {k: np.linalg.inv(v) for k, v in self.covs.items()}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.means)
+
+    @classmethod
+    def fit(cls, samples: Mapping[str, np.ndarray], floor: float = 1.5, quantile: float = 0.99,
+            slack: float = 1.25, min_accept: float = 3.4, separation: float = 2.0, near: float = 2.0,
+            meta: dict[str, Any] | None = None) -> "GemColours":
+        """Learn each colour from its N x 3 Lab samples (at least 3 per colour).
+
+        ``accept`` = ``quantile`` of the colour's own samples' Mahalanobis distances times
+        ``slack``, at least ``min_accept`` (3.4: the 99 % point of a 3-D normal)."""
+        means, covs, accept = {}, {}, {}
+        for name, xs in samples.items():
+            x = np.asarray(xs, np.float64).reshape(-1, 3)
+            if len(x) < 3:
+                raise ValueError(f"gem colour {name!r}: {len(x)} examples, at least 3 needed")
+            mu = x.mean(axis=0)
+            cov = np.cov(x, rowvar=False) + floor**2 * np.eye(3)
+            inv = np.linalg.inv(cov)
+            d = np.sqrt(np.einsum("ni,ij,nj->n", x - mu, inv, x - mu))
+            means[name] = mu
+            covs[name] = cov
+            accept[name] = max(min_accept, float(np.quantile(d, quantile)) * slack)
+        m = dict(meta or {})
+        m.update(floor=floor, quantile=quantile, slack=slack, min_accept=min_accept,
+                 counts={k: int(len(np.asarray(v).reshape(-1, 3))) for k, v in samples.items()})
+        return cls(means, covs, accept, separation, near, m)
+
+    def without(self, name: str) -> "GemColours":
+        """The same enrollment less one colour (leave-one-colour-out)."""
+        keep = [k for k in self.names if k != name]
+        return GemColours({k: self.means[k] for k in keep}, {k: self.covs[k] for k in keep},
+                          {k: self.accept[k] for k in keep}, self.separation, self.near, dict(self.meta))
+
+    def ratios(self, lab: np.ndarray) -> np.ndarray:
+        """N x K distances in accept radii (K = enrolled colours, in :attr:`names` order)."""
+        x = np.asarray(lab, np.float64).reshape(-1, 3)
+        out = np.zeros((len(x), len(self.means)))
+        for j, k in enumerate(self.names):
+            dx = x - self.means[k]
+            out[:, j] = np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", dx, self._inv[k], dx), 0)) / self.accept[k]
+        return out
+
+    def decide(self, lab: np.ndarray) -> list[GemDecision]:
+        names = self.names
+        x = np.asarray(lab, np.float64).reshape(-1, 3)
+        if not names:
+            return [GemDecision("", None, 0.0, (), ()) for _ in x]
+        ratios = self.ratios(x)
+        order = np.argsort(ratios, axis=1)
+        ranked = np.take_along_axis(ratios, order, axis=1)
+        r1 = ranked[:, 0]
+        r2 = ranked[:, 1] if len(names) > 1 else np.full(len(x), np.inf)
+        ok = np.isfinite(r1)
+        conf = np.where(ok, 0.5 ** np.where(ok, r1, 0.0) ** 2, 0.0)
+        score = 0.5 ** np.minimum(ranked, 1e3) ** 2
+        out = []
+        for i in range(len(x)):
+            if not ok[i] or r1[i] > self.near:
+                status: str | None = None
+            elif r1[i] <= 1.0 and r2[i] >= self.separation:
+                status = STATUS_READ
+            else:
+                status = STATUS_PENDING
+            o = order[i]
+            out.append(GemDecision(names[o[0]], status, float(conf[i]),
+                                   tuple((names[j], float(ranked[i, k])) for k, j in enumerate(o)),
+                                   tuple((names[j], round(float(score[i, k]), 4)) for k, j in enumerate(o[:3]))))
+        return out
+
+    # -- persistence ---------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"colours": {k: {"mean": [round(float(v), 4) for v in self.means[k]],
+                                "cov": [[round(float(v), 5) for v in row] for row in self.covs[k]],
+                                "accept": round(self.accept[k], 4)} for k in self.names},
+                "separation": self.separation, "near": self.near, "meta": self.meta}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "GemColours":
+        try:
+            cols = obj["colours"]
+            return cls({k: np.asarray(v["mean"], np.float64) for k, v in cols.items()},
+                       {k: np.asarray(v["cov"], np.float64).reshape(3, 3) for k, v in cols.items()},
+                       {k: float(v["accept"]) for k, v in cols.items()},
+                       float(obj.get("separation", 2.0)), float(obj.get("near", 2.0)), dict(obj.get("meta", {})))
+        except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
+            raise ModelError(f"bad gem enrollment: {exc}") from None
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "GemColours":
+        p = Path(path) if path else GEM_MODEL
+        if not p.is_file():
+            raise ModelError(f"gem enrollment not found: {p}")
+        try:
+            return cls.from_json(json.loads(p.read_text(encoding="utf-8")))
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"bad gem enrollment {p}: {exc}") from None
+
+    def save(self, path: Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+class GemClassifier:
+    """Gem colours of the candidates; a plug-in of :class:`vision.reader.Reader`.
+
+    ``colours``: the enrollment (default: ``models/gems.json``). ``white``: a fixed BGR
+    white reference (default: measured on each frame, :func:`white_reference`).
+    ``sources``: claim only candidates whose ``Candidate.source`` is listed (e.g.
+    ``("gem",)``: the gem detector's), or every candidate when ``None``."""
+
+    kind = "gem"
+
+    def __init__(self, colours: GemColours | None = None, white: Sequence[float] | None = None,
+                 sources: Sequence[str] | None = None) -> None:
+        self.colours = colours if colours is not None else GemColours.load()
+        self.white = None if white is None else np.asarray(white, np.float32).reshape(3)
+        self.sources = None if sources is None else tuple(sources)
+
+    def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+        white = self.white if self.white is not None else white_reference(frame)[0]
+        return gem_colours(frame, candidates, white)
+
+    def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
+                 bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
+        """One :class:`ObjectRead` (kind ``gem``) per candidate, or ``None``: not a gem."""
+        mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
+        out: list[ObjectRead | None] = [None] * len(candidates)
+        if mine:
+            picked = [candidates[i] for i in mine]
+            for i, obj in zip(mine, self.reads(picked, self.lab(frame, picked))):
+                out[i] = obj
+        return out
+
+    def reads(self, candidates: Sequence[Candidate], lab: np.ndarray) -> list[ObjectRead | None]:
+        """The reads of candidates whose white-balanced Lab is already measured."""
+        out: list[ObjectRead | None] = []
+        for c, d in zip(candidates, self.colours.decide(lab)):
+            if d.status is None:
+                out.append(None)
+                continue
+            read = d.status == STATUS_READ
+            out.append(ObjectRead(kind=self.kind, value=d.colour, box=c.box, confidence=d.confidence,
+                                  status=d.status, candidates=() if read else d.scores))
+        return out

@@ -1,0 +1,218 @@
+"""Score the gem reader against the labelled candy photos (tests and benchmark).
+
+Matching: a candidate matches a labelled candy when its centre lies within half the
+labelled side of the labelled centre; one-to-one, nearest first. Per labelled candy of a
+gem colour: *right* (read, the right gem), *pending*, *wrong* (read as another gem: a
+silent error), *dismissed* (found but judged "not a gem") or *missed* (no candidate).
+Per orange candy (no gem): *as_gem* (read as a gem: must be 0), *pending*, *dismissed*
+(the right answer), *missed*. Candidates over no labelled candy are false detections:
+*extra_read* (read as a gem: silent), *extra_pending* or dismissed (harmless, uncounted).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, fields
+from typing import Callable, Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from .detect import Candidate
+from .gem_data import GemLabel, GemPhoto, load_gem_labels
+from .read import STATUS_READ, ObjectRead
+
+__all__ = ["GemTally", "match", "score", "TRANSFORMS", "evaluate", "detector_sweep"]
+
+
+@dataclass
+class GemTally:
+    gems: int = 0
+    right: int = 0
+    pending: int = 0
+    wrong: int = 0
+    dismissed: int = 0
+    missed: int = 0
+    orange: int = 0
+    orange_as_gem: int = 0
+    orange_pending: int = 0
+    orange_dismissed: int = 0
+    orange_missed: int = 0
+    extra_read: int = 0
+    extra_pending: int = 0
+    photos: int = 0
+
+    def add(self, other: "GemTally") -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    @property
+    def found(self) -> int:
+        return self.gems - self.missed
+
+    def pct(self, n: int) -> float:
+        return 100.0 * n / max(self.gems, 1)
+
+    def summary(self) -> str:
+        return (f"{self.gems} gems: found {self.pct(self.found):.1f} %, right automatically "
+                f"{self.pct(self.right):.1f} %, pending {self.pct(self.pending):.1f} %, silently wrong "
+                f"{self.wrong} ({self.pct(self.wrong):.2f} %), dismissed {self.dismissed}; "
+                f"{self.orange} orange: {self.orange_as_gem} read as a gem, {self.orange_pending} pending, "
+                f"{self.orange_dismissed} not a gem, {self.orange_missed} missed; false detections "
+                f"{self.extra_read} read + {self.extra_pending} pending")
+
+
+def match(candidates: Sequence[Candidate], labels: Sequence[GemLabel]) -> dict[int, int]:
+    """label index -> candidate index: centre within half the labelled side, one-to-one,
+    nearest first."""
+    pairs = sorted((d, i, j) for i, c in enumerate(candidates) for j, lab in enumerate(labels)
+                   if (d := math.hypot(c.cx - lab.centre[0], c.cy - lab.centre[1])) < 0.5 * lab.side)
+    cand_of: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used and j not in cand_of:
+            used.add(i)
+            cand_of[j] = i
+    return cand_of
+
+
+def score(candidates: Sequence[Candidate], reads: Sequence[ObjectRead | None],
+          labels: Sequence[GemLabel]) -> GemTally:
+    """Tally one photo (``reads[i]`` is the classifier's answer for ``candidates[i]``)."""
+    t = GemTally(photos=1)
+    cand_of = match(candidates, labels)
+    used = set(cand_of.values())
+    for j, lab in enumerate(labels):
+        gem = lab.gem
+        obj = reads[cand_of[j]] if j in cand_of else None
+        if gem is None:
+            t.orange += 1
+            if j not in cand_of:
+                t.orange_missed += 1
+            elif obj is None:
+                t.orange_dismissed += 1
+            elif obj.status == STATUS_READ:
+                t.orange_as_gem += 1
+            else:
+                t.orange_pending += 1
+            continue
+        t.gems += 1
+        if j not in cand_of:
+            t.missed += 1
+        elif obj is None:
+            t.dismissed += 1
+        elif obj.status != STATUS_READ:
+            t.pending += 1
+        elif obj.value == gem:
+            t.right += 1
+        else:
+            t.wrong += 1
+    for i, obj in enumerate(reads):
+        if i in used or obj is None:
+            continue
+        if obj.status == STATUS_READ:
+            t.extra_read += 1
+        else:
+            t.extra_pending += 1
+    return t
+
+
+def _rotate(img: np.ndarray, labels: list[GemLabel], angle: float) -> tuple[np.ndarray, list[GemLabel]]:
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    labs = []
+    for lab in labels:
+        x, y = m @ np.array([*lab.centre, 1.0])
+        s = lab.side
+        if 0 <= x < w and 0 <= y < h:
+            labs.append(GemLabel(lab.colour, (x - s / 2, y - s / 2, s, s)))
+    return out, labs
+
+
+def _scale(img: np.ndarray, labels: list[GemLabel], f: float) -> tuple[np.ndarray, list[GemLabel]]:
+    h, w = img.shape[:2]
+    out = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    return out, [GemLabel(lab.colour, (lab.box[0] * f, lab.box[1] * f, lab.box[2] * f, lab.box[3] * f))
+                 for lab in labels]
+
+
+def _jpeg(img: np.ndarray, q: int) -> np.ndarray:
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+    dec = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+    return img if dec is None else np.asarray(dec)
+
+
+def _gain(img: np.ndarray, g: float) -> np.ndarray:
+    return np.clip(img.astype(np.float32) * g, 0, 255).astype(np.uint8)
+
+
+Transform = Callable[[np.ndarray, list[GemLabel]], tuple[np.ndarray, list[GemLabel]]]
+
+#: name -> (frame, labels) -> (frame, labels): the benchmark's transforms
+TRANSFORMS: dict[str, Transform] = {
+    "none": lambda im, labs: (im, labs),
+    "rotation 30°": lambda im, labs: _rotate(im, labs, 30.0),
+    "rotation 90°": lambda im, labs: (np.ascontiguousarray(np.rot90(im)),
+                                      [GemLabel(lab.colour, (lab.box[1], im.shape[1] - lab.box[0] - lab.box[2],
+                                                             lab.box[3], lab.box[2])) for lab in labs]),
+    "scale 0.5x": lambda im, labs: _scale(im, labs, 0.5),
+    "blur σ 1.5": lambda im, labs: (cv2.GaussianBlur(im, (0, 0), 1.5), labs),
+    "JPEG 30": lambda im, labs: (_jpeg(im, 30), labs),
+    "brightness -40 %": lambda im, labs: (_gain(im, 0.6), labs),
+    "brightness +40 %": lambda im, labs: (_gain(im, 1.4), labs),
+}
+
+
+def evaluate(photos: Iterable[GemPhoto], detector: object, classifier: object,
+             transform: Transform = TRANSFORMS["none"]) -> tuple[GemTally, list[float]]:
+    """Tally of ``photos`` read by ``detector`` + ``classifier`` after ``transform``, and
+    the ms of each read (detect + classify, the decoded frame given)."""
+    total = GemTally()
+    ms: list[float] = []
+    for ph in photos:
+        frame = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise ValueError(f"cannot read {ph.path}")
+        labels = load_gem_labels(ph, frame.shape[1], frame.shape[0])
+        frame, labels = transform(frame, labels)
+        t0 = time.perf_counter()
+        cands = detector.detect(frame)  # type: ignore[attr-defined]
+        reads = classifier.classify(frame, cands, [])  # type: ignore[attr-defined]
+        ms.append((time.perf_counter() - t0) * 1000)
+        total.add(score(cands, reads, labels))
+    return total, ms
+
+
+def detector_sweep(photos: Iterable[GemPhoto], detector: object,
+                   thresholds: Sequence[float]) -> list[tuple[float, int, int, int]]:
+    """(threshold, labelled objects, found, false detections) for each threshold: the
+    detector run once at its lowest threshold (``detector.threshold`` is lowered for it)
+    on ``photos``; every labelled candy counts, orange included (the detector finds
+    objects, not gems)."""
+    lo = min(thresholds)
+    old = detector.threshold  # type: ignore[attr-defined]
+    detector.threshold = lo  # type: ignore[attr-defined]
+    per: list[tuple[list[Candidate], list[GemLabel]]] = []
+    try:
+        for ph in photos:
+            frame = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise ValueError(f"cannot read {ph.path}")
+            per.append((detector.detect(frame), load_gem_labels(ph, frame.shape[1], frame.shape[0])))  # type: ignore[attr-defined]
+    finally:
+        detector.threshold = old  # type: ignore[attr-defined]
+    out = []
+    for thr in thresholds:
+        n = found = extra = 0
+        for cands, labels in per:
+            kept = [c for c in cands if c.score >= thr]
+            # every candidate read as a gem: score() counts found and extras for all labels
+            fake = [ObjectRead("gem", "x", c.box, 1.0) for c in kept]
+            t = score(kept, fake, [GemLabel("blue", lab.box) for lab in labels])
+            n += t.gems
+            found += t.found
+            extra += t.extra_read
+        out.append((float(thr), n, found, extra))
+    return out
