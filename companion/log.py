@@ -151,6 +151,12 @@ class TableLog:
             row = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name='events'").fetchone()
         return (row[0] if row else 0) + 1
 
+    def last_seq(self) -> int:
+        """The highest sequence number stored (of the readable rows, on a damaged log)."""
+        if self.damaged:
+            return max((e.seq or 0 for e in self._salvaged().events), default=0)
+        return self.next_seq() - 1
+
     def count(self) -> int:
         if self.damaged:
             return len(self._salvaged().events)

@@ -360,8 +360,10 @@ def fold_log(table: Table, store: SnapshotStore, after: int) -> None:
 
     Far from the end of the log only one snapshot in ten is written: the others would be
     thinned out at once (old snapshots only serve deep undos)."""
-    last = store.log.next_seq() - 1
+    last = store.log.last_seq()
     recent = last - store.every * _KEEP_RECENT
+    # a damaged log is folded from what can be read; that fold is not one to cache
+    cache = not store.log.damaged
     gc_was_on = gc.isenabled()
     gc.disable()  # the fold makes no cycles; the collector would only walk the states
     try:
@@ -373,7 +375,7 @@ def fold_log(table: Table, store: SnapshotStore, after: int) -> None:
                 except CompanionError as exc:
                     table.skipped.append((ev, str(exc)))
                 assert ev.seq is not None
-                if ev.seq > recent or ev.seq - store.last_seq >= store.every * _KEEP_RECENT:
+                if cache and (ev.seq > recent or ev.seq - store.last_seq >= store.every * _KEEP_RECENT):
                     store.maybe_snapshot(table, ev.seq)
             after = upto
     finally:

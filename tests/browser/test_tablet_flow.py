@@ -206,6 +206,9 @@ def test_a_turn_at_three_sizes(browser, tmp_path, game):
         land.wait_for_function("(p) => Array.from(document.querySelectorAll('[data-test=journal-entry]')).length > 0"
                                " && Array.from(document.querySelectorAll('[data-test=journal-who-names]'))"
                                ".every(e => e.textContent.split(', ').includes(p))", arg=people[0])
+        # the exports follow the filter once its page has come back (an entry without a
+        # name, the new game, made the wait above pass on the unfiltered page too)
+        land.wait_for_function("() => document.querySelector('[data-test=journal-csv]').href.includes('who=')")
         csv_resp = land.request.get(srv.base + land.get_attribute('[data-test="journal-csv"]', "href"))
         assert csv_resp.status == 200 and "text/csv" in csv_resp.headers["content-type"]
         rows = list(csv.reader(io.StringIO(csv_resp.text().lstrip("\ufeff")), delimiter=";"))
