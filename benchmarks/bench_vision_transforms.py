@@ -109,7 +109,7 @@ def main() -> int:
         tally = Tally()
         for img, labels in originals:
             frame, labs = (img, labels) if tf is None else tf(img, labels)
-            tally.add(reader.read(frame), labs)
+            tally.add(reader.read(frame, kinds={"d6"}), labs)
         s = tally.summary()
         row = {"found": s["recall"] * 100, "auto": s["auto_right"] * 100, "pending": s["pending"] * 100,
                "silent": s["silent_errors"] * 100, "ms": s["ms_median"]}

@@ -31,6 +31,9 @@ def register(subparsers: Any) -> None:
     r.add_argument("--data", type=Path, default=None,
                    help="vision data folder whose calibration and enrollment to use (default: the table's)")
     r.add_argument("--no-calibration", action="store_true", help="ignore the saved calibration")
+    r.add_argument("--look-for", default=None, metavar="KINDS",
+                   help="what to look for on a plain photo, e.g. d6 or gem or d6,gem (default: d6; as the table "
+                        "does for a step that expects those)")
     r.set_defaults(func=_cmd_read)
 
     e = sub.add_parser("eval", help="measure the reader on a folder of photos with YOLO labels")
@@ -93,8 +96,9 @@ def _cmd_read(args: argparse.Namespace) -> int:
     if not paths:
         print("companion: error: no image found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
         return 1
+    kinds = {k.strip() for k in args.look_for.split(",") if k.strip()} if getattr(args, "look_for", None) else None
     for path in paths:
-        read = reader.read(path)
+        read = reader.read(path, kinds=kinds)
         if read.error:
             status = 1
         if args.json:

@@ -98,7 +98,7 @@ def register_vision(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", type=Path, default=None, help="vision data folder")
     p.add_argument("--no-calibration", action="store_true", help="ignore the saved calibration")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_cmd_read_tray, annotate=None, no_tta=False)
+    p.set_defaults(func=_cmd_read_tray, annotate=None, no_tta=False, look_for=None)
 
 
 def _err(msg: str) -> int:

@@ -115,15 +115,17 @@ class Tally:
 
 
 def evaluate(folder: Path | str, split: str = "all", reader: Any = None,
-             progress: Any = None, fixes: bool = False) -> dict[str, Any]:
-    """Read every labelled photo of ``folder`` in ``split`` and tally (see module doc)."""
+             progress: Any = None, fixes: bool = False, kinds: Any = ("d6",)) -> dict[str, Any]:
+    """Read every labelled photo of ``folder`` in ``split`` and tally (see module doc).
+    ``kinds``: what the reader looks for (the labels are pip d6: as the table reads a
+    step that expects d6)."""
     from .reader import default_reader
 
     reader = reader or default_reader()
     photos = list_photos(folder, split)
     tally = Tally()
     for ph in photos:
-        read = reader.read(ph.path)
+        read = reader.read(ph.path, kinds=kinds) if kinds is not None else reader.read(ph.path)
         if read.size is not None:
             w, h = read.size
         else:

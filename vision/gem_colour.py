@@ -231,6 +231,7 @@ class GemClassifier:
     ``("gem",)``: the gem detector's), or every candidate when ``None``."""
 
     kind = "gem"
+    on_request = True  # see GemDetector.on_request
 
     def __init__(self, colours: GemColours | None = None, white: Sequence[float] | None = None,
                  sources: Sequence[str] | None = None) -> None:

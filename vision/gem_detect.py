@@ -38,6 +38,11 @@ class GemDetector:
     ``threshold``: the least centre heat of a candidate (0.5: chosen on the ``calib``
     photos, see ``docs/vision.md``, Gems)."""
 
+    #: What it finds: the reader runs it only when the step expects gems (or anything).
+    kinds = ("gem",)
+    #: Runs only when the step asks for gems (``Reader.read(kinds=...)``).
+    on_request = True
+
     def __init__(self, model: Path | None = None, det_size: int = 544, stride: int = 4,
                  threshold: float = 0.5, max_objects: int = 256, engine: str = "classic") -> None:
         self.net = load_net(Path(model) if model else MODELS_DIR / "gem_detector.onnx", engine)

@@ -77,7 +77,7 @@ class PipClassifier:
     kind = "d6"
 
     def __init__(self, model: Path | Sequence[Path] | None = None, settings: dict[str, Any] | None = None,
-                 tta: bool = True) -> None:
+                 tta: bool = True, sources: Sequence[str] | None = ("",)) -> None:
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         thr = cfg.get("thresholds", {})
         if model is None:
@@ -95,6 +95,10 @@ class PipClassifier:
         self.tta = tta
         self.norm = str(cfg.get("input_norm", "none"))
         self.tta_below = float(cfg.get("tta_below", TTA_BELOW))
+        #: Claim only candidates of these ``Candidate.source`` (default: the die-centre
+        #: detector's, ``""``); ``None``: every candidate. The networks never saw a candy:
+        #: the gem detector's candidates are not theirs.
+        self.sources = None if sources is None else tuple(sources)
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
         blob = to_blob(crops, self.norm)
@@ -127,9 +131,14 @@ class PipClassifier:
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
-        """One :class:`ObjectRead` per candidate, or ``None`` for "not a die"."""
-        probs = self.probabilities(frame, candidates)
-        return [self.decide(c, p) for c, p in zip(candidates, probs)]
+        """One :class:`ObjectRead` per candidate, or ``None`` for "not a die" (or a
+        candidate of another detector, see ``sources``)."""
+        mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
+        out: list[ObjectRead | None] = [None] * len(candidates)
+        probs = self.probabilities(frame, [candidates[i] for i in mine])
+        for i, p in zip(mine, probs):
+            out[i] = self.decide(candidates[i], p)
+        return out
 
     def decide(self, cand: Candidate, p: np.ndarray) -> ObjectRead | None:
         if float(p[NOT_A_DIE]) >= self.not_a_die:

@@ -228,15 +228,27 @@ class Reader:
 
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         self.pips: Any = None
+        gems = (MODELS_DIR / "gem_detector.onnx").exists() and (MODELS_DIR / "gems.json").exists()
         if detectors is None:
             from .detect import DiceDetector
 
-            detectors = [DiceDetector(det_size=int(cfg.get("det_size", 320)), stride=int(cfg.get("stride", 4)),
-                                      threshold=float(cfg.get("thresholds", {}).get("det", 0.3)))]
+            found: list[Detector] = [DiceDetector(det_size=int(cfg.get("det_size", 320)),
+                                                  stride=int(cfg.get("stride", 4)),
+                                                  threshold=float(cfg.get("thresholds", {}).get("det", 0.3)))]
+            if gems:
+                from .gem_detect import GemDetector
+
+                found.append(GemDetector())
+            detectors = found
         if classifiers is None:
             from .pips import PipClassifier
 
-            classifiers = [PipClassifier(settings=cfg, tta=tta)]
+            claims: list[ObjectClassifier] = [PipClassifier(settings=cfg, tta=tta)]
+            if gems:
+                from .gem_colour import GemClassifier
+
+                claims.append(GemClassifier(sources=("gem",)))
+            classifiers = claims
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
         self.pips = next((c for c in self.classifiers if getattr(c, "kind", None) == "d6"), None)
@@ -318,7 +330,9 @@ class Reader:
 
         def useful(plugin: Any) -> bool:
             own = getattr(plugin, "kinds", None) or ((plugin.kind,) if getattr(plugin, "kind", None) else None)
-            return wanted is None or own is None or bool(wanted & set(own))
+            if wanted is None:  # the step says nothing: all but the plug-ins run on request only
+                return not getattr(plugin, "on_request", False)
+            return own is None or bool(wanted & set(own))
 
         detectors = [d for d in self.detectors if useful(d)]
         cands: list[Candidate] = []
@@ -358,8 +372,11 @@ class Reader:
 
         ``kinds``: what the game's step expects (e.g. ``{"d10"}``, ``{"gem"}``); on a plain
         photo only the plug-ins of those kinds run (a plug-in says its ``kinds`` or
-        ``kind``; one that says neither always runs). A known tray reads every kind: the
-        table's matcher marks what the step has no use for."""
+        ``kind``; one that says neither always runs). Without ``kinds``, a plug-in marked
+        ``on_request`` does not run: the gem reader finds round things in any texture
+        (on random noise: 58 candidates, nearly all pending, one read), so it looks only
+        when gems are asked for. A known tray reads every kind: the table's matcher marks
+        what the step has no use for."""
         t0 = time.perf_counter()
         if name is None and isinstance(source, (str, Path)):
             name = str(source)

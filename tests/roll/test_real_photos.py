@@ -9,6 +9,7 @@ the stored read record are compared with the photo's labels.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -78,3 +79,50 @@ def test_a_step_that_expects_d10_does_not_read_real_d6_as_its_dice(tmp_path: Pat
     finally:
         devs.stop()
     assert rec["objects"] == [] and rec["status"] != "applied"
+
+
+def test_an_espri_draw_reads_real_round_gems_and_never_an_orange_one(tmp_path: Path) -> None:
+    """The table's path on held-aside candy photos (the gems' stand-ins): an ESPRI step
+    expects gems, so the reader looks for gems; every read colour is the labelled one and
+    no orange candy (no gem colour) is read as a gem."""
+    import math
+
+    from companion.roll.demo import demo_events
+    from vision.gem_data import list_gem_photos, load_gem_labels, shared_candies_dir
+
+    from companion.roll.match import expected_kinds
+
+    folder = shared_candies_dir()
+    if folder is None:  # under CI the shared data must be there: fail, do not skip
+        (pytest.fail if os.environ.get("CI") else pytest.skip)("shared candy photos not found")
+    table = TableService(tmp_path / "table.sqlite")
+    for ev in demo_events("espri"):
+        table.submit(ev)
+    assert expected_kinds(table.state_json()["state"]) == {"gem"}
+    right = wrong = orange_read = gems = 0
+    for k, photo in enumerate(list_gem_photos(folder, "test")[:3]):
+        cam_dir = tmp_path / f"cam{k}"
+        cam_dir.mkdir()
+        shutil.copy(photo.path, cam_dir / photo.path.name)
+        devs = start_devices(table, tmp_path / "data", camera=f"folder:{cam_dir}", tray="none", gpio="none")
+        try:
+            rec = devs.roll.roll()
+        finally:
+            devs.stop()
+        assert rec.get("status") != "error", rec.get("message")
+        labels = load_gem_labels(photo, *rec["size"])
+        for o in rec["objects"]:
+            assert o["kind"] == "gem", o
+            x, y, w, h = o["box"]
+            lab = min(labels, key=lambda lb: math.hypot(lb.centre[0] - x - w / 2, lb.centre[1] - y - h / 2))
+            if o["status"] != "read":
+                continue
+            if lab.gem is None:
+                orange_read += 1
+            elif o["value"] == lab.gem:
+                right += 1
+            else:
+                wrong += 1
+        gems += sum(1 for lb in labels if lb.gem is not None)
+    assert orange_read == 0 and wrong == 0, (orange_read, wrong)
+    assert gems >= 60 and right >= 0.9 * gems, (right, gems)

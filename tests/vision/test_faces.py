@@ -256,3 +256,28 @@ def test_on_a_plain_photo_only_the_plug_ins_of_the_expected_kinds_run() -> None:
     assert reader.read(scene.image, kinds={"d10"}).objects == () and calls == []
     assert [o.value for o in reader.read(scene.image, kinds={"d6", "d10"}).objects] == [3]
     assert [o.value for o in reader.read(scene.image).objects] == [3] and calls == ["d6", "d6"]
+
+
+def test_a_plug_in_on_request_runs_only_when_its_kind_is_asked_for() -> None:
+    scene = render_tray(38, objects=[("gem", "hiver")], spec=SceneSpec(size=(640, 480), crop_to_tray=True,
+                                                                        markers=False), with_background=False)
+    calls: list[str] = []
+
+    class RoundThings:
+        kinds = ("gem",)
+        on_request = True
+
+        def detect(self, frame):
+            calls.append("gem")
+            return [Candidate(200.0, 200.0, 30.0, 0.9, source="gem")]
+
+    class Colours:
+        kind = "gem"
+        on_request = True
+
+        def classify(self, frame, candidates, bodies=()):
+            return [ObjectRead("gem", "hiver", c.box, 0.9) for c in candidates]
+
+    reader = Reader(detectors=[RoundThings()], classifiers=[Colours()], warm_up=False)
+    assert reader.read(scene.image).objects == () and calls == []
+    assert [o.value for o in reader.read(scene.image, kinds={"gem"}).objects] == ["hiver"] and calls == ["gem"]

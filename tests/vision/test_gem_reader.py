@@ -81,7 +81,7 @@ def test_the_reader_plugs_in_and_reports_gems(candies: Path, reader_parts) -> No
 
     det, clf = reader_parts
     ph = list_gem_photos(candies, "test")[0]
-    read = Reader(detectors=[det], classifiers=[clf]).read(ph.path)
+    read = Reader(detectors=[det], classifiers=[clf]).read(ph.path, kinds={"gem"})
     assert read.error is None and read.size == (1920, 1080)
     import cv2
 
