@@ -91,6 +91,12 @@ if [ "$FRESH" = yes ] || [ ! -f "$BASE_TAR" ]; then
     echo "deb $MIRROR bookworm main" >"$WORK/base/etc/apt/sources.list"
     echo "deb $MIRROR bookworm-updates main" >>"$WORK/base/etc/apt/sources.list"
     echo "deb http://security.debian.org/debian-security bookworm-security main" >>"$WORK/base/etc/apt/sources.list"
+    # the updates once, into the base: a Pi OS image is up to date, and under emulation
+    # some of them (ca-certificates: thousands of small openssl runs) take minutes
+    step "apt upgrade of the base, under emulation"
+    cp /etc/resolv.conf "$WORK/base/etc/resolv.conf"
+    chroot "$WORK/base" /usr/bin/env DEBIAN_FRONTEND=noninteractive sh -c \
+        'apt-get update -qq && apt-get -y -qq upgrade && apt-get clean' >>"$WORK/debootstrap.log"
     tar -C "$WORK/base" -cf "$BASE_TAR.tmp" .
     mv "$BASE_TAR.tmp" "$BASE_TAR"
     rm -rf "$WORK/base"
