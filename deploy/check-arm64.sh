@@ -17,8 +17,15 @@
 # The log, with the time of each step, goes to WORK/check-arm64.log.
 set -euo pipefail
 
-REPO=$(cd "$(dirname "$0")/.." && pwd)
+REPO=${CHECK_ARM64_REPO:-$(cd "$(dirname "$0")/.." && pwd)}
 WORK=${COMPANION_ARM64_WORK:-/var/tmp/companion-arm64}
+if [ -z "${CHECK_ARM64_REPO:-}" ]; then
+    # run from a copy: bash reads a script as it goes, and this one runs for many minutes
+    # (editing the checkout meanwhile must not change what runs)
+    mkdir -p "$WORK"
+    cp "$0" "$WORK/check-arm64.running.sh"
+    CHECK_ARM64_REPO=$REPO exec bash "$WORK/check-arm64.running.sh" "$@"
+fi
 MIRROR=${COMPANION_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 SHARED=${COMPANION_SHARED:-$REPO/../shared}
 FRESH=no
@@ -108,6 +115,18 @@ mkdir -p "$ROOT"
 tar -C "$ROOT" -xf "$BASE_TAR"
 add_qemu "$ROOT"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# a host behind a TLS-inspecting proxy trusts extra authorities: so does the root (pip
+# inside checks PyPI's certificate against them); appended to the bundle directly, as
+# update-ca-certificates would, which takes minutes under emulation
+extra_ca=$(find /usr/local/share/ca-certificates -name '*.crt' 2>/dev/null | sort)
+if [ -n "$extra_ca" ]; then
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    for crt in $extra_ca; do
+        cp "$crt" "$ROOT/usr/local/share/ca-certificates/"
+        cat "$crt" >>"$ROOT/etc/ssl/certs/ca-certificates.crt"
+    done
+    echo "trusted in the root as on the host: $(echo $extra_ca | wc -w) extra certificate authorities"
+fi
 printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"  # apt starts no daemon in the root
 chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
 
@@ -137,6 +156,7 @@ unshare --mount --propagation private /bin/bash -euc '
     mount -t tmpfs tmpfs "$ROOT/run"
     mount -t tmpfs tmpfs "$ROOT/tmp"
     exec chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
         CHECK_KIOSK="$CHECK_KIOSK" CHECK_MODEL="$CHECK_MODEL" CHECK_PORT="$CHECK_PORT" CHECK_T0="$CHECK_T0" \
         /bin/bash /root/companion/deploy/check-arm64-inside.sh
 ' _ "$ROOT"
