@@ -58,7 +58,8 @@ import json, sys
 checks = {c["name"]: c for c in json.load(open(sys.argv[1]))}
 assert checks["python"]["status"] == "ok", checks["python"]
 assert checks["libraries"]["status"] == "ok", checks["libraries"]
-assert "gpio" in checks and "pin" in checks["gpio"]["en"].lower(), checks.get("gpio")
+# off a Pi the GPIO check lists the pin libraries: [pi] brought lgpio, [pi5] rpi-lgpio
+assert "gpio" in checks and "lgpio" in checks["gpio"]["en"], checks.get("gpio")
 print("doctor: python, libraries ok; gpio says:", checks["gpio"]["en"])
 EOF
 

@@ -68,12 +68,23 @@ FACTORY_NAMES = {"LGPIOFactory": "lgpio", "RPiGPIOFactory": "RPi.GPIO", "PiGPIOF
                  "NativeFactory": "native", "MockFactory": "mock"}
 
 
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be found, without importing it (lgpio opens files at import,
+    RPi.GPIO refuses to import off a Pi)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ValueError:  # in sys.modules without a spec: there, so installed
+        return True
+    except ImportError:  # its package is missing
+        return False
+
+
 def _rpi_gpio_provider() -> str | None:
     """Which distribution provides the ``RPi.GPIO`` module: ``RPi.GPIO`` itself (Pi 4),
-    ``rpi-lgpio`` (its API over lgpio, for the Pi 5), or None when it cannot be imported."""
-    try:
-        importlib.import_module("RPi.GPIO")
-    except Exception:  # noqa: BLE001 - RPi.GPIO raises RuntimeError off a Pi
+    ``rpi-lgpio`` (its API over lgpio, for the Pi 5), or None when it is not installed."""
+    if not _installed("RPi.GPIO"):
         return None
     from importlib.metadata import packages_distributions
 
@@ -82,19 +93,26 @@ def _rpi_gpio_provider() -> str | None:
 
 
 def pin_libraries() -> list[str]:
-    """The pin libraries gpiozero could use here, in its order of preference."""
-    found = []
-    try:
-        importlib.import_module("lgpio")
-        found.append("lgpio")
-    except Exception:  # noqa: BLE001
-        pass
+    """The pin libraries installed here that gpiozero could use, in its order of preference."""
+    found = ["lgpio"] if _installed("lgpio") else []
     provider = _rpi_gpio_provider()
     if provider == "rpi-lgpio":
         found.append("RPi.GPIO (rpi-lgpio)")
     elif provider:
         found.append("RPi.GPIO")
     return found
+
+
+def _lgpio_workdir(data_dir: Path) -> None:
+    """lgpio makes its notification pipe in ``$LG_WD``, else the current folder, at import:
+    run from a folder the user cannot write (``sudo -u companion ... doctor`` from a home
+    folder), it fails and gpiozero falls back to another library. Point it at the data
+    folder (the service's own working folder), else the temporary folder."""
+    if "LG_WD" in os.environ or os.access(".", os.W_OK):
+        return
+    import tempfile
+
+    os.environ["LG_WD"] = str(data_dir) if os.access(data_dir, os.W_OK) else tempfile.gettempdir()
 
 
 def pin_factory() -> tuple[Any, str, list[str]]:
@@ -129,6 +147,7 @@ def check_gpio(data_dir: Path) -> dict[str, Any]:
     except ImportError:
         return _r("warn", "gpiozero absent : pas de bouton ni de voyant sur le Pi",
                   "gpiozero missing: no button or LED on the Pi", "sudo apt install python3-gpiozero python3-lgpio")
+    _lgpio_workdir(data_dir)
     factory, name, passed = pin_factory()
     if factory is None:
         why = "; ".join(passed[-3:])

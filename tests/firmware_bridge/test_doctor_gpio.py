@@ -3,6 +3,7 @@ itself on a Pi 4, RPi.GPIO from rpi-lgpio on a Pi 5, mock in tests)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from pathlib import Path
@@ -66,3 +67,17 @@ def test_no_pin_library_that_loads_is_a_failure_with_a_fix(tmp_path: Path, monke
     r = check_gpio(tmp_path)
     assert r["status"] == "fail" and r["en"].startswith("No pin library loads")
     assert "python3-lgpio" in r["fix"]
+
+
+def test_lgpio_is_pointed_at_a_writable_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """lgpio opens its notification pipe in the current folder at import; the doctor run
+    as the service's user from a folder it cannot write must not make it fail."""
+    from firmware_bridge.doctor import _lgpio_workdir
+
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.setattr(doctor.os, "access", lambda p, mode: str(p) != ".")
+    _lgpio_workdir(tmp_path)
+    assert os.environ["LG_WD"] == str(tmp_path)
+    monkeypatch.setenv("LG_WD", "/somewhere/chosen")
+    _lgpio_workdir(tmp_path)
+    assert os.environ["LG_WD"] == "/somewhere/chosen"
