@@ -64,8 +64,10 @@ print("doctor: python, libraries ok; gpio says:", checks["gpio"]["en"])
 EOF
 
 step "companion serve --demo on 127.0.0.1:$PORT, waiting for /healthz"
-runuser -u companion -- env COMPANION_DATA=$DATA HOME=$DATA "$VENV/bin/companion" serve --demo \
-    --host 127.0.0.1 --port "$PORT" --data "$DATA" >/tmp/serve.log 2>&1 &
+# setpriv execs the server itself (runuser would stay its parent and keep the signal)
+(cd "$DATA" && exec setpriv --reuid=companion --regid=companion --init-groups -- \
+    env COMPANION_DATA=$DATA HOME=$DATA "$VENV/bin/companion" serve --demo \
+    --host 127.0.0.1 --port "$PORT" --data "$DATA") >/tmp/serve.log 2>&1 &
 SERVE=$!
 check "$VENV/bin/python" - "$PORT" "$SERVE" <<'EOF'
 import json, os, sys, time, urllib.request
