@@ -99,7 +99,8 @@ python3 -m venv --system-site-packages /root/testenv
 site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 tsite=$(/root/testenv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 echo "$site" >"$tsite/companion-install.pth"
-rm -rf /root/check && mkdir -p /root/check && cp -r "$SRC/tests" /root/check/  # no source beside them
+# the tests with their data (examples/) and pytest settings, but no source beside them
+rm -rf /root/check && mkdir -p /root/check && cp -r "$SRC/tests" "$SRC/examples" "$SRC/pyproject.toml" /root/check/
 cd /root/check
 check /root/testenv/bin/python -c 'import companion, vision; assert companion.__file__.startswith("/opt/companion"), companion.__file__; print("tests import", companion.__file__)'
 
