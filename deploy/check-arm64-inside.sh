@@ -100,7 +100,9 @@ site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["pur
 tsite=$(/root/testenv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 echo "$site" >"$tsite/companion-install.pth"
 # the tests with their data (examples/) and pytest settings, but no source beside them
-rm -rf /root/check && mkdir -p /root/check && cp -r "$SRC/tests" "$SRC/examples" "$SRC/pyproject.toml" /root/check/
+# (-L: some examples are links into the source's demo data)
+rm -rf /root/check && mkdir -p /root/check && cp -r "$SRC/tests" "$SRC/pyproject.toml" /root/check/
+cp -rL "$SRC/examples" /root/check/
 cd /root/check
 check /root/testenv/bin/python -c 'import companion, vision; assert companion.__file__.startswith("/opt/companion"), companion.__file__; print("tests import", companion.__file__)'
 
