@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["check_tray", "check_gpio"]
+__all__ = ["check_tray", "check_gpio", "pin_factory", "pin_libraries", "FACTORY_NAMES"]
 
 
 def _r(status: str, fr: str, en: str, fix: str = "", fix_fr: str = "") -> dict[str, Any]:
@@ -67,30 +68,124 @@ def _on_a_pi() -> bool:
         return False
 
 
+#: gpiozero's pin factories by class name: what the doctor calls each.
+FACTORY_NAMES = {"LGPIOFactory": "lgpio", "RPiGPIOFactory": "RPi.GPIO", "PiGPIOFactory": "pigpio",
+                 "NativeFactory": "native", "MockFactory": "mock"}
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be found, without importing it (lgpio opens files at import,
+    RPi.GPIO refuses to import off a Pi)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ValueError:  # in sys.modules without a spec: there, so installed
+        return True
+    except ImportError:  # its package is missing
+        return False
+
+
+def _rpi_gpio_provider() -> str | None:
+    """Which distribution provides the ``RPi.GPIO`` module: ``RPi.GPIO`` itself (Pi 4),
+    ``rpi-lgpio`` (its API over lgpio, for the Pi 5), or None when it is not installed."""
+    if not _installed("RPi.GPIO"):
+        return None
+    from importlib.metadata import packages_distributions
+
+    dists = packages_distributions().get("RPi", [])
+    return "rpi-lgpio" if any(d.lower().replace("_", "-") == "rpi-lgpio" for d in dists) else "RPi.GPIO"
+
+
+def pin_libraries() -> list[str]:
+    """The pin libraries installed here that gpiozero could use, in its order of preference."""
+    found = ["lgpio"] if _installed("lgpio") else []
+    provider = _rpi_gpio_provider()
+    if provider == "rpi-lgpio":
+        found.append("RPi.GPIO (rpi-lgpio)")
+    elif provider:
+        found.append("RPi.GPIO")
+    return found
+
+
+def _lgpio_workdir(data_dir: Path) -> None:
+    """lgpio makes its notification pipe in ``$LG_WD``, else the current folder, at import:
+    run from a folder the user cannot write (``sudo -u companion ... doctor`` from a home
+    folder), it fails and gpiozero falls back to another library. Point it at the data
+    folder (the service's own working folder), else the temporary folder."""
+    if "LG_WD" in os.environ or os.access(".", os.W_OK):
+        return
+    import tempfile
+
+    os.environ["LG_WD"] = str(data_dir) if os.access(data_dir, os.W_OK) else tempfile.gettempdir()
+
+
+def pin_factory() -> tuple[Any, str, list[str]]:
+    """The pin factory gpiozero picks here (``$GPIOZERO_PIN_FACTORY``, else the first of
+    lgpio, RPi.GPIO, pigpio, native that loads): ``(factory or None, its name, why the
+    ones before it were passed over)``. The caller closes the factory."""
+    import warnings
+
+    from gpiozero import Device
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            factory = Device._default_pin_factory()
+        except Exception as exc:  # noqa: BLE001 - BadPinFactory, or a library failing its own way
+            return None, "", [str(w.message) for w in caught] + [str(exc)]
+    name = FACTORY_NAMES.get(type(factory).__name__, type(factory).__name__)
+    if name == "RPi.GPIO" and _rpi_gpio_provider() == "rpi-lgpio":
+        name = "RPi.GPIO (rpi-lgpio)"
+    return factory, name, [str(w.message) for w in caught]
+
+
 def check_gpio(data_dir: Path) -> dict[str, Any]:
-    if not _on_a_pi():
-        return _r("ok", "Pas un Raspberry Pi : GPIO inutile", "Not a Raspberry Pi: no GPIO needed")
+    """Which pin library gpiozero uses, and whether the button and LED pins answer."""
+    forced = os.environ.get("GPIOZERO_PIN_FACTORY")
+    if not _on_a_pi() and not forced:
+        libs = ", ".join(pin_libraries()) or None
+        return _r("ok", f"Pas un Raspberry Pi : GPIO inutile (bibliothèques de broches : {libs or 'aucune'})",
+                  f"Not a Raspberry Pi: no GPIO needed (pin libraries: {libs or 'none'})")
     try:
         import gpiozero  # noqa: F401
     except ImportError:
         return _r("warn", "gpiozero absent : pas de bouton ni de voyant sur le Pi",
                   "gpiozero missing: no button or LED on the Pi", "sudo apt install python3-gpiozero python3-lgpio",
                   "sudo apt install python3-gpiozero python3-lgpio")
-    if not os.access("/dev/gpiochip0", os.R_OK | os.W_OK):
-        return _r("fail", "Pas le droit d'utiliser les GPIO", "No permission to use the GPIO",
-                  "sudo usermod -aG gpio $USER, then log in again", "sudo usermod -aG gpio $USER, puis reconnectez-vous")
-    from .gpio import GpioTray
-
-    tray = GpioTray(17, 27)
+    _lgpio_workdir(data_dir)
+    factory, name, passed = pin_factory()
+    if factory is None:
+        why = "; ".join(passed[-3:])
+        return _r("fail", f"Aucune bibliothèque de broches ne se charge : {why}",
+                  f"No pin library loads: {why}",
+                  "sudo apt install python3-lgpio (Pi 5: pip install rpi-lgpio in the venv); see docs/raspberry-pi.md",
+                  "sudo apt install python3-lgpio (Pi 5 : pip install rpi-lgpio dans le venv) ; voir docs/raspberry-pi.md")
     try:
-        tray.start()
-    except Exception as exc:  # noqa: BLE001
-        return _r("warn", f"GPIO17/27 indisponibles : {exc}", f"GPIO17/27 unavailable: {exc}",
-                  "is `companion serve` running (it holds the pins)? else check the wiring in hardware.md",
-                  "`companion serve` tourne-t-il (il tient les broches) ? sinon vérifiez le câblage (hardware.md)")
+        if name != "mock" and not os.access("/dev/gpiochip0", os.R_OK | os.W_OK):
+            return _r("fail", f"Pas le droit d'utiliser les GPIO (bibliothèque de broches : {name})",
+                      f"No permission to use the GPIO (pin library: {name})",
+                      "sudo usermod -aG gpio $USER, then log in again",
+                      "sudo usermod -aG gpio $USER, puis reconnectez-vous")
+        from .gpio import GpioTray
+
+        tray = GpioTray(17, 27, pin_factory=factory)
+        try:
+            tray.start()
+        except Exception as exc:  # noqa: BLE001
+            return _r("warn", f"GPIO17/27 indisponibles (bibliothèque de broches : {name}) : {exc}",
+                      f"GPIO17/27 unavailable (pin library: {name}): {exc}",
+                      "is `companion serve` running (it holds the pins)? else check the wiring in hardware.md",
+                      "`companion serve` tourne-t-il (il tient les broches) ? sinon vérifiez le câblage (hardware.md)")
+        finally:
+            try:
+                tray.stop()
+            except Exception:  # noqa: BLE001
+                pass
     finally:
         try:
-            tray.stop()
+            factory.close()
         except Exception:  # noqa: BLE001
             pass
-    return _r("ok", "GPIO : bouton GPIO17, voyant GPIO27", "GPIO: button GPIO17, LED GPIO27")
+    return _r("ok", f"GPIO par {name} (bibliothèque de broches de gpiozero) : bouton GPIO17, voyant GPIO27",
+              f"GPIO through {name} (gpiozero's pin library): button GPIO17, LED GPIO27")

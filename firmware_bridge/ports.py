@@ -1,9 +1,11 @@
 """Which tray to use: a port specification, given by argument, else ``$COMPANION_TRAY``.
 
 =====================  ================================================================
-``auto`` (default)     the first USB serial port with a known vendor:product (a Pico
-                       running MicroPython is ``2e8a:0005``), looked up again on every
-                       reconnect
+``auto`` (default)     ``/dev/companion-tray`` when the udev rule made it
+                       (``deploy/99-companion-tray.rules``), else the first USB serial
+                       port with a known vendor:product (a Pico running MicroPython is
+                       ``2e8a:0005``), by its ``/dev/serial/by-id/...`` name when it has
+                       one; looked up again on every reconnect
 ``usb:2e8a:0005``      the first port with that vendor:product
 ``/dev/ttyACM0``       a path; best a stable one, ``/dev/serial/by-id/usb-...``, that
                        follows the tray when it is plugged into another USB socket
@@ -18,14 +20,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
 
 from .errors import PortError
 
-__all__ = ["ENV_VAR", "PICO_USB_ID", "PortSpec", "parse_spec", "find_usb_port"]
+__all__ = ["ENV_VAR", "PICO_USB_ID", "UDEV_NAME", "DEV_DIR", "PortSpec", "parse_spec", "find_usb_port", "by_id_names"]
 
 ENV_VAR = "COMPANION_TRAY"
 #: USB vendor:product of a Raspberry Pi Pico running MicroPython.
 PICO_USB_ID = (0x2E8A, 0x0005)
+#: The stable name the udev rule gives the Pico (``/dev/companion-tray``).
+UDEV_NAME = "companion-tray"
+#: Where device names live (tests point it at a fake folder).
+DEV_DIR = Path("/dev")
 
 
 @dataclass(frozen=True)
@@ -76,16 +84,54 @@ def parse_spec(spec: str | None = None, usb_ids: tuple[tuple[int, int], ...] = (
     return PortSpec("path", path=text)
 
 
-def find_usb_port(usb_ids: tuple[tuple[int, int], ...]) -> str | None:
-    """The device of the first serial port whose USB vendor:product is in ``usb_ids``."""
-    from serial.tools import list_ports
-
+def by_id_names(dev_dir: Path | None = None) -> dict[str, str]:
+    """``/dev/serial/by-id`` as ``{device name: by-id path}`` (e.g. ``ttyACM0`` ->
+    ``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6613852-if00``); empty when the
+    folder is absent (no USB serial device plugged in, or no udev)."""
+    folder = (dev_dir if dev_dir is not None else DEV_DIR) / "serial" / "by-id"
+    names: dict[str, str] = {}
     try:
-        ports = sorted(list_ports.comports(), key=lambda p: p.device)
+        links = sorted(folder.iterdir())
+    except OSError:
+        return names
+    for link in links:
+        try:
+            target = link.resolve(strict=True)
+        except OSError:  # a link left dangling by an unplug
+            continue
+        names.setdefault(target.name, str(link))
+    return names
+
+
+def find_usb_port(usb_ids: tuple[tuple[int, int], ...], *, dev_dir: Path | None = None,
+                  comports: Callable[[], Iterable[Any]] | None = None) -> str | None:
+    """The tray's port for ``auto`` and ``usb:VID:PID``, or None when it is not plugged in.
+
+    1. ``/dev/companion-tray``, the udev rule's name, when the Pico's id is wanted and the
+       name leads to a device (udev removes it on unplug);
+    2. else the first serial port with a wanted vendor:product (in the order of
+       ``usb_ids``), by its ``/dev/serial/by-id`` name when it has one, which stays the
+       same whatever USB socket the tray is in, else by its device (``/dev/ttyACM0``).
+
+    ``dev_dir`` (default :data:`DEV_DIR`) and ``comports`` (default pyserial's
+    ``list_ports.comports``) are for tests.
+    """
+    dev = dev_dir if dev_dir is not None else DEV_DIR
+    if PICO_USB_ID in usb_ids:
+        link = dev / UDEV_NAME
+        if os.path.exists(link):
+            return str(link)
+    if comports is None:
+        from serial.tools import list_ports
+
+        comports = list_ports.comports
+    try:
+        ports = sorted(comports(), key=lambda p: p.device)
     except Exception:  # a broken sysfs entry must not stop the search
         return None
+    by_id = by_id_names(dev)
     for want in usb_ids:
         for p in ports:
             if (p.vid, p.pid) == want:
-                return str(p.device)
+                return by_id.get(os.path.basename(os.path.realpath(str(p.device))), str(p.device))
     return None
