@@ -281,3 +281,26 @@ def test_a_plug_in_on_request_runs_only_when_its_kind_is_asked_for() -> None:
     reader = Reader(detectors=[RoundThings()], classifiers=[Colours()], warm_up=False)
     assert reader.read(scene.image).objects == () and calls == []
     assert [o.value for o in reader.read(scene.image, kinds={"gem"}).objects] == ["hiver"] and calls == ["gem"]
+
+
+def test_dice_small_in_a_large_frame_are_read_in_their_region_brought_to_the_learnt_size() -> None:
+    # a stand-in d6 finder that sees dice only when they are at least 30 px: a 2028 px
+    # frame whose dice are 25 px is read again in the dice's region, at 640 px across
+    frame = np.random.default_rng(3).integers(60, 120, (1520, 2028, 3), dtype=np.uint8)
+    frame[688:713, 988:1013] = 255  # the die: 25 px, centred on (1000, 700)
+    seen: list[tuple[int, int]] = []
+
+    class SmallDiceFinder:
+        kinds = ("d6",)
+
+        def detect(self, img):
+            seen.append(img.shape[:2])
+            ys, xs = np.nonzero(img[:, :, 0] > 200)
+            return [Candidate(float(xs.mean()), float(ys.mean()), float(np.sqrt(len(xs))), 0.9)]
+
+    pips = StandInPips([lambda c: ObjectRead("d6", 5, c.box, 0.97)] * 2)
+    read = Reader(detectors=[SmallDiceFinder()], classifiers=[pips], warm_up=False).read(frame, kinds={"d6"})
+    assert len(seen) == 2 and seen[0] == (1520, 2028) and max(seen[1]) <= 640
+    (die,) = read.objects
+    x, y, w, h = die.box
+    assert die.value == 5 and abs(x + w / 2 - 1000) <= 3 and abs(y + h / 2 - 700) <= 3 and abs(w - 25) <= 3
