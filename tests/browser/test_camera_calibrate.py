@@ -30,6 +30,12 @@ def test_wizard_checks_calibrates_enrolls_and_practises(page, tmp_path):
         page.click('[data-test="enroll-kind-d6"]')
         page.click('[data-test="enroll-capture"]')
         page.wait_for_function("document.querySelector('[data-test=toast]').textContent.includes('Aucun objet')")
+        # the instruction and the buttons speak in words, never keys or stray objects
+        page.wait_for_function("document.querySelector('[data-test=enroll-kind-lieu]').textContent.includes('lieu') "
+                               "&& document.querySelector('[data-test=enroll-kind-lieu]').textContent !== 'lieu'")
+        assert "[object" not in page.text_content('[data-test="enroll-face"]')
+        # the preview is in view beside (or above) the steps, to be tapped
+        assert page.locator('[data-test="preview"]').bounding_box()["y"] < page.viewport_size["height"]
         # several objects in the tray: a tap on the preview chooses the one to learn
         assert "Touchez" in page.text_content('[data-test="enroll-tap"]')
         box = page.locator('[data-test="preview"]').bounding_box()

@@ -15,6 +15,15 @@ const Calibrate = (() => {
   let timer = null;
   let tap = null; // [x, y] fractions of the photo: the die to learn when there are several
 
+  // Words for kinds and faces (GET /api/labels, the rules' own); the keys until loaded.
+  let labels = { kinds: {}, faces: {} };
+  function kindName(k) { const p = labels.kinds[k]; return p ? t(p[0], p[1]) : k; }
+  function faceName(k, f) { const p = (labels.faces[k] || {})[String(f)]; return p ? t(p[0], p[1]) : String(f); }
+  async function loadLabels() {
+    try { labels = await getJSON("/api/labels"); } catch (e) { return; }
+    draw();
+  }
+
   async function getJSON(url) {
     const r = await fetch(url, { credentials: "same-origin" });
     const out = await r.json().catch(() => ({}));
@@ -79,16 +88,16 @@ const Calibrate = (() => {
     const kinds = progress.kinds.map((k) => k.kind);
     root.append(h("div", { class: "choices" }, kinds.map((k) => h("button", {
       class: "big choice" + (k === kind ? " selected" : ""), "data-test": "enroll-kind-" + k,
-      onclick: () => { kind = k; faceIndex = 0; draw(); } }, k))));
+      onclick: () => { kind = k; faceIndex = 0; draw(); } }, kindName(k)))));
     const entry = progress.kinds.find((k) => k.kind === kind);
     const face = entry.faces[Math.min(faceIndex, entry.faces.length - 1)];
     root.append(h("p", { "data-test": "enroll-face", "data-face": face.face },
-      t("Posez un seul ", "Put one ") + kind + t(" montrant ", " showing ") + h("strong", {}, String(face.face)) +
+      t("Posez un ", "Put one ") + kindName(kind) + t(" montrant ", " showing "), h("strong", {}, faceName(kind, face.face)),
       t(" dans le plateau, à un endroit différent à chaque vue. Vues : ", " in the tray, somewhere else each view. Views: ") +
       face.views + " / " + progress.target));
     root.append(h("div", { class: "faces" }, entry.faces.map((f, i) => h("button", {
       class: "choice" + (i === faceIndex ? " selected" : "") + (f.views >= progress.target ? " done" : ""), "data-test": "enroll-face-" + f.face,
-      onclick: () => { faceIndex = i; draw(); } }, String(f.face) + (f.views >= progress.target ? " ✔" : "")))));
+      onclick: () => { faceIndex = i; draw(); } }, faceName(kind, f.face) + (f.views >= progress.target ? " ✔" : "")))));
     if (face.views > 0) {
       root.append(h("p", {}, t("Vues apprises :", "Views learnt:")),
         h("img", { class: "views", "data-test": "enroll-views", alt: t("vues apprises", "learnt views"),
@@ -135,6 +144,7 @@ const Calibrate = (() => {
 
   function start() {
     draw();
+    loadLabels();
     loadChecks();
     const img = document.getElementById("preview");
     // a tap on the preview during enrollment says which object to learn
