@@ -38,7 +38,8 @@ from .records import ReadRecords
 __all__ = ["RollService", "default_reader"]
 
 log = logging.getLogger("companion.roll")
-Reader = Callable[[Any], dict[str, Any]]
+#: A reader: ``(frame, kinds) -> read JSON``; ``kinds`` are what the step expects (None: say nothing).
+Reader = Callable[[Any, "frozenset[str] | None"], dict[str, Any]]
 
 
 def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
@@ -48,11 +49,10 @@ def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
 
     reader = table_reader(vision_dir, calibration=calibration, refresh_background=True)
 
-    def read(frame: Any, kinds: Any = None) -> dict[str, Any]:
+    def read(frame: Any, kinds: "frozenset[str] | None" = None) -> dict[str, Any]:
         out: dict[str, Any] = reader.read(frame, kinds=kinds).to_json()
         return out
 
-    read.accepts_kinds = True  # type: ignore[attr-defined]
     return read
 
 
@@ -175,15 +175,13 @@ class RollService:
         timings["total"] = (time.perf_counter() - t0) * 1000
         return rec
 
-    def _read(self, frame: Any, kinds: Any = None) -> dict[str, Any]:
+    def _read(self, frame: Any, kinds: "frozenset[str] | None" = None) -> dict[str, Any]:
         """The reader's answer; ``kinds``: what the step expects (the reader looks for
         those with its learned detectors on a plain photo)."""
         if self.reader is None:
             self.reader = default_reader(self.folder.parent / "vision")
         try:
-            if getattr(self.reader, "accepts_kinds", False):
-                return self.reader(frame, kinds=kinds)  # type: ignore[call-arg]
-            return self.reader(frame)
+            return self.reader(frame, kinds)
         except Exception as exc:  # a reader bug is a failed read, not a dead table
             log.exception("reader failed")
             return {"objects": [], "error": str(exc) or type(exc).__name__}

@@ -38,7 +38,7 @@ def make(tmp_path, game, democam, calibration, strict=False):
     params = ClassifyParams(min_face_margin=0.9) if strict else ClassifyParams()
     enr = default_enrollment()
     one = Reader(calibration=calibration, enrollment=enr, params=params)
-    reader = lambda f: one.read(f).to_json()  # noqa: E731
+    reader = lambda f, kinds=None: one.read(f, kinds=kinds).to_json()  # noqa: E731
     cam = Camera("demo", opener=lambda spec: democam).start()
     roll = RollService(table, tmp_path / "camera", cam, reader=reader)
     return table, roll, cam
@@ -136,7 +136,7 @@ def test_camera_unplugged_is_reported_and_picked_up_again(tmp_path, democam) -> 
     cam = Camera("x", opener=opener, on_status=lambda st: (statuses.append(st["connected"]), changed.set()),
                  backoff=(0.02, 0.05)).start()
     table = TableService(tmp_path / "t.sqlite")
-    roll = RollService(table, tmp_path / "camera", cam, reader=lambda f: {"objects": []})
+    roll = RollService(table, tmp_path / "camera", cam, reader=lambda f, kinds=None: {"objects": []})
     state["plugged"] = False
     rec = roll.roll()
     assert rec["status"] == "error" and statuses[-1] is False
