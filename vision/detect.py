@@ -21,7 +21,7 @@ import numpy as np
 
 from .nets import MODELS_DIR, load_net
 
-__all__ = ["Candidate", "DiceDetector"]
+__all__ = ["centre_peaks", "Candidate", "DiceDetector"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,34 @@ class Candidate:
     def box(self) -> tuple[int, int, int, int]:
         half = self.side / 2
         return (round(self.cx - half), round(self.cy - half), round(self.side), round(self.side))
+
+
+def centre_peaks(out: np.ndarray, scale: float, stride: int, threshold: float, max_objects: int,
+                 size: tuple[int, int], source: str = "") -> list[Candidate]:
+    """Candidates from a centre network's output (heat, log side, sub-cell x and y offsets
+    on a grid of ``stride`` input pixels; the input was the frame times ``scale``): local
+    maxima of the heat at least ``threshold``, strongest first, in frame pixels of a frame
+    of ``size`` (w, h). A peak in the padding is dropped, and so is a weaker peak within
+    0.45 sides of a stronger one (the same object)."""
+    import cv2
+
+    w, h = size
+    heat = out[0]
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    iy, ix = np.nonzero(peaks)
+    order = np.argsort(-heat[iy, ix])[:max_objects]
+    found: list[Candidate] = []
+    for k in order:
+        y, x = int(iy[k]), int(ix[k])
+        cx = (x + float(out[2, y, x])) * stride / scale
+        cy = (y + float(out[3, y, x])) * stride / scale
+        side = math.exp(min(float(out[1, y, x]), 6.0)) * stride / scale
+        if not (0 <= cx < w and 0 <= cy < h):
+            continue
+        if any(math.hypot(c.cx - cx, c.cy - cy) < 0.45 * max(c.side, side) for c in found):
+            continue
+        found.append(Candidate(cx, cy, side, float(heat[y, x]), source=source))
+    return found
 
 
 class DiceDetector:
@@ -69,20 +97,4 @@ class DiceDetector:
         canvas[:nh, :nw] = small
         blob = canvas.astype(np.float32).transpose(2, 0, 1)[None] * np.float32(1 / 255)
         out = self.net(blob)[0]
-        heat = out[0]
-        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.threshold)
-        iy, ix = np.nonzero(peaks)
-        order = np.argsort(-heat[iy, ix])[: self.max_objects]
-        found: list[Candidate] = []
-        for k in order:
-            y, x = int(iy[k]), int(ix[k])
-            cx = (x + float(out[2, y, x])) * self.stride / s
-            cy = (y + float(out[3, y, x])) * self.stride / s
-            side = math.exp(min(float(out[1, y, x]), 6.0)) * self.stride / s
-            if not (0 <= cx < w and 0 <= cy < h):
-                continue  # a peak in the padding
-            # a weaker peak inside a stronger die is the same die
-            if any(math.hypot(c.cx - cx, c.cy - cy) < 0.45 * max(c.side, side) for c in found):
-                continue
-            found.append(Candidate(cx, cy, side, float(heat[y, x])))
-        return found
+        return centre_peaks(out, s, self.stride, self.threshold, self.max_objects, (w, h))

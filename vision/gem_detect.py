@@ -19,12 +19,11 @@ that); a camera much closer or farther needs another ``det_size`` (proportionall
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
 
-from .detect import Candidate
+from .detect import Candidate, centre_peaks
 from .nets import MODELS_DIR, load_net
 
 __all__ = ["GemDetector", "GEM_SOURCE"]
@@ -67,23 +66,6 @@ class GemDetector:
 
     def detect(self, frame: np.ndarray) -> list[Candidate]:
         """Candidates in ``frame`` (H x W x 3 BGR uint8), strongest first."""
-        import cv2
-
         h, w = frame.shape[:2]
         out, s = self.heat(frame)
-        heat = out[0]
-        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.threshold)
-        iy, ix = np.nonzero(peaks)
-        order = np.argsort(-heat[iy, ix])[: self.max_objects]
-        found: list[Candidate] = []
-        for k in order:
-            y, x = int(iy[k]), int(ix[k])
-            cx = (x + float(out[2, y, x])) * self.stride / s
-            cy = (y + float(out[3, y, x])) * self.stride / s
-            side = math.exp(min(float(out[1, y, x]), 6.0)) * self.stride / s
-            if not (0 <= cx < w and 0 <= cy < h):
-                continue  # a peak in the padding
-            if any(math.hypot(c.cx - cx, c.cy - cy) < 0.45 * max(c.side, side) for c in found):
-                continue  # a weaker peak inside a stronger object is the same object
-            found.append(Candidate(cx, cy, side, float(heat[y, x]), source=GEM_SOURCE))
-        return found
+        return centre_peaks(out, s, self.stride, self.threshold, self.max_objects, (w, h), source=GEM_SOURCE)
