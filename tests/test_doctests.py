@@ -20,6 +20,7 @@ MODULES = [
     "firmware_bridge.session",
     "firmware_bridge.fake",
     "companion.dice",
+    "companion.games.options",
     "companion.roll.match",
     "vision.background",
     "vision.reader",

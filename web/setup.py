@@ -42,15 +42,13 @@ def labels() -> Any:
 
 
 def option_form(game: str) -> list[dict[str, Any]]:
-    """The options a table can set by a tap: only those the game documents in both
-    languages with a closed set of values (or a number, or yes/no)."""
-    if game != "peripeties":
-        return []
-    from companion.games.peripeties.options import OPTION_SPECS
+    """The options a table can set by a tap: those of the game's ``options_class`` with a
+    closed set of values, a number or yes/no (see :mod:`companion.games.options`)."""
+    from companion.games import find_game
+    from companion.games.options import option_form as form
 
-    return [{"name": o.name, "kind": o.kind, "default": o.default, "choices": list(o.choices) if o.choices else None,
-             "label": {"fr": o.fr, "en": o.en}}
-            for o in OPTION_SPECS if o.kind in ("enum", "bool", "int")]
+    cls = getattr(find_game(game), "options_class", None)
+    return form(cls) if cls is not None else []
 
 
 def earlier_sheets(events: Iterable[Event], game: str, current_start: int | None) -> list[dict[str, Any]]:

@@ -58,9 +58,13 @@
       return h("label", { class: "check touch" }, h("input", { type: "checkbox", checked: !!cur, "data-test": "setup-opt-" + o.name,
         onchange: (ev) => set(ev.target.checked) }), label);
     }
-    if (o.kind === "int") {
-      return h("label", {}, label, h("input", { type: "number", value: cur, step: 1, "data-test": "setup-opt-" + o.name,
-        onchange: (ev) => { const n = parseInt(ev.target.value, 10); if (!isNaN(n)) set(n); } }));
+    if (o.kind === "int" || o.kind === "float") {
+      const whole = o.kind === "int";
+      const attrs = { type: "number", value: cur, step: whole ? 1 : "any", "data-test": "setup-opt-" + o.name,
+        onchange: (ev) => { const n = whole ? parseInt(ev.target.value, 10) : parseFloat(ev.target.value); if (!isNaN(n)) set(n); } };
+      if (o.lo !== null && o.lo !== undefined) attrs.min = o.lo;
+      if (o.hi !== null && o.hi !== undefined) attrs.max = o.hi;
+      return h("label", {}, label, h("input", attrs));
     }
     const sel = h("select", { "data-test": "setup-opt-" + o.name, onchange: (ev) => set(o.choices[ev.target.selectedIndex]) },
       (o.choices || []).map((c, i) => h("option", { value: String(i), selected: JSON.stringify(c) === JSON.stringify(cur) },

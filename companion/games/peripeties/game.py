@@ -16,7 +16,7 @@ from .deck import cards_from_json, example_cards
 from .episode import on_choose, on_dice
 from .flow import next_turn
 from .model import State
-from .options import default_options, parse_options
+from .options import Options, default_options, parse_options
 from .setup import (
     add_character,
     add_player,
@@ -62,6 +62,8 @@ class Peripeties:
 
     name = "peripeties"
     title = {"fr": "Péripéties", "en": "Péripéties (episodes)"}
+    #: The options, one field each (:mod:`companion.games.options`).
+    options_class = Options
 
     def default_options(self) -> dict[str, Any]:
         return default_options()
