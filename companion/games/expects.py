@@ -12,7 +12,8 @@ committed as ``web/static/expects.schema.json`` and regenerated with::
 JSON is built field by field, in the order the fields are declared (so the JSON keeps
 the key order it always had). A field declared with :func:`optional` is left out while
 it is ``None`` (a key the step sends only sometimes); every other field is always sent,
-``None`` as ``null``. A field may be sent under another key than its Python name
+``None`` as ``null``; one declared with :func:`absent` is left out while it is
+:data:`UNSET` (where ``None`` is a value to send). A field may be sent under another key than its Python name
 (``if`` is a Python keyword): :func:`optional` and :func:`named` take ``key``.
 
 Values convert this way: a nested step value calls its own ``to_json``, a tuple becomes
@@ -29,6 +30,7 @@ their presence is part of the contract.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import sys
 import types
@@ -36,8 +38,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Union
 
-__all__ = ["Step", "DiceWanted", "Label", "optional", "named", "schema", "schema_errors", "step_classes",
-           "register_steps", "SCHEMA_ID"]
+__all__ = ["Step", "DiceWanted", "Label", "optional", "named", "absent", "UNSET", "Unset", "schema", "schema_errors", "step_classes",
+           "SCHEMA_ID"]
 
 #: The ``$id`` of the exported schema.
 SCHEMA_ID = "expects.schema.json"
@@ -55,6 +57,20 @@ def optional(default: Any = None, key: str | None = None) -> Any:
 
 
 _omit = optional  # for classes with a field named "optional"
+
+
+class Unset(enum.Enum):
+    """The value of an :func:`absent` field that is not sent (``None`` is a value there)."""
+
+    UNSET = "unset"
+
+
+UNSET = Unset.UNSET
+
+
+def absent() -> Any:
+    """A field left out of the JSON while it is :data:`UNSET` (where ``None`` is sent)."""
+    return field(default=UNSET, metadata={"omit_unset": True})
 
 
 def named(key: str, default: Any = dataclasses.MISSING) -> Any:
@@ -81,7 +97,7 @@ class Step:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
-            if v is None and f.metadata.get("omit_none"):
+            if (v is None and f.metadata.get("omit_none")) or v is UNSET:
                 continue
             out[f.metadata.get("key", f.name)] = _value(v)
         return out
@@ -113,26 +129,22 @@ class DiceWanted(Step):
         return out
 
 
-# -- the registry of step classes (for the schema) ---------------------------------------
-_STEPS: dict[str, tuple[type[Step], ...]] = {}
-
-
-def register_steps(game: str, *classes: type[Step]) -> None:
-    """Declare the step classes of ``game`` (its ``expects`` is always one of them)."""
-    _STEPS[game] = tuple(classes)
-
-
+# -- the step classes of every game (for the schema) ------------------------------------
 def step_classes(game: str | None = None) -> dict[str, tuple[type[Step], ...]]:
-    """The registered step classes by game (importing the games' ``expects`` modules)."""
+    """The step classes of each registered game (its ``expects_steps``): a game's
+    ``expects`` is always one of them."""
     from . import GAMES, find_game
 
+    out: dict[str, tuple[type[Step], ...]] = {}
     for name in GAMES:
-        if game is None or name == game:
-            try:
-                find_game(name)
-            except Exception:  # a plug-in game that is not installed
-                continue
-    return {k: v for k, v in _STEPS.items() if game is None or k == game}
+        if game is not None and name != game:
+            continue
+        try:
+            found = find_game(name)
+        except ImportError:  # a plug-in game that is not installed
+            continue
+        out[name] = tuple(getattr(found, "expects_steps", ()))
+    return out
 
 
 # -- JSON schema ------------------------------------------------------------------------
@@ -153,11 +165,11 @@ def _type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {"type": "string"}
     if isinstance(tp, type) and issubclass(tp, Step):
         _class_schema(tp, defs)
-        return {"$ref": f"#/$defs/{tp.__name__}"}
+        return {"$ref": f"#/$defs/{def_name(tp)}"}
     if origin is Literal:
         return {"const": args[0]} if len(args) == 1 else {"enum": list(args)}
     if origin in (Union, types.UnionType):
-        return {"anyOf": [_type_schema(a, defs) for a in args]}
+        return {"anyOf": [_type_schema(a, defs) for a in args if a is not Unset]}
     if origin is tuple:
         return {"type": "array", "items": _type_schema(args[0], defs) if args else {}}
     if origin in (list, typing.get_origin(typing.Sequence[int])):
@@ -167,23 +179,36 @@ def _type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     raise TypeError(f"no JSON schema for {tp!r}")
 
 
+def def_name(cls: type[Step]) -> str:
+    """The class's name in the schema's ``$defs``: ``wuxia.Roll`` for a game's step
+    class (its package, then its name), the bare name for the shared ones.
+
+    >>> def_name(DiceWanted)
+    'DiceWanted'
+    """
+    if cls.__module__ == __name__:
+        return cls.__name__
+    return cls.__module__.split(".")[-2] + "." + cls.__name__
+
+
 def _class_schema(cls: type[Step], defs: dict[str, Any]) -> None:
-    if cls.__name__ in defs:
+    name = def_name(cls)
+    if name in defs:
         return
-    defs[cls.__name__] = {}  # placeholder against recursion
+    defs[name] = {}  # placeholder against recursion
     hints = typing.get_type_hints(cls, vars(sys.modules[cls.__module__]))
     props: dict[str, Any] = {}
     required: list[str] = []
     for f in dataclasses.fields(cls):
         key = f.metadata.get("key", f.name)
         props[key] = _type_schema(hints[f.name], defs)
-        if not f.metadata.get("omit_none"):
+        if not (f.metadata.get("omit_none") or f.metadata.get("omit_unset")):
             required.append(key)
     out: dict[str, Any] = {"type": "object", "properties": props, "required": required,
                            "additionalProperties": False}
     if cls.__doc__:
         out["description"] = " ".join(cls.__doc__.split())
-    defs[cls.__name__] = out
+    defs[name] = out
 
 
 def schema() -> dict[str, Any]:
@@ -195,7 +220,7 @@ def schema() -> dict[str, Any]:
     for game, classes in sorted(step_classes().items()):
         for cls in classes:
             _class_schema(cls, defs)
-        games[game] = [c.__name__ for c in classes]
+        games[game] = [def_name(c) for c in classes]
     refs = [{"$ref": f"#/$defs/{n}"} for g in sorted(games) for n in games[g]]
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
             "title": "state_json()['expects'] of every game",
@@ -216,35 +241,44 @@ def _type_ok(value: Any, name: str) -> bool:
     return isinstance(value, _JSON_TYPES[name])
 
 
+def _any_of(value: Any, sch: Mapping[str, Any], root: Mapping[str, Any], path: str) -> list[str]:
+    tries = [_errors(value, s, root, path) for s in sch["anyOf"]]
+    if any(not t for t in tries):
+        return []
+    closest: list[str] = min(tries, key=len)
+    return [f"{path}: matches none of {len(tries)} shapes; closest: " + "; ".join(closest)]
+
+
+def _object_errors(value: dict[str, Any], sch: Mapping[str, Any], root: Mapping[str, Any], path: str) -> list[str]:
+    props = sch.get("properties", {})
+    extra = sch.get("additionalProperties")
+    out = [f"{path}: missing {k!r}" for k in sch.get("required", []) if k not in value]
+    for k, v in value.items():
+        if k in props:
+            out += _errors(v, props[k], root, f"{path}.{k}")
+        elif extra is False:
+            out.append(f"{path}: undeclared key {k!r}")
+        elif isinstance(extra, dict):
+            out += _errors(v, extra, root, f"{path}.{k}")
+    return out
+
+
 def _errors(value: Any, sch: Mapping[str, Any], root: Mapping[str, Any], path: str) -> list[str]:
     if "$ref" in sch:
         return _errors(value, root["$defs"][sch["$ref"].rsplit("/", 1)[1]], root, path)
     if "anyOf" in sch:
-        tries = [_errors(value, s, root, path) for s in sch["anyOf"]]
-        if any(not t for t in tries):
-            return []
-        return [f"{path}: matches none of {len(tries)} shapes; closest: " + "; ".join(min(tries, key=len))]
+        return _any_of(value, sch, root, path)
     if "const" in sch and value != sch["const"]:
         return [f"{path}: {value!r} is not {sch['const']!r}"]
     if "enum" in sch and value not in sch["enum"]:
         return [f"{path}: {value!r} is not one of {sch['enum']!r}"]
     if "type" in sch and not _type_ok(value, sch["type"]):
         return [f"{path}: {type(value).__name__} is not {sch['type']}"]
-    out: list[str] = []
     if isinstance(value, list) and "items" in sch:
-        for i, v in enumerate(value):
-            out += _errors(v, sch["items"], root, f"{path}[{i}]")
+        return [e for i, v in enumerate(value) for e in _errors(v, sch["items"], root, f"{path}[{i}]")]
     if isinstance(value, dict) and sch.get("type") == "object":
-        props = sch.get("properties", {})
-        out += [f"{path}: missing {k!r}" for k in sch.get("required", []) if k not in value]
-        for k, v in value.items():
-            if k in props:
-                out += _errors(v, props[k], root, f"{path}.{k}")
-            elif sch.get("additionalProperties") is False:
-                out.append(f"{path}: undeclared key {k!r}")
-            elif isinstance(sch.get("additionalProperties"), dict):
-                out += _errors(v, sch["additionalProperties"], root, f"{path}.{k}")
-    return out
+        return _object_errors(value, sch, root, path)
+    return []
 
 
 def schema_errors(value: Any, game: str | None = None, sch: Mapping[str, Any] | None = None) -> list[str]:

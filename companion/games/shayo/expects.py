@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
-from ..expects import DiceWanted, Label, Step, optional, register_steps
+from ..expects import DiceWanted, Label, Step, optional
 
 __all__ = ["Roll", "SignatureRef", "RerollDice", "Signatures", "Defence", "Idle", "ShayoStep", "STEPS"]
 
@@ -97,4 +97,3 @@ class Idle(Step):
 
 ShayoStep = Roll | RerollDice | Signatures | Defence | Idle
 STEPS = (Roll, RerollDice, Signatures, Defence, Idle)
-register_steps("shayo", *STEPS)

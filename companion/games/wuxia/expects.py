@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
 from ...errors import RuleError
-from ..expects import DiceWanted, Step, _omit, optional, register_steps
+from ..expects import DiceWanted, Step, _omit, optional
 from . import combat as cb
 from .flow import odds_json, result_of
 from .odds import contest_odds, opposed_odds
@@ -116,7 +116,6 @@ class Idle(Step):
 
 WuxiaStep = Roll | Reroll | Initiative | Defend | Invest | Action | Idle
 STEPS = (Roll, Reroll, Initiative, Defend, Invest, Action, Idle)
-register_steps("wuxia", *STEPS)
 
 
 def _attack_odds(state: WuxiaState) -> dict[str, Any]:

@@ -33,12 +33,14 @@ from .flow import (
     result_of,
     settled,
 )
-from .expects import expects_of
 from .options import DEFAULT_OPTIONS, check_options
 from .sheet import fold_name, secondary, sheet_json
 from .sheet_events import SHEET_HANDLERS, Handler, _char, _int
 from .state import PoolTest, WuxiaState
 from .state import evolve as replace
+from .camera import CAMERA
+from .expects import STEPS as EXPECTS_STEPS
+from .expects import expects_of
 
 __all__ = ["WuxiaGame", "GAME"]
 
@@ -233,6 +235,9 @@ class WuxiaGame:
 
     name = "wuxia"
     title = {"fr": "Wuxia", "en": "Wuxia"}
+    #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
+    expects_steps = EXPECTS_STEPS
+    camera = CAMERA
 
     _handlers: dict[str, Handler] = {
         **SHEET_HANDLERS,
