@@ -21,7 +21,7 @@ a list, anything else (a dict of odds, a list of choices built by the rules) is 
 it is. Fields typed ``Any`` or ``Mapping[str, Any]`` are free-form in the schema: only
 their presence is part of the contract.
 
->>> DiceWanted("d10", 3).to_json()
+>>> DiceWanted("d10", count=3).to_json()
 {'kind': 'd10', 'count': 3}
 >>> sorted(schema()["$defs"]["DiceWanted"]["required"])
 ['count', 'kind']
