@@ -133,6 +133,7 @@ class DiceWanted(Step):
 def step_classes(game: str | None = None) -> dict[str, tuple[type[Step], ...]]:
     """The step classes of each registered game (its ``expects_steps``): a game's
     ``expects`` is always one of them."""
+    from ..errors import EventError
     from . import GAMES, find_game
 
     out: dict[str, tuple[type[Step], ...]] = {}
@@ -141,7 +142,7 @@ def step_classes(game: str | None = None) -> dict[str, tuple[type[Step], ...]]:
             continue
         try:
             found = find_game(name)
-        except ImportError:  # a plug-in game that is not installed
+        except (EventError, ImportError):  # a plug-in game that is not installed
             continue
         out[name] = tuple(getattr(found, "expects_steps", ()))
     return out
