@@ -38,8 +38,11 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Union
 
-__all__ = ["Step", "DiceWanted", "Label", "optional", "named", "absent", "UNSET", "Unset", "schema", "schema_errors", "step_classes",
-           "SCHEMA_ID"]
+from ..errors import EventError
+from . import GAMES, find_game
+
+__all__ = ["Step", "DiceWanted", "Label", "optional", "absent", "UNSET", "Unset", "schema", "schema_errors",
+           "step_classes", "def_name", "SCHEMA_ID"]
 
 #: The ``$id`` of the exported schema.
 SCHEMA_ID = "expects.schema.json"
@@ -71,13 +74,6 @@ UNSET = Unset.UNSET
 def absent() -> Any:
     """A field left out of the JSON while it is :data:`UNSET` (where ``None`` is sent)."""
     return field(default=UNSET, metadata={"omit_unset": True})
-
-
-def named(key: str, default: Any = dataclasses.MISSING) -> Any:
-    """A field always sent, under the JSON key ``key``."""
-    if default is dataclasses.MISSING:
-        return field(metadata={"key": key})
-    return field(default=default, metadata={"key": key})
 
 
 def _value(v: Any) -> Any:
@@ -133,9 +129,6 @@ class DiceWanted(Step):
 def step_classes(game: str | None = None) -> dict[str, tuple[type[Step], ...]]:
     """The step classes of each registered game (its ``expects_steps``): a game's
     ``expects`` is always one of them."""
-    from ..errors import EventError
-    from . import GAMES, find_game
-
     out: dict[str, tuple[type[Step], ...]] = {}
     for name in GAMES:
         if game is not None and name != game:
