@@ -16,6 +16,8 @@ import random
 import threading
 from typing import Any, Mapping, Sequence
 
+from .match import camera_of
+
 __all__ = ["DemoCamera", "demo_objects", "DEMO_SPEC", "DEMO_PX_PER_MM"]
 
 Obj = tuple[str, "int | str"]
@@ -142,8 +144,6 @@ def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.
     For a pool, the step's d10 count: the whole pool, or for a re-roll only the dice
     rolled again, as players who take the kept dice out of the tray would."""
     from vision.catalog import FACES
-
-    from .match import camera_of
 
     camera = camera_of(game)
     if camera is None:
