@@ -68,6 +68,15 @@ def test_a_new_game_plugs_its_camera_in_through_its_game_object() -> None:
         games._cache.pop("coin", None)
 
 
+def test_every_game_is_a_game_with_its_plug_ins() -> None:
+    from companion.games import Game, find_game
+    from tests.companion.dummy_game import GAME as DUMMY
+
+    for name in ("peripeties", "wuxia", "shayo", "espri"):
+        assert isinstance(find_game(name), Game)
+    assert isinstance(DUMMY, Game) and DUMMY.camera is None
+
+
 def test_a_game_without_a_camera_reads_nothing() -> None:
     assert match_read("nosuchgame", {}, []).status == "idle"
     assert demo_objects("nosuchgame", {}, random.Random(0)) == []
