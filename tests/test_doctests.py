@@ -21,6 +21,7 @@ MODULES = [
     "firmware_bridge.fake",
     "companion.dice",
     "companion.games.options",
+    "companion.games.expects",
     "companion.roll.match",
     "vision.background",
     "vision.reader",

@@ -16,6 +16,8 @@ import random
 import threading
 from typing import Any, Mapping, Sequence
 
+from .match import camera_of
+
 __all__ = ["DemoCamera", "demo_objects", "DEMO_SPEC", "DEMO_PX_PER_MM"]
 
 Obj = tuple[str, "int | str"]
@@ -137,49 +139,13 @@ def on_same_tray(image: Any, own_empty: Any, empty: Any, low: float = 8.0, high:
 
 
 def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.Random) -> list[Obj]:
-    """What a roll shows for the current step (random faces; what the players would roll).
-
-    For a pool the step's d10 count: the whole pool, or for a re-roll (Wuxia's chosen or
-    extra dice, a Shayo re-roll signature) only the dice rolled again, as players who
-    take the kept dice out of the tray would."""
+    """What a roll shows for the current step (random faces; what the players would roll),
+    as the game's camera plug-in says (``demo_objects``; none for a game without one).
+    For a pool, the step's d10 count: the whole pool, or for a re-roll only the dice
+    rolled again, as players who take the kept dice out of the tray would."""
     from vision.catalog import FACES
 
-    expects = (state or {}).get("expects") or {}
-    out: list[Obj] = []
-    if game == "peripeties":
-        have = expects.get("have") or {}
-        trial_kind = have.get("epreuve")
-        dice = list(expects.get("dice") or [])
-        for d in dice:
-            if d.get("kind") == "epreuve":
-                trial_kind = rng.choice(["combat", "combat", "combat", "esprit", "esprit", "magie"])
-                out.append(("epreuve", trial_kind))
-        for d in dice:
-            kind, cond = d.get("kind"), d.get("if") or {}
-            if kind == "epreuve" or d.get("optional"):
-                continue
-            if "epreuve" in cond and trial_kind not in cond["epreuve"]:
-                continue
-            if cond and "epreuve" not in cond:
-                continue  # depends on the trial die: the players roll it when asked
-            for _ in range(int(d.get("count", 1))):
-                out.append((kind, rng.choice(FACES[kind])))
-        return out
-    if game in ("wuxia", "shayo"):
-        n = sum(int(d.get("count", 0)) for d in expects.get("dice", []) if d.get("kind") == "d10")
-        return [("d10", rng.randint(1, 10)) for _ in range(n)]
-    if game == "espri":
-        n = int(expects.get("gems") or 0)
-        pool = (state or {}).get("pool")
-        bag: list[str] = []
-        if isinstance(pool, Mapping):
-            for g, c in pool.items():
-                bag += [str(g)] * int(c)
-        elif isinstance(pool, list) and len(pool) == len(FACES["gem"]):
-            for g, c in zip(FACES["gem"], pool):
-                bag += [str(g)] * int(c)
-        if not bag:
-            bag = [str(g) for g in FACES["gem"]]
-        rng.shuffle(bag)
-        return [("gem", g) for g in bag[:n]]
-    return []
+    camera = camera_of(game)
+    if camera is None:
+        return []
+    return camera.demo_objects(state or {}, FACES, rng)

@@ -12,6 +12,8 @@ from ..base import Outcome
 from . import appel, people, resolve, setup
 from .model import GEMS, Board, EspriState, gem_census
 from .view import describe, state_json
+from .camera import CAMERA
+from .expects import STEPS as EXPECTS_STEPS
 
 __all__ = ["EspriGame", "GAME", "OPTIONS"]
 
@@ -82,6 +84,9 @@ class EspriGame:
 
     name = "espri"
     title = {"fr": "ESPRI", "en": "ESPRI"}
+    #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
+    expects_steps = EXPECTS_STEPS
+    camera = CAMERA
 
     def default_options(self) -> dict[str, Any]:
         return {k: (list(v[0]) if isinstance(v[0], list) else v[0]) for k, v in OPTIONS.items()}
