@@ -64,19 +64,19 @@ def render_text(stats: list[Any], lang: str = "fr") -> str:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from .cli import _load_events
+    from .datadir import default_data_dir
     from .dicestats import die_rolls, die_stats
     from .errors import CompanionError
+    from .log import load_events
     from .table import Table
 
     path = args.log
     if path is None:
-        from .serve import default_data_dir
-
         path = (args.data or default_data_dir()) / "table.sqlite"
         if not path.exists():
             raise CompanionError(f"no table log at {path}: give a LOG or --data FOLDER")
-    table = Table().replay(_load_events(path, strict=False))
+    table = Table().replay(load_events(path, strict=False,
+                                       warn=lambda problem: print(f"warning: {problem}", file=sys.stderr)))
     stats = die_stats(die_rolls((f.event, f.outcomes) for f in table.frames))
     if args.svg is not None:
         from .statsvg import histogram_svg

@@ -1,5 +1,5 @@
 """``companion doctor`` checks for the tray and the Pi's GPIO. Plugged in through
-``companion.doctor.EXTRA_CHECKS``; each takes the data folder and returns
+``companion.app.doctor.EXTRA_CHECKS``; each takes the data folder and returns
 ``{"status", "fr", "en", "fix"}``. Never raises for a missing device.
 """
 

@@ -24,17 +24,28 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 import cv2
 import numpy as np
 
 from .segment import Blob
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .enroll import Enrollment
-
 __all__ = ["Features", "Match", "ClassifyParams", "extract", "classify", "INK_SIZE", "SIL_SIZE", "ROTATIONS"]
+
+
+class Templates(Protocol):
+    """What classifying asks of the enrolled faces (:class:`vision.enroll.Enrollment`,
+    which builds on this module's features, so it is named here by shape, not imported)."""
+
+    classes: list[tuple[str, int | str]]
+    colour: np.ndarray
+    ink: np.ndarray
+    sil: np.ndarray
+    ink_frac: np.ndarray
+    label: np.ndarray
+
+    def self_similarity(self, ci: int) -> float | None: ...
 
 INK_SIZE = 56
 SIL_SIZE = 20
@@ -173,7 +184,7 @@ def _products(q: np.ndarray, templates: np.ndarray) -> np.ndarray:
     return np.stack([templates @ row for row in q])
 
 
-def class_scores(feat: Features, enrollment: "Enrollment", params: ClassifyParams = ClassifyParams()
+def class_scores(feat: Features, enrollment: Templates, params: ClassifyParams = ClassifyParams()
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(overall score, ink-only score) of every enrolled class (index into ``enrollment.classes``).
 
@@ -270,7 +281,7 @@ def decide(scores: np.ndarray, ink_scores: np.ndarray, classes: list[tuple[str, 
     return Match(kind, classes[face_i][1], score, margin, conf, pending, cands)
 
 
-def classify(feat: Features, enrollment: "Enrollment", params: ClassifyParams = ClassifyParams(),
+def classify(feat: Features, enrollment: Templates, params: ClassifyParams = ClassifyParams(),
              kinds: tuple[str, ...] | None = None) -> Match:
     """The enrolled (kind, face) that ``feat`` matches best; ``kinds`` restricts the search."""
     scores, ink = class_scores(feat, enrollment, params)

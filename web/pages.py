@@ -98,7 +98,7 @@ def welcome() -> Any:
     from flask import Response
     from markupsafe import Markup
 
-    from companion.serve import lan_addresses
+    from .addresses import lan_addresses
 
     port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
     addrs = [f"http://{a}:{port}/" for a in lan_addresses()]

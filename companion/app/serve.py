@@ -13,44 +13,27 @@ import argparse
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from .errors import CompanionError
+from ..backup import AutoBackup, list_backups
+from ..datadir import default_data_dir
+from ..errors import CompanionError
+from ..games import find_game
+from ..roll.demo import demo_events as camera_demo
+from ..service import TableService
+from web.addresses import lan_addresses
+from web.app import create_app
+from web.server import create_server
+
+from .wiring import start_devices
 
 #: Digits of a generated PIN; a shorter ``--pin`` needs ``--weak-pin``.
 PIN_DIGITS = 6
 
-__all__ = ["check_log_present", "check_pin_strength", "PIN_DIGITS", "serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo", "add_device_arguments"]
-
-
-def add_device_arguments(p: argparse.ArgumentParser) -> None:
-    """The device options of ``companion serve`` (the CLI adds them; each falls back to
-    its environment variable, then to a default that suits a Pi)."""
-    p.add_argument("--camera", default=None,
-                   help="auto (default: picamera2, else /dev/video0, else none), picamera2, usb:N, folder:PATH, "
-                        "synthetic[:SEED], demo or none ($COMPANION_CAMERA)")
-    p.add_argument("--tray", default=None,
-                   help="auto (default: a Pico on USB), a serial PATH, emulate, gpio[:BTN[:LED]] or none ($COMPANION_TRAY)")
-    p.add_argument("--gpio", default=None,
-                   help="auto (default: a confirm button on GPIO17 and LED on GPIO27 on a Raspberry Pi), "
-                        "BTN[:LED] or none ($COMPANION_GPIO)")
-
-
-def default_data_dir() -> Path:
-    env = os.environ.get("COMPANION_DATA")
-    if env:
-        return Path(env)
-    try:
-        from platformdirs import user_data_dir
-
-        return Path(user_data_dir("table-companion", appauthor=False))
-    except ImportError:  # pragma: no cover
-        return Path.home() / ".local" / "share" / "table-companion"
+__all__ = ["check_log_present", "check_pin_strength", "PIN_DIGITS", "serve", "load_settings", "seed_demo"]
 
 
 def load_settings(data_dir: Path) -> dict[str, Any]:
@@ -97,8 +80,6 @@ def check_log_present(data_dir: Path, new_table: bool) -> None:
         return
     if log.exists() and log.stat().st_size > 0:
         return
-    from .backup import list_backups
-
     state = "is missing" if not log.exists() else "is empty (0 bytes)"
     found = list_backups(data_dir)
     lines = [f"the table log {log} {state}, but a table was played in {data_dir} (settings.json is there).",
@@ -113,33 +94,10 @@ def check_log_present(data_dir: Path, new_table: bool) -> None:
     raise CompanionError("\n".join(lines))
 
 
-def lan_addresses() -> list[str]:
-    """The machine's IPv4 addresses other than loopback (best effort, no traffic sent)."""
-    addrs: list[str] = []
-    try:
-        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout
-        addrs = [a for a in out.split() if "." in a and not a.startswith("127.")]
-    except (OSError, subprocess.SubprocessError):
-        pass
-    if not addrs:
-        try:
-            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-                ip = str(info[4][0])
-                if not ip.startswith("127.") and ip not in addrs:
-                    addrs.append(ip)
-        except OSError:
-            pass
-    return addrs
-
-
 def seed_demo(service: Any, game: str) -> None:
     """Start ``game`` with its example set-up when the log is empty."""
-    from .games import find_game
-
     if service.table.frames:
         return
-    from .roll.demo import demo_events as camera_demo
-
     scripted = camera_demo(game)
     if scripted:
         for ev in scripted:
@@ -150,8 +108,6 @@ def seed_demo(service: Any, game: str) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .service import TableService
-
     if args.data is not None:
         data_dir = Path(args.data)
     elif args.demo:
@@ -171,8 +127,6 @@ def serve(args: argparse.Namespace) -> int:
     service = TableService(data_dir / "table.sqlite")
     for problem in service.log.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    from .backup import AutoBackup
-
     backups = AutoBackup(data_dir, report=lambda msg: print(f"warning: {msg}", file=sys.stderr))
     if service.log.damaged:
         print(f"LECTURE SEULE / READ-ONLY: the table log is damaged; stop the server and run "
@@ -190,10 +144,6 @@ def serve(args: argparse.Namespace) -> int:
     if game and not service.table.frames:
         seed_demo(service, game)
 
-    from web.app import create_app
-    from web.server import create_server
-
-    from .roll.wiring import start_devices
 
     tray = getattr(args, "tray", None)
     if tray and tray.lower() == "emulate":
