@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
-from .errors import EventError, LogError
+from .errors import EventError, InvariantError, LogError
 from .events import Event, event_from_json_line, parse_event
 from .salvage import Salvage, salvage_db
 
@@ -123,7 +123,8 @@ class TableLog:
             except (UnicodeError, ValueError) as exc:
                 raise EventError(f"the event cannot be stored: {exc}") from None
         seq = cur.lastrowid
-        assert seq is not None
+        if seq is None:
+            raise InvariantError("SQLite gave no row id for the event just inserted")
         return event.with_seq(seq, at)
 
     def _salvaged(self) -> Salvage:

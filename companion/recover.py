@@ -19,14 +19,11 @@ import argparse
 import datetime as _dt
 import json
 import sqlite3
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .datadir import default_data_dir
 from .errors import CompanionError, LogError
-from .events import Event
 from .log import TableLog
 from .salvage import Salvage, salvage_db
 

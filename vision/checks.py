@@ -58,7 +58,7 @@ def frame_checks(frame: Any) -> dict[str, Any]:
                          "Too bright: dim the light" if mean > BRIGHT_MAX else
                          "Glare: diffuse the light (paper over the ring)" if glare > GLARE_MAX else "Light fine")},
     }
-    checks["ok"] = all(c["ok"] for c in checks.values() if isinstance(c, dict))  # type: ignore[union-attr]
+    checks["ok"] = all(c["ok"] for c in checks.values() if isinstance(c, dict))
     return checks
 
 

@@ -164,7 +164,7 @@ def _box(text: str) -> tuple[int, int, int, int]:
 
 
 
-def register_vision(sub: argparse._SubParsersAction) -> None:
+def register_vision(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     p = sub.add_parser("markers", help="write the printable sheet of the four tray markers")
     p.add_argument("--out", type=Path, required=True, help="output file: .pdf (A4) or .png")
     p.add_argument("--size-mm", type=float, default=20.0, help="marker side in mm (default 20)")

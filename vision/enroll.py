@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from .catalog import CLASSES, FACES, parse_face
+from .catalog import CLASSES, parse_face
 from .errors import EnrollmentError
 from .faces import INK_SIZE, SIL_SIZE, Features, extract, view_agreement
 from .gems import gem_colour_features

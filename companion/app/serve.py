@@ -155,7 +155,7 @@ def serve(args: argparse.Namespace) -> int:
         "DATA_DIR": str(data_dir), "DEMO": bool(args.demo), "DEVICES": devices,
     })
     server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads))
-    port = server.effective_port  # type: ignore[attr-defined]
+    port = server.effective_port
     hosts = lan_addresses() if args.host in ("0.0.0.0", "::") else [args.host]
     print("Compagnon de table / Table companion", flush=True)
     print(f"  dossier / folder : {data_dir}", flush=True)
@@ -184,7 +184,7 @@ def _print_qr(url: str) -> None:
     if not sys.stdout.isatty():
         return
     try:
-        import qrcode  # type: ignore[import-not-found]
+        import qrcode  # optional (the [pi] extra): only for a terminal on the Pi
     except ImportError:
         return
     qr = qrcode.QRCode(border=1)

@@ -38,7 +38,7 @@ from vision.camera import Camera, resolve_camera_spec
 from vision.sources import open_source
 from vision.stillness import StillnessDetector
 
-from ..errors import CameraGone, CompanionError
+from ..errors import CameraGone, InvariantError
 from ..roll.democam import DEMO_PX_PER_MM, DemoCamera, demo_objects
 from .roll_service import RollService, default_reader
 
@@ -161,7 +161,8 @@ def _tray_listener(service: Any, roll: RollService, name: str) -> Any:
 def _stillness_loop(devs: Devices, fps: float = 4.0) -> None:
     det = StillnessDetector()
     cam = devs.camera
-    assert cam is not None
+    if cam is None:
+        raise InvariantError("the stillness loop runs only with a camera")
     while not devs._stop.wait(1.0 / fps):
         if devs.roll.busy or not cam.connected or (devs.link is not None and devs.link.connected):
             continue
