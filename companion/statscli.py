@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,8 @@ def render_text(stats: list[Any], lang: str = "fr") -> str:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
+    # Imported here for start-up speed: register() runs for every `companion` command,
+    # and the table (with every game's rules) is only needed by this one.
     from .datadir import default_data_dir
     from .dicestats import die_rolls, die_stats
     from .errors import CompanionError
@@ -100,7 +103,5 @@ def _cmd_stats(args: argparse.Namespace) -> int:
             sys.stdout.write(render_text(stats, args.lang))
         sys.stdout.flush()
     except BrokenPipeError:  # `companion stats | head`
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

@@ -1,6 +1,7 @@
 """What the calibration wizard and ``companion doctor`` check on a live frame, and the
 calibration and enrollment steps the tablet drives.
 
+- :func:`preview_jpeg`: a live frame, shrunk, for the wizard's preview;
 - :func:`frame_checks`: the four markers, the focus (variance of the Laplacian of the
   tray area) and the light (mean level, share of blown-out pixels: glare on
   translucent dice reads as a face of white).
@@ -27,13 +28,23 @@ from .enroll import ENROLLMENT_FILE, Enrollment
 from .enroll_photos import enroll_frame
 from .faces import INK_SIZE
 
-__all__ = ["frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "enrolled_views_png", "TARGET_VIEWS",
+__all__ = ["preview_jpeg", "frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "enrolled_views_png", "TARGET_VIEWS",
            "FOCUS_MIN", "GLARE_MAX"]
 
 TARGET_VIEWS = 3  # views per face for a good enrollment
 FOCUS_MIN = 60.0  # variance of the Laplacian below this: blurred
 GLARE_MAX = 0.02  # share of saturated pixels above this: glare
 DARK_MIN, BRIGHT_MAX = 60.0, 200.0
+
+
+def preview_jpeg(frame: Any, width: int = 800) -> bytes:
+    """A live frame for the wizard's preview: at most ``width`` pixels wide, as JPEG."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, width / max(w, 1))
+    if scale < 1:
+        frame = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", frame, [int(cv2.IMWRITE_JPEG_QUALITY), 75])
+    return bytes(buf.tobytes())
 
 
 def frame_checks(frame: Any) -> dict[str, Any]:

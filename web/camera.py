@@ -45,6 +45,7 @@ class CameraDesk(Protocol):
 
     @property
     def vision_dir(self) -> Path: ...
+    def preview_jpeg(self, frame: Any) -> bytes: ...
     def frame_checks(self, frame: Any) -> dict[str, Any]: ...
     def save_calibration(self, frame: Any) -> dict[str, Any]: ...
     def enroll_face(self, frame: Any, kind: str, face: Any, box: Any = None, at: Any = None) -> dict[str, Any]: ...
@@ -165,15 +166,7 @@ def _frame() -> Any:
 
 @bp.get("/api/camera/preview.jpg")
 def preview() -> Any:
-    import cv2
-
-    frame = _frame()
-    h, w = frame.shape[:2]
-    scale = min(1.0, 800 / max(w, 1))
-    if scale < 1:
-        frame = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
-    ok, buf = cv2.imencode(".jpg", frame, [int(cv2.IMWRITE_JPEG_QUALITY), 75])
-    resp = current_app.response_class(buf.tobytes(), mimetype="image/jpeg")
+    resp = current_app.response_class(_desk().preview_jpeg(_frame()), mimetype="image/jpeg")
     resp.headers["Cache-Control"] = "no-store"
     return resp
 

@@ -19,6 +19,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -155,8 +156,6 @@ def _pipe_closed() -> int:
     """The reader of our output went away (``companion ... --json | head``): stop quietly,
     as a command killed by SIGPIPE would, with no traceback. Standard output is pointed
     at /dev/null so that the interpreter's last flush does not fail again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -215,7 +214,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 # -- serve ---------------------------------------------------------------------------
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serve import serve  # the web server, OpenCV and the tray: only for this command
 
     return serve(args)
 

@@ -75,6 +75,9 @@ class Devices:
         self.roll.reader = default_reader(self.vision_dir)
 
     # -- what the calibration wizard asks of the camera (web.camera.CameraDesk) ---------
+    def preview_jpeg(self, frame: Any) -> bytes:
+        return checks.preview_jpeg(frame)
+
     def frame_checks(self, frame: Any) -> dict[str, Any]:
         return checks.frame_checks(frame)
 
