@@ -82,19 +82,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
                                        warn=lambda problem: print(f"warning: {problem}", file=sys.stderr)))
     stats = die_stats(die_rolls((f.event, f.outcomes) for f in table.frames))
     if args.svg is not None:
-        from .statsvg import histogram_svg
-
-        args.svg.mkdir(parents=True, exist_ok=True)
-        fr = args.lang != "en"
-        for d in stats:
-            fit = d.fits.get("all")
-            svg = histogram_svg([d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces],
-                                {g: [d.counts[g].get(f, 0) for f in d.faces] for g in ("camera", "hand")},
-                                [fit.expected[f] for f in d.faces] if fit else None, d.label["fr" if fr else "en"],
-                                {"camera": "lus par la caméra" if fr else "read by the camera",
-                                 "hand": "saisis à la main" if fr else "typed by hand",
-                                 **({"expected": "dé équilibré" if fr else "fair die"} if fit else {})})
-            (args.svg / f"{d.die}.svg").write_text(svg, encoding="utf-8")
+        _write_svgs(stats, args.svg, args.lang)
     try:
         if args.json:
             json.dump([d.to_json() for d in stats], sys.stdout, ensure_ascii=False, indent=1)
@@ -105,3 +93,20 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `companion stats | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _write_svgs(stats: Any, folder: Path, lang: str) -> None:
+    """Each die's histogram as ``folder/<die>.svg`` (``--svg``)."""
+    from .statsvg import histogram_svg  # with the rest of the command: only when asked for
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fr = lang != "en"
+    for d in stats:
+        fit = d.fits.get("all")
+        svg = histogram_svg([d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces],
+                            {g: [d.counts[g].get(f, 0) for f in d.faces] for g in ("camera", "hand")},
+                            [fit.expected[f] for f in d.faces] if fit else None, d.label["fr" if fr else "en"],
+                            {"camera": "lus par la caméra" if fr else "read by the camera",
+                             "hand": "saisis à la main" if fr else "typed by hand",
+                             **({"expected": "dé équilibré" if fr else "fair die"} if fit else {})})
+        (folder / f"{d.die}.svg").write_text(svg, encoding="utf-8")

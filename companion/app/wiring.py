@@ -29,7 +29,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from firmware_bridge import open_tray
 from vision import checks
@@ -204,41 +204,61 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
     roll = RollService(service, data_dir / "camera", cam_obj)
     devs = Devices(roll, cam_obj, demo=demo)
     if cam_obj is not None:
-        cam_obj.start()
-        if not cam_obj.connected:
-            service.set_device("camera", cam_obj.status())
-        src = cam_obj.source
-        if isinstance(src, DemoCamera):
-            roll.reader = _demo_reader(src, vision_dir)
+        _start_camera(service, cam_obj, roll, vision_dir)
     roll.start()
-
     if tray_spec.lower() not in ("none", "off", "no"):
-        try:
-            opts = {"settle_ms": 250} if tray_spec.lower() in ("emulated", "emulator", "fake") else None
-            t = open_tray(tray_spec, emulator_options=opts)
-        except Exception as exc:
-            log.warning("tray %s not used: %s", tray_spec, exc)
-            service.set_device("tray", {"connected": False, "message": str(exc)})
-            t = None
-        if t is not None:
-            t.subscribe(_tray_listener(service, roll, "tray"))
-            if tray_spec.lower() != "auto":
-                service.set_device("tray", {"connected": False, "message": "connecting"})
-            try:
-                t.start()
-                devs.trays.append(t)
-                devs.link = t
-            except Exception as exc:
-                service.set_device("tray", {"connected": False, "message": str(exc)})
+        _start_tray(service, devs, tray_spec)
     if gpio_spec not in ("none", "off", "no") and (gpio_spec != "auto" or on_a_pi()) and not demo:
-        try:
-            g = open_tray("gpio" if gpio_spec == "auto" else gpio_spec)
-            if g is not None:
-                g.subscribe(_tray_listener(service, roll, "gpio"))
-                g.start()
-                devs.trays.append(g)
-        except Exception as exc:
-            log.warning("GPIO button not used: %s", exc)
+        _start_gpio(service, devs, gpio_spec)
+    roll.listeners.append(_status_led(devs))
+    if cam_obj is not None and not demo:
+        _start_stillness(devs, cam_obj)
+    return devs
+
+
+def _start_camera(service: Any, cam: Camera, roll: RollService, vision_dir: Path) -> None:
+    cam.start()
+    if not cam.connected:
+        service.set_device("camera", cam.status())
+    src = cam.source
+    if isinstance(src, DemoCamera):
+        roll.reader = _demo_reader(src, vision_dir)
+
+
+def _start_tray(service: Any, devs: Devices, tray_spec: str) -> None:
+    try:
+        opts = {"settle_ms": 250} if tray_spec.lower() in ("emulated", "emulator", "fake") else None
+        t = open_tray(tray_spec, emulator_options=opts)
+    except Exception as exc:
+        log.warning("tray %s not used: %s", tray_spec, exc)
+        service.set_device("tray", {"connected": False, "message": str(exc)})
+        return
+    if t is None:
+        return
+    t.subscribe(_tray_listener(service, devs.roll, "tray"))
+    if tray_spec.lower() != "auto":
+        service.set_device("tray", {"connected": False, "message": "connecting"})
+    try:
+        t.start()
+        devs.trays.append(t)
+        devs.link = t
+    except Exception as exc:
+        service.set_device("tray", {"connected": False, "message": str(exc)})
+
+
+def _start_gpio(service: Any, devs: Devices, gpio_spec: str) -> None:
+    try:
+        g = open_tray("gpio" if gpio_spec == "auto" else gpio_spec)
+        if g is not None:
+            g.subscribe(_tray_listener(service, devs.roll, "gpio"))
+            g.start()
+            devs.trays.append(g)
+    except Exception as exc:
+        log.warning("GPIO button not used: %s", exc)
+
+
+def _status_led(devs: Devices) -> Callable[[dict[str, Any]], None]:
+    """The status LED of every connected tray (and GPIO) after each read."""
     def led(rec: dict[str, Any]) -> None:
         pattern = {"pending": "fast", "refused": "fast", "error": "double"}.get(str(rec.get("status")), "on")
         for tr in devs.trays:
@@ -246,14 +266,15 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
             if setter is not None and getattr(tr, "connected", False):
                 setter(pattern)
 
-    roll.listeners.append(led)
-    if cam_obj is not None and not demo:
-        if isinstance(cam_obj.source, DemoCamera):
-            cam_obj.source.hand_frames = 2  # the motion a hand over the tray makes
-        th = threading.Thread(target=_stillness_loop, args=(devs,), name="stillness", daemon=True)
-        th.start()
-        devs._threads.append(th)
-    return devs
+    return led
+
+
+def _start_stillness(devs: Devices, cam: Camera) -> None:
+    if isinstance(cam.source, DemoCamera):
+        cam.source.hand_frames = 2  # the motion a hand over the tray makes
+    th = threading.Thread(target=_stillness_loop, args=(devs,), name="stillness", daemon=True)
+    th.start()
+    devs._threads.append(th)
 
 
 def _demo_reader(src: Any, vision_dir: Path) -> Any:
