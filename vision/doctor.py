@@ -2,6 +2,10 @@
 on a live frame), calibration, enrolled dice. Plugged in through
 ``companion.app.doctor.EXTRA_CHECKS``; each takes the table's data folder and returns
 ``{"status": "ok"|"warn"|"fail", "fr", "en", "fix"}``. Never raises for a missing device.
+
+The vision modules (OpenCV, numpy) are imported inside the checks, not at the top: a
+missing or broken OpenCV is then a finding of ``companion doctor``, not a check that
+silently disappears because this module cannot be imported.
 """
 
 from __future__ import annotations
@@ -9,13 +13,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
-
-from .calibration import CALIBRATION_FILE, load_calibration
-from .camera import resolve_camera_spec
-from .catalog import FACES
-from .checks import TARGET_VIEWS, frame_checks
-from .enroll import ENROLLMENT_FILE, Enrollment
-from .sources import open_source
 
 __all__ = ["check_camera", "check_calibration", "check_enrollment"]
 
@@ -26,6 +23,8 @@ def _r(status: str, fr: str, en: str, fix: str = "", fix_fr: str = "") -> dict[s
 
 
 def check_camera(data_dir: Path) -> dict[str, Any]:
+    from .camera import resolve_camera_spec
+
     raw = os.environ.get("COMPANION_CAMERA") or "auto"
     spec = resolve_camera_spec(raw)
     if spec is None:
@@ -36,6 +35,8 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
                   "caméra du Pi : sudo apt install python3-picamera2, nappe bien enfoncée, essai avec `rpicam-hello` ; "
                   "webcam USB : voir `ls /dev/video*` ; puis réglez COMPANION_CAMERA ou --camera")
     try:
+        from .sources import open_source
+
         src = open_source(spec)
     except Exception as exc:  # noqa: BLE001 - a finding, not a crash
         busy = "busy" in str(exc).lower() or "resource" in str(exc).lower()
@@ -55,6 +56,8 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
             src.close()
         except Exception:  # noqa: BLE001
             pass
+    from .checks import frame_checks
+
     c = frame_checks(frame)
     bad = [k for k in ("markers", "focus", "light") if not c[k]["ok"]]
     fr = f"Caméra {spec} : " + " ; ".join(c[k]["fr"] for k in ("markers", "focus", "light"))
@@ -71,6 +74,8 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
 
 
 def check_calibration(data_dir: Path) -> dict[str, Any]:
+    from .calibration import CALIBRATION_FILE, load_calibration
+
     folder = Path(data_dir) / "vision"
     if not (folder / CALIBRATION_FILE).exists():
         return _r("warn", "Plateau pas encore calibré", "Tray not calibrated yet",
@@ -92,6 +97,9 @@ def check_calibration(data_dir: Path) -> dict[str, Any]:
 
 
 def check_enrollment(data_dir: Path) -> dict[str, Any]:
+    from .catalog import FACES
+    from .enroll import ENROLLMENT_FILE, Enrollment
+
     path = Path(data_dir) / "vision" / ENROLLMENT_FILE
     if not path.exists():
         return _r("warn", "Dés pas encore appris : modèle de démonstration utilisé",
@@ -103,6 +111,8 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")
+    from .checks import TARGET_VIEWS
+
     done = [k for k, faces in FACES.items() if all(counts.get((k, f), 0) >= TARGET_VIEWS for f in faces)]
     part = [k for k, faces in FACES.items() if k not in done and any(counts.get((k, f), 0) for f in faces)]
     fr = f"Appris : {', '.join(done) or 'aucun'}" + (f" ; incomplets : {', '.join(part)}" if part else "")
