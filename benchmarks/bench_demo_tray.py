@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 def run(rolls: int, composite: bool) -> tuple[int, int, int, int]:
     import companion.roll.democam as democam
-    from companion.roll.wiring import _demo_reader
+    from companion.app.wiring import _demo_reader
     from vision.catalog import FACES
 
     keep = democam.on_same_tray
