@@ -119,7 +119,7 @@ class CameraTable:
 
         from vision.camera import Camera
         from companion.roll.demo import demo_events
-        from companion.roll.democam import DEMO_PX_PER_MM, DEMO_SPEC
+        from vision.demo_camera import DEMO_PX_PER_MM, DEMO_SPEC
         from companion.app.roll_service import RollService
         from companion.service import TableService
 

@@ -39,7 +39,9 @@ from vision.sources import open_source
 from vision.stillness import StillnessDetector
 
 from ..errors import CameraGone, InvariantError
-from ..roll.democam import DEMO_PX_PER_MM, DemoCamera, demo_objects
+from vision.demo_camera import DEMO_PX_PER_MM, DemoCamera
+
+from .democam import demo_objects
 from .roll_service import RollService, default_reader
 
 __all__ = ["Devices", "start_devices", "on_a_pi", "open_camera_source"]

@@ -83,7 +83,7 @@ class Game(Protocol):
     title: Mapping[str, str]
     #: The classes ``state_json()["expects"]`` is built from, one per step (frozen
     #: dataclasses on :class:`companion.games.expects.Step`): the JSON schema the page's
-    #: tests check is exported from them (``python -m companion.games.expects``).
+    #: tests check is exported from them (``python -m companion.games.expects_schema``).
     expects_steps: tuple[type[Step], ...]
     #: The game's camera plug-in (its matcher, corrected reads, demo rolls; see
     #: :class:`companion.games.camera.Camera`), or None when it reads nothing by camera.

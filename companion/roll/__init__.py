@@ -2,7 +2,9 @@
 
 - :mod:`companion.roll.match`: a read against what the game step expects (pure)
 - :mod:`companion.roll.demo`: the demo's scripted set-ups
-- :mod:`companion.roll.democam`: the demo camera (rendered trays)
+
+The demo camera is :mod:`vision.demo_camera`; what it shows for a roll,
+:mod:`companion.app.democam`.
 
 The roll flow itself (:mod:`companion.app.roll_service`), the photo store and the devices
 live in :mod:`companion.app`; the camera, its checks and the stillness detector in

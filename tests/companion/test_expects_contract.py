@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from companion.games import find_game
-from companion.games.expects import DiceWanted, schema, schema_errors
+from companion.games.expects import DiceWanted
+from companion.games.expects_schema import schema, schema_errors
 from companion.log import read_jsonl
 from companion.table import Table
 
@@ -30,7 +31,7 @@ def _schema() -> dict[str, Any]:
 
 def test_the_committed_schema_is_the_one_the_step_classes_export() -> None:
     committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
-    assert committed == _schema(), "regenerate it: python -m companion.games.expects > web/static/expects.schema.json"
+    assert committed == _schema(), "regenerate it: python -m companion.games.expects_schema > web/static/expects.schema.json"
     assert sorted(committed["games"]) == sorted(GAMES)
 
 

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 import companion.games as games
 from companion.games import GAMES, register_game
 from companion.games.camera import DemoObj, Match, Obj
-from companion.roll.democam import demo_objects
+from companion.app.democam import demo_objects
 from companion.roll.demo import demo_events
 from companion.roll.match import CAMERA_EVENTS, correction_event, match_read
 
@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_camera_path_names_no_game() -> None:
     names = re.compile("|".join(["p[ée]rip[ée]ties", "wuxia", "shayo", "espri"]), re.IGNORECASE)
-    for name in ("match.py", "democam.py", "demo.py"):
-        text = (ROOT / "companion" / "roll" / name).read_text(encoding="utf-8")
-        assert names.findall(text) == [], name
+    for path in ("companion/roll/match.py", "companion/app/democam.py", "companion/roll/demo.py",
+                 "vision/demo_camera.py"):
+        text = (ROOT / path).read_text(encoding="utf-8")
+        assert names.findall(text) == [], path
 
 
 class _Coin:

@@ -6,7 +6,7 @@ import pytest
 
 from vision.camera import Camera
 from companion.roll.demo import demo_events
-from companion.roll.democam import DemoCamera
+from vision.demo_camera import DemoCamera
 from companion.app.roll_service import RollService
 from companion.service import TableService
 
@@ -22,7 +22,7 @@ def democam():
 def calibration(democam):
     from vision.calibration import calibrate
 
-    from companion.roll.democam import DEMO_PX_PER_MM
+    from vision.demo_camera import DEMO_PX_PER_MM
 
     return calibrate(democam.background, px_per_mm=DEMO_PX_PER_MM)
 

@@ -6,8 +6,9 @@ first), and ``prepare(objects)`` renders a new tray holding ``objects`` (in a th
 about a quarter of a second) that ``read()`` returns once it is ready. The camera pose and
 light are fixed, so the empty-tray frame (``background``) calibrates it once.
 
-:func:`demo_objects` says what a roll should show for the step the game expects, so a
-newcomer sees each game played through the camera path without any hardware.
+What a roll shows for the step the game expects (``demo_objects``) is the game's camera
+plug-in's to say; :mod:`companion.app.democam` asks it, so a newcomer sees each game played
+through the camera path without any hardware.
 """
 
 from __future__ import annotations
@@ -16,15 +17,13 @@ import random
 import threading
 from typing import Any, Mapping, Sequence
 
-from .match import camera_of
-
-__all__ = ["DemoCamera", "demo_objects", "DEMO_SPEC", "DEMO_PX_PER_MM"]
+__all__ = ["DemoCamera", "on_same_tray", "DEMO_SPEC", "DEMO_PX_PER_MM"]
 
 Obj = tuple[str, "int | str"]
 
 
 def _spec() -> Any:
-    from vision.synth import SceneSpec
+    from .synth import SceneSpec
 
     return SceneSpec(size=(960, 720), perspective=0.0, rotation_deg=0.0, gain=(1.0, 1.0), tint=0.0)
 
@@ -38,7 +37,7 @@ class DemoCamera:
     name = "demo"
 
     def __init__(self, seed: int = 0) -> None:
-        from vision.synth import render_tray
+        from .synth import render_tray
 
         self.seed = seed
         self.spec = _spec()
@@ -59,7 +58,7 @@ class DemoCamera:
 
     def prepare(self, objects: Sequence[Obj], seed: int | None = None) -> None:
         """Render a tray with ``objects`` in the background; ``read()`` waits for it."""
-        from vision.synth import render_tray
+        from .synth import render_tray
 
         self._ready.clear()
         self._hand_left = self.hand_frames
@@ -136,16 +135,3 @@ def on_same_tray(image: Any, own_empty: Any, empty: Any, low: float = 8.0, high:
     alpha = cv2.GaussianBlur(alpha, (0, 0), 1.5)[..., None]
     out = image.astype(np.float32) * alpha + empty.astype(np.float32) * (1.0 - alpha)
     return np.clip(out + 0.5, 0, 255).astype(image.dtype)
-
-
-def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.Random) -> list[Obj]:
-    """What a roll shows for the current step (random faces; what the players would roll),
-    as the game's camera plug-in says (``demo_objects``; none for a game without one).
-    For a pool, the step's d10 count: the whole pool, or for a re-roll only the dice
-    rolled again, as players who take the kept dice out of the tray would."""
-    from vision.catalog import FACES
-
-    camera = camera_of(game)
-    if camera is None:
-        return []
-    return camera.demo_objects(state or {}, FACES, rng)
