@@ -156,8 +156,17 @@ def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float
 
 
 def _uniform(frame: np.ndarray) -> bool:
-    """True for a blank frame: one colour (+ noise), judged on every 4th pixel."""
-    return float(frame[::4, ::4].std()) < 2.0
+    """True for a blank frame: one level (+ noise), judged on every 4th pixel.
+
+    The standard deviation of all the samples, channels together (a frame of one
+    saturated colour is not blank), from each channel's mean and deviation (one pass of
+    ``cv2.meanStdDev``, a third of numpy's time on a camera frame)."""
+    import cv2
+
+    mean, std = cv2.meanStdDev(frame[::4, ::4])
+    m, s = mean.ravel(), std.ravel()
+    var = float(np.mean(s * s + m * m) - np.mean(m) ** 2)
+    return math.sqrt(max(var, 0.0)) < 2.0
 
 
 def _merge(cands: list[Candidate]) -> list[Candidate]:
@@ -170,12 +179,29 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
 
 #: Dice smaller than this share of a large frame's longer side are smaller than the
 #: networks learnt (3 to 11 % of a 640-px photo's side): the reader then reads the
-#: region the dice lie in, brought to :data:`ZOOM_TO` px across. Measured on held-aside
+#: region the dice lie in again, at a larger scale (see :data:`ZOOM_DIE_PX`). Measured on held-aside
 #: photos set in 2028 x 1520 and 1920 x 1080 camera frames (benchmarks/bench_pi_resolution.py):
 #: read whole, a tray filling 70 % of a 1920 x 1080 frame gave 54 % found and 2 silent
 #: errors in 190 dice; its region at 640 px gives the 640-px photo's own figures.
 ZOOM_BELOW = 0.05
-ZOOM_TO = 640
+ZOOM_ABOVE = 800  # px: a frame's longer side up to this is read once
+#: The second look scales the region so that its dice are :data:`ZOOM_DIE_PX` pixels at
+#: the die-centre network's input, the median size it learnt (10 to 35 px there). Seeing
+#: dice under about 13 px, the first look gives them all about 12 px (measured on the
+#: frames of benchmarks/bench_pi_resolution.py: 12.2 px for dice of 7.9 and of 10.6 px,
+#: the exact size from 15 px up): below :data:`FLOOR_PX` the first look's size is only an
+#: upper bound, so the second look aims at :data:`FLOOR_AIM_PX` (dice of 8 to 12 px
+#: become 18 to 27 px), and if the dice it then measures are over
+#: :data:`ZOOM_AGAIN_ABOVE` px, it looks once more at the right scale.
+ZOOM_DIE_PX = 19.5
+FLOOR_PX = 13.5
+FLOOR_AIM_PX = 27.0
+ZOOM_AGAIN_ABOVE = 22.0
+#: The classifiers learnt from 48-px crops of 1.3 sides of dice about 39 px across: a
+#: region whose dice (measured by the second look) are twice that or more is shrunk by
+#: the whole factor that brings them nearest (INTER_AREA, fast for a whole factor);
+#: other dice are cropped from the frame's own pixels.
+CROP_DIE_PX = 39.0
 
 
 LEARNT_SHARE = 0.058  # the median die side over the photo's longer side in the training photos
@@ -196,7 +222,7 @@ def _zoom_region(frame: np.ndarray, cands: Sequence[Candidate]) -> tuple[int, in
     """
     h, w = frame.shape[:2]
     longer = max(h, w)
-    if longer <= 1.25 * ZOOM_TO or not cands:
+    if longer <= ZOOM_ABOVE or not cands:
         return None
     side = float(np.median([c.side for c in cands]))
     if side >= ZOOM_BELOW * longer:
@@ -334,11 +360,11 @@ class Reader:
         right by rows of about one die)."""
         return self._read_frame(frame, kinds)[0]
 
-    def _read_frame(self, frame: np.ndarray, kinds: "Collection[str] | None" = None
+    def _read_frame(self, frame: np.ndarray, kinds: "Collection[str] | None" = None, checked: bool = False
                     ) -> tuple[tuple[ObjectRead, ...], dict[str, Any]]:
         from .tray_objects import MODE_PHOTO, prepare
 
-        if _uniform(frame):
+        if not checked and _uniform(frame):  # ``checked``: :meth:`read` has just looked
             return (), {"mode": MODE_PHOTO}
         view = prepare(frame, self.calibration, look_for_markers=self.look_for_markers, segment_photo=False)
         extra: dict[str, Any] = {"mode": view.mode}
@@ -370,8 +396,8 @@ class Reader:
                 pass
         return True
 
-    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None,
-                      zoom: bool = True) -> list[ObjectRead]:
+    def _plugins(self, kinds: "Collection[str] | None") -> tuple[list[Detector], list[ObjectClassifier]]:
+        """The detectors and classifiers that run for a step expecting ``kinds``."""
         wanted = None if kinds is None else set(kinds)
 
         def useful(plugin: Any) -> bool:
@@ -380,7 +406,10 @@ class Reader:
                 return not getattr(plugin, "on_request", False)
             return own is None or bool(wanted & set(own))
 
-        detectors = [d for d in self.detectors if useful(d)]
+        return [d for d in self.detectors if useful(d)], [c for c in self.classifiers if useful(c)]
+
+    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
+        detectors, classifiers = self._plugins(kinds)
         cands: list[Candidate] = []
         for det in detectors:
             cands.extend(det.detect(frame))
@@ -388,30 +417,79 @@ class Reader:
             cands = _merge(cands)
         if not cands:
             return []
-        if zoom and all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors):
+        if all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors):
             region = _zoom_region(frame, cands)
             if region is not None:
-                return self._read_zoomed(frame, region, kinds)
+                side = float(np.median([c.side for c in cands]))
+                first_scale = min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2])
+                return self._read_zoomed(frame, region, side, first_scale, detectors, classifiers)
+        return self._classify(frame, cands, classifiers)
+
+    def _classify(self, frame: np.ndarray, cands: Sequence[Candidate],
+                  classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
+        """Per candidate, the best claim of ``classifiers``: a read beats a pending, then
+        confidence; candidates nobody claims are dropped."""
         bodies = [body_colour(frame, c) for c in cands]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
-        for clf in (c for c in self.classifiers if useful(c)):
+        for clf in classifiers:
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
                 if obj is not None:
                     claims[i].append(obj)
         return [max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)) for cl in claims if cl]
 
-    def _read_zoomed(self, frame: np.ndarray, region: tuple[int, int, int, int],
-                     kinds: "Collection[str] | None") -> list[ObjectRead]:
-        """Read ``region`` of ``frame`` brought to :data:`ZOOM_TO` px across; boxes back
-        in ``frame`` pixels."""
-        import cv2
+    def _read_zoomed(self, frame: np.ndarray, region: tuple[int, int, int, int], side: float, first_scale: float,
+                     detectors: Sequence[Detector], classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
+        """The second look at ``region`` of ``frame``, whose dice the first look sized
+        ``side`` px: found again with the region scaled so that ``side`` becomes
+        :data:`ZOOM_DIE_PX` at the network's input, then classified in the region
+        brought to :data:`CROP_DIE_PX` per die (the crops' own scale in training) if
+        larger. Boxes back in ``frame`` pixels."""
         from dataclasses import replace
 
+        from .detect import DiceDetector, shrink
+
         x0, y0, x1, y1 = region
-        s = min(1.0, ZOOM_TO / max(x1 - x0, y1 - y0))
-        sub = cv2.resize(frame[y0:y1, x0:x1], None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        sub = frame[y0:y1, x0:x1]
+
+        looked: list[tuple[float, np.ndarray]] = []
+
+        def look(scale: float) -> list[Candidate]:
+            """The candidates of ``sub`` scaled by ``scale`` (from the last look's image
+            when it is larger: a small shrink), in ``sub`` pixels."""
+            scale = min(1.0, scale)
+            prev_s, prev = looked[-1] if looked and looked[-1][0] > scale else (1.0, sub)
+            small = shrink(prev, scale / prev_s)
+            looked.append((scale, small))
+            found: list[Candidate] = []
+            for det in detectors:
+                if isinstance(det, DiceDetector):
+                    found.extend(replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale)
+                                 for c in det.detect(small, scale=1.0))
+                else:
+                    found.extend(det.detect(sub))
+            return _merge(found) if len(detectors) > 1 else found
+
+        first = first_scale * side  # the dice's size at the first look's input
+        aim = ZOOM_DIE_PX if first >= FLOOR_PX else FLOOR_AIM_PX
+        scale = aim / max(side, 1.0)
+        cands = look(scale)
+        if cands and first < FLOOR_PX:
+            measured = scale * float(np.median([c.side for c in cands]))
+            if measured > ZOOM_AGAIN_ABOVE:
+                cands = look(scale * ZOOM_DIE_PX / measured)
+        if not cands:
+            return []
+        # classified in the region shrunk by a whole factor (OpenCV's fast area resize)
+        # that brings the dice nearest CROP_DIE_PX, or in the frame's own pixels
+        k = int(round(float(np.median([c.side for c in cands])) / CROP_DIE_PX))
+        s = 1.0
+        if k >= 2:
+            h, w = (sub.shape[0] // k) * k, (sub.shape[1] // k) * k
+            sub = shrink(sub[:h, :w], 1.0 / k)
+            s = 1.0 / k
+            cands = [replace(c, cx=c.cx * s, cy=c.cy * s, side=c.side * s) for c in cands]
         out = []
-        for o in self._read_learned(sub, kinds, zoom=False):
+        for o in self._classify(sub, cands, classifiers):
             x, y, w, h = o.box
             out.append(replace(o, box=(int(round(x0 + x / s)), int(round(y0 + y / s)),
                                        int(round(w / s)), int(round(h / s)))))
@@ -459,7 +537,7 @@ class Reader:
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"{level} frame (one uniform colour): nothing to read")
         try:
-            objs, extra = self._read_frame(frame, kinds)
+            objs, extra = self._read_frame(frame, kinds, checked=True)
         except Exception as exc:  # noqa: BLE001 - report, never crash the caller
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"reader failed: {type(exc).__name__}: {exc}")
