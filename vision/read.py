@@ -30,7 +30,7 @@ class ObjectRead:
     ``automne``/``hiver``/``temps``/``rupture``) or ``None`` when unknown. ``box`` is
     ``(x, y, w, h)`` in pixels of the input image. ``status`` is ``"pending"`` when the
     confidence is below the threshold or the two best candidates are close: the
-    companion then asks the players instead of guessing.
+    companion then asks the players instead of guessing. ``colour``: see below.
     """
 
     kind: str
@@ -39,6 +39,9 @@ class ObjectRead:
     confidence: float
     status: str = STATUS_READ
     candidates: tuple[tuple[int | str, float], ...] = ()
+    #: The die's body colour, a word of :data:`vision.die_colour.PALETTE` or
+    #: ``"unknown"``; ``None`` when not looked at (gems: their colour is their value).
+    colour: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -50,6 +53,8 @@ class ObjectRead:
         }
         if self.candidates:
             out["candidates"] = [[v, round(float(s), 4)] for v, s in self.candidates]
+        if self.colour is not None:
+            out["colour"] = self.colour
         return out
 
 

@@ -136,23 +136,46 @@ def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     return frame
 
 
-def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
-    """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
-    BGR of the central half of the candidate's square: the die's body colour (pips are a
-    minority of those pixels)."""
-    import cv2
-
+def _median_bgr(frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
+    """The median BGR (float) of the central half of the candidate's square, or None
+    when that lies outside the frame."""
     h, w = frame.shape[:2]
     r = max(1, int(cand.side / 4))
     x0, x1 = max(0, int(cand.cx) - r), min(w, int(cand.cx) + r + 1)
     y0, y1 = max(0, int(cand.cy) - r), min(h, int(cand.cy) + r + 1)
     patch = frame[y0:y1, x0:x1]
     if patch.size == 0:
+        return None
+    return np.asarray(np.median(patch.reshape(-1, 3), axis=0), np.float32)
+
+
+def _lab8(med: np.ndarray | None) -> tuple[float, float, float]:
+    """OpenCV 8-bit Lab of a median BGR (see :func:`body_colour`)."""
+    import cv2
+
+    if med is None:
         return (0.0, 128.0, 128.0)
-    med = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32) / 255.0
     # one float pixel: no 8-bit lookup tables to build (their first use costs ~100 ms)
-    lab = cv2.cvtColor(med.reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
+    lab = cv2.cvtColor((med / 255.0).astype(np.float32).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
     return (float(lab[0]) * 255 / 100, float(lab[1]) + 128, float(lab[2]) + 128)
+
+
+def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
+    """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
+    BGR of the central half of the candidate's square: the die's body colour (pips are a
+    minority of those pixels)."""
+    return _lab8(_median_bgr(frame, cand))
+
+
+def _named(obj: ObjectRead, med: np.ndarray | None, white: np.ndarray | None) -> ObjectRead:
+    """``obj`` with its body colour named (:mod:`vision.die_colour`); gems keep none."""
+    from dataclasses import replace
+
+    from .die_colour import UNKNOWN, colour_name, white_balanced_lab
+
+    if obj.kind == "gem":
+        return obj
+    return replace(obj, colour=UNKNOWN if med is None else colour_name(white_balanced_lab(med, white)))
 
 
 def _uniform(frame: np.ndarray) -> bool:
@@ -429,13 +452,15 @@ class Reader:
                   classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
         """Per candidate, the best claim of ``classifiers``: a read beats a pending, then
         confidence; candidates nobody claims are dropped."""
-        bodies = [body_colour(frame, c) for c in cands]
+        meds = [_median_bgr(frame, c) for c in cands]
+        bodies = [_lab8(m) for m in meds]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
         for clf in classifiers:
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
                 if obj is not None:
                     claims[i].append(obj)
-        return [max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)) for cl in claims if cl]
+        return [_named(max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)), med, None)
+                for cl, med in zip(claims, meds) if cl]
 
     def _read_zoomed(self, frame: np.ndarray, region: tuple[int, int, int, int], side: float, first_scale: float,
                      detectors: Sequence[Detector], classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
@@ -500,7 +525,11 @@ class Reader:
         from .gems import GemParams
         from .tray_objects import read_objects
 
+        from .gem_colour import white_reference
+
         found = read_objects(view, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
+        white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
+        meds = [_median_bgr(frame, Candidate(t.centre[0], t.centre[1], t.side, 1.0)) for t in found]
         objs = [t.read for t in found]
         d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
         if d6 and self.pips is not None:
@@ -509,7 +538,7 @@ class Reader:
             for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
                 # a die cut by the frame edge stays pending whatever the network says
                 objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
-        return objs
+        return [_named(o, med, white) for o, med in zip(objs, meds)]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
              kinds: "Collection[str] | None" = None) -> Read:
