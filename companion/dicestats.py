@@ -7,9 +7,11 @@ counts, and the face the camera read is kept), ``saisi`` (typed by hand) or
 ``logiciel`` (rolled by the software). A correction event amends the die it corrects.
 
 :func:`die_stats` groups them by physical die — the kind and the colour: the camera
-tells the blue, yellow and red symbol dice apart by kind; it does not tell one d10 from
-another, so all d10 are one die here — and tests each die three ways: camera reads,
-hand entries, both. ESPRI's gems are drawn from a bag without replacement: their
+tells the blue, yellow and red symbol dice apart by kind, and names the body colour of
+every die it reads (``vision.die_colour``; :func:`read_colours` takes it from the read
+records), so a red d10 read by the camera is one die (``d10-red``, "d10 rouge") and a
+blue one another; dice typed by hand, or of no sure colour, stay with their kind
+(``d10``) — and tests each die three ways: camera reads, hand entries, both. ESPRI's gems are drawn from a bag without replacement: their
 histogram is shown, with no fairness test.
 
 >>> from companion.events import Event, Source
@@ -34,7 +36,8 @@ from .dicelabels import face_label, kind_label, labels_json
 from .events import Event
 from .stats import Fit, goodness_of_fit, verdict
 
-__all__ = ["DieRoll", "die_rolls", "die_stats", "face_probabilities", "event_dice", "HOW"]
+__all__ = ["DieRoll", "die_rolls", "die_stats", "face_probabilities", "event_dice", "HOW", "read_colours",
+           "load_read_colours", "COLOUR_FR"]
 
 #: How a die was known, from its event's source.
 HOW = {"camera": "lu", "correction": "corrigé", "manual": "saisi", "tray": "saisi", "system": "logiciel"}
@@ -52,6 +55,7 @@ class DieRoll:
     game: str | None
     read_as: int | str | None = None  # what the camera read, when corrected
     who: str | None = None
+    colour: str | None = None  # the body colour the camera saw (vision.die_colour), if read
 
 
 @lru_cache(maxsize=1)
@@ -147,8 +151,64 @@ def _who(outcomes: Sequence[Any]) -> str | None:
     return None
 
 
-def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]]) -> list[DieRoll]:
-    """Every die of the effective events ``(event, outcomes)``, in order (see module doc)."""
+def read_colours(records: Iterable[Mapping[str, Any]]) -> dict[int, list[str | None]]:
+    """The colour of each die of the events the camera's reads became: event ``seq`` ->
+    the colours of its dice in the event's order (``None`` for a die the reader named no
+    colour), from read records (``reads.jsonl`` of the camera folder, see
+    :mod:`companion.roll.records`: the last record of an id wins). A correction event
+    carries the same dice as the read it corrects.
+
+    >>> recs = [{"id": 1, "status": "applied", "seq": 4, "used": [1, 0], "corrections": [6],
+    ...          "objects": [{"value": 3, "colour": "red"}, {"value": 9}]}]
+    >>> read_colours(recs)
+    {4: [None, 'red'], 6: [None, 'red']}
+    """
+    last: dict[Any, Mapping[str, Any]] = {}
+    for rec in records:
+        if isinstance(rec, Mapping):
+            last[rec.get("id")] = rec
+    out: dict[int, list[str | None]] = {}
+    for rec in last.values():
+        objs, used, seq = rec.get("objects"), rec.get("used"), rec.get("seq")
+        if rec.get("status") != "applied" or not isinstance(seq, int) or not isinstance(objs, list) \
+                or not isinstance(used, list):
+            continue
+        cols: list[str | None] = []
+        for i in used:
+            obj = objs[i] if isinstance(i, int) and 0 <= i < len(objs) else None
+            c = obj.get("colour") if isinstance(obj, Mapping) else None
+            cols.append(c if isinstance(c, str) else None)
+        for s in [seq, *(c for c in rec.get("corrections") or [] if isinstance(c, int))]:
+            out[s] = cols
+    return out
+
+
+def load_read_colours(path: Path | None) -> dict[int, list[str | None]]:
+    """:func:`read_colours` of a ``reads.jsonl`` file; empty when there is none (bad
+    lines are skipped: the statistics never fail on the camera's notes)."""
+    if path is None or not path.is_file():
+        return {}
+    recs: list[Mapping[str, Any]] = []
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(rec, dict):
+                    recs.append(rec)
+    except OSError:
+        return {}
+    return read_colours(recs)
+
+
+def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]],
+              colours: Mapping[int, Sequence[str | None]] | None = None) -> list[DieRoll]:
+    """Every die of the effective events ``(event, outcomes)``, in order (see module doc).
+
+    ``colours`` (:func:`read_colours`): the body colour the camera saw of each die of an
+    event, by the event's ``seq``."""
     rolls: list[DieRoll] = []
     game: str | None = None
     pool: dict[str, list[DieRoll]] = {}  # the last roll of each game's pool, by position
@@ -222,11 +282,32 @@ def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]]) -> list[DieRoll]:
             else:
                 new = [DieRoll("gem", g, how, ev.seq, game, who=who) for g in gems]
                 pool[ev.type] = list(new)
+        if colours and ev.seq in colours:
+            for r, c in zip(new, colours[ev.seq]):
+                r.colour = c
         rolls.extend(new)
     return rolls
 
 
-def _title(die: str, lang: str) -> str:
+#: The body colours the reader names (vision.die_colour.PALETTE), in French: "d10 rouge".
+COLOUR_FR = {"white": "blanc", "grey": "gris", "black": "noir", "red": "rouge", "orange": "orange",
+             "brown": "marron", "yellow": "jaune", "green": "vert", "blue": "bleu", "purple": "violet",
+             "pink": "rose"}
+
+
+def _die_key(r: DieRoll, kinds: Mapping[str, Any]) -> str:
+    """The physical die a roll belongs to: its kind, and the colour the camera saw when
+    the kind has no fixed colour (a red and a blue d10 are two dice; a die typed by hand,
+    or one of no sure colour, stays with its kind)."""
+    if r.colour in COLOUR_FR and r.kind not in _GEM_KINDS and not kinds.get(r.kind, {}).get("colour"):
+        return f"{r.kind}-{r.colour}"
+    return r.kind
+
+
+def _title(die: str, lang: str, colour: str | None = None) -> str:
+    if colour is not None:
+        base = kind_label(die, lang)
+        return f"{base} {COLOUR_FR[colour]}" if lang == "fr" else f"{colour} {base}"
     if die == "gem":
         return "Gemmes (ESPRI)" if lang == "fr" else "Gems (ESPRI)"
     return kind_label(die, lang)
@@ -270,11 +351,14 @@ def die_stats(rolls: Sequence[DieRoll]) -> list[DieStats]:
     for r in rolls:
         if r.how == "logiciel":
             continue  # the software's own dice are not the table's dice
-        by_die.setdefault(r.kind, []).append(r)
-    order = [k for k in kinds if k in by_die] + [k for k in by_die if k not in kinds]
+        by_die.setdefault(_die_key(r, kinds), []).append(r)
+    rank = {k: i for i, k in enumerate(kinds)}
+    order = sorted(by_die, key=lambda key: (rank.get(by_die[key][0].kind, len(rank)), by_die[key][0].kind,
+                                            key != by_die[key][0].kind, key))
     out: list[DieStats] = []
-    for die in order:
-        rs = by_die[die]
+    for key in order:
+        rs = by_die[key]
+        die = rs[0].kind
         probs = face_probabilities(die)
         named = list(labels_json()["faces"].get(die, {}))  # every colour of the bag, drawn or not
         faces: list[Any] = list(probs) if probs else (named + sorted({r.face for r in rs} - set(named), key=str))
@@ -305,8 +389,9 @@ def die_stats(rolls: Sequence[DieRoll]) -> list[DieStats]:
             if r.how == "corrigé" and r.read_as is not None:
                 mis.setdefault(r.face, {})
                 mis[r.face][r.read_as] = mis[r.face].get(r.read_as, 0) + 1
-        colour = kinds.get(die, {}).get("colour")
-        label = {lang: _title(die, lang) for lang in ("fr", "en")}
-        out.append(DieStats(die, label, colour, faces,
+        seen = rs[0].colour if key != die else None
+        colour = kinds.get(die, {}).get("colour") or seen
+        label = {lang: _title(die, lang, seen) for lang in ("fr", "en")}
+        out.append(DieStats(key, label, colour, faces,
                             {str(f): {"fr": names_fr[f], "en": names_en[f]} for f in faces}, counts, fits, verdicts, mis))
     return out

@@ -65,19 +65,23 @@ def render_text(stats: list[Any], lang: str = "fr") -> str:
 
 def _cmd_stats(args: argparse.Namespace) -> int:
     from .cli import _load_events
-    from .dicestats import die_rolls, die_stats
+    from .dicestats import die_rolls, die_stats, load_read_colours
     from .errors import CompanionError
     from .table import Table
 
     path = args.log
+    reads = None  # the camera's read records: each die's colour
     if path is None:
         from .serve import default_data_dir
 
-        path = (args.data or default_data_dir()) / "table.sqlite"
+        data = args.data or default_data_dir()
+        path, reads = data / "table.sqlite", data / "camera" / "reads.jsonl"
         if not path.exists():
             raise CompanionError(f"no table log at {path}: give a LOG or --data FOLDER")
+    elif args.data is not None:
+        reads = args.data / "camera" / "reads.jsonl"
     table = Table().replay(_load_events(path, strict=False))
-    stats = die_stats(die_rolls((f.event, f.outcomes) for f in table.frames))
+    stats = die_stats(die_rolls(((f.event, f.outcomes) for f in table.frames), load_read_colours(reads)))
     if args.svg is not None:
         from .statsvg import histogram_svg
 
