@@ -282,7 +282,7 @@ def die_rolls(frames: Iterable[tuple[Event, Sequence[Any]]],
             else:
                 new = [DieRoll("gem", g, how, ev.seq, game, who=who) for g in gems]
                 pool[ev.type] = list(new)
-        if colours and ev.seq in colours:
+        if colours and ev.seq is not None and ev.seq in colours:
             for r, c in zip(new, colours[ev.seq]):
                 r.colour = c
         rolls.extend(new)

@@ -32,7 +32,7 @@ class Tally:
     missed: int = 0
     extra: int = 0
     problems: list[str] = field(default_factory=list)
-    per_kind: Counter = field(default_factory=Counter)
+    per_kind: "Counter[tuple[str, str]]" = field(default_factory=Counter)
 
     @property
     def objects(self) -> int:

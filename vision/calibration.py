@@ -116,7 +116,7 @@ class Calibration:
         m[:, -b:] = 255
         return m
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "version": 1,
             "layout": self.layout.to_json(),

@@ -486,17 +486,14 @@ class Reader:
             small = shrink(prev, scale / prev_s)
             looked.append((scale, small))
             found: list[Candidate] = []
-            for det in detectors:
-                if isinstance(det, DiceDetector):
-                    found.extend(replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale)
-                                 for c in det.detect(small, scale=1.0))
-                else:
-                    found.extend(det.detect(sub))
+            for det in detectors:  # the die-centre network at this scale; another finder, its own way
+                got = det.detect(small, scale=1.0) if isinstance(det, DiceDetector) else det.detect(small)
+                found.extend(replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale) for c in got)
             return _merge(found) if len(detectors) > 1 else found
 
         first = first_scale * side  # the dice's size at the first look's input
         aim = ZOOM_DIE_PX if first >= FLOOR_PX else FLOOR_AIM_PX
-        scale = aim / max(side, 1.0)
+        scale = min(1.0, aim / max(side, 1.0))
         cands = look(scale)
         if cands and first < FLOOR_PX:
             measured = scale * float(np.median([c.side for c in cands]))

@@ -300,7 +300,9 @@ def test_dice_small_in_a_large_frame_are_read_in_their_region_brought_to_the_lea
 
     pips = StandInPips([lambda c: ObjectRead("d6", 5, c.box, 0.97)] * 2)
     read = Reader(detectors=[SmallDiceFinder()], classifiers=[pips], warm_up=False).read(frame, kinds={"d6"})
-    assert len(seen) == 2 and seen[0] == (1520, 2028) and max(seen[1]) <= 640
+    # the second look (and a third, when the dice it measured are larger than learnt)
+    # sees the region only, never more than 640 px
+    assert len(seen) in (2, 3) and seen[0] == (1520, 2028) and all(max(s) <= 640 for s in seen[1:])
     (die,) = read.objects
     x, y, w, h = die.box
     assert die.value == 5 and abs(x + w / 2 - 1000) <= 3 and abs(y + h / 2 - 700) <= 3 and abs(w - 25) <= 3
