@@ -52,7 +52,7 @@ def main() -> int:
 
     from vision.eval import Tally
     from vision.labelled import Label, list_photos, load_labels, shared_photos_dir
-    from vision.read import Read
+    from vision.result import Read
     from vision.reader import Reader
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

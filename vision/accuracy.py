@@ -16,7 +16,7 @@ import numpy as np
 
 from .calibration import calibrate
 from .catalog import CLASSES
-from .read import Read
+from .result import Read
 from .synth import Label, Scene, SceneSpec, render_tray
 
 __all__ = ["Tally", "score_read", "benchmark_scenes", "render_for", "run", "HARD"]

@@ -21,7 +21,7 @@ import numpy as np
 
 from .detect import Candidate
 from .gem_data import GemLabel, GemPhoto, load_gem_labels
-from .read import STATUS_READ, ObjectRead
+from .result import STATUS_READ, ObjectRead
 
 __all__ = ["GemTally", "match", "score", "TRANSFORMS", "evaluate", "detector_sweep"]
 

@@ -1,4 +1,4 @@
-"""The one reader: an image (file, bytes or array) in, a :class:`~vision.read.Read` out.
+"""The one reader: an image (file, bytes or array) in, a :class:`~vision.result.Read` out.
 
 The table (``companion.roll``), ``companion vision read`` / ``eval``, the calibration
 wizard and the benchmarks all call :meth:`Reader.read` (or :func:`read_image`): what is
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 import numpy as np
 
 from .detect import Candidate
-from .read import STATUS_PENDING, STATUS_READ, ObjectRead, Read
+from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
 if TYPE_CHECKING:  # pragma: no cover
     from .calibration import Calibration

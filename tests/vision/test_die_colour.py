@@ -7,7 +7,7 @@ import pytest
 
 from vision.die_colour import PALETTE, UNKNOWN, colour_name, white_balanced_lab
 from vision.labelled import list_photos, shared_photos_dir
-from vision.read import ObjectRead
+from vision.result import ObjectRead
 from vision.reader import Reader
 
 PHOTOS = shared_photos_dir()

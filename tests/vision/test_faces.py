@@ -10,11 +10,11 @@ from vision.calibration import calibrate
 from vision.catalog import FACES
 from vision.enroll import default_enrollment
 from vision.faces import classify, extract
-from vision.read import Read
+from vision.result import Read
 from vision.segment import find_objects
 from vision.synth import SceneSpec, render_tray
 from vision.detect import Candidate
-from vision.read import ObjectRead
+from vision.result import ObjectRead
 from vision.reader import Reader
 from vision.tray_objects import prepare, read_objects
 
