@@ -14,9 +14,11 @@ Two ways of finding objects, chosen by what is known of the frame:
 * **a plain photo** (no calibration, no markers): only the learned detectors run::
 
     frame ──> detectors (die-centre network) ──> candidates (centre, side, score)
+          [a large frame with small dice: the dice's region again, at the learnt scale]
           ──> body colour of each candidate (median Lab of its centre)
           ──> every classifier gives each candidate an ObjectRead, or None ("not mine")
           ──> per candidate, the best claim: a "read" beats a "pending", then confidence
+          ──> the die's colour named (:mod:`vision.die_colour`)
 
   Segmenting a photo with no empty tray counts wood grain, glitter and tray walls as
   objects, so it is never done here: an object no learned detector finds is not
@@ -202,10 +204,10 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
 
 #: Dice smaller than this share of a large frame's longer side are smaller than the
 #: networks learnt (3 to 11 % of a 640-px photo's side): the reader then reads the
-#: region the dice lie in again, at a larger scale (see :data:`ZOOM_DIE_PX`). Measured on held-aside
-#: photos set in 2028 x 1520 and 1920 x 1080 camera frames (benchmarks/bench_pi_resolution.py):
-#: read whole, a tray filling 70 % of a 1920 x 1080 frame gave 54 % found and 2 silent
-#: errors in 190 dice; its region at 640 px gives the 640-px photo's own figures.
+#: region the dice lie in again, at a larger scale (see :data:`ZOOM_DIE_PX`). Measured on
+#: held-aside photos set in camera frames (benchmarks/bench_pi_resolution.py; figures in
+#: docs/vision.md): a tray filling 70 % of a 1920 x 1080 frame, read whole, 64.6 % found;
+#: with the region at 640 px, 89.7 % and 3 silent errors in 379; now 97.9 %, none.
 ZOOM_BELOW = 0.05
 ZOOM_ABOVE = 800  # px: a frame's longer side up to this is read once
 #: The second look scales the region so that its dice are :data:`ZOOM_DIE_PX` pixels at
