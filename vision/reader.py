@@ -222,6 +222,11 @@ ZOOM_DIE_PX = 19.5
 FLOOR_PX = 13.5
 FLOOR_AIM_PX = 27.0
 ZOOM_AGAIN_ABOVE = 22.0
+#: The second look's input is at most this many pixels on a side (dice that would need
+#: more are read smaller than aimed: a camera far above a wide tray), so that its time
+#: stays bounded (a 640 x 640 input costs 4 times the 320 x 320 one). On the measured
+#: frames the second look takes 350-450 px.
+MAX_LOOK_PX = 640
 #: The classifiers learnt from 48-px crops of 1.3 sides of dice about 39 px across: a
 #: region whose dice (measured by the second look) are twice that or more is shrunk by
 #: the whole factor that brings them nearest (INTER_AREA, fast for a whole factor);
@@ -483,7 +488,7 @@ class Reader:
         def look(scale: float) -> list[Candidate]:
             """The candidates of ``sub`` scaled by ``scale`` (from the last look's image
             when it is larger: a small shrink), in ``sub`` pixels."""
-            scale = min(1.0, scale)
+            scale = min(1.0, scale, MAX_LOOK_PX / max(sub.shape[:2]))  # the time bar first
             prev_s, prev = looked[-1] if looked and looked[-1][0] > scale else (1.0, sub)
             small = shrink(prev, scale / prev_s)
             looked.append((scale, small))

@@ -306,3 +306,25 @@ def test_dice_small_in_a_large_frame_are_read_in_their_region_brought_to_the_lea
     (die,) = read.objects
     x, y, w, h = die.box
     assert die.value == 5 and abs(x + w / 2 - 1000) <= 3 and abs(y + h / 2 - 700) <= 3 and abs(w - 25) <= 3
+
+
+def test_the_second_look_is_bounded_whatever_the_dice_size() -> None:
+    # dice of 12 px spread over a whole 2028 px frame: the second look would need the
+    # region at full size (2 Mpx through the network); it stays within 640 px a side
+    from vision.detect import DiceDetector
+
+    frame = np.random.default_rng(4).integers(60, 120, (1520, 2028, 3), dtype=np.uint8)
+    sizes: list[tuple[int, int]] = []
+
+    class Spy(DiceDetector):
+        def __init__(self) -> None:
+            pass
+
+        def detect(self, img, scale=None):  # type: ignore[no-untyped-def, override]
+            sizes.append(img.shape[:2])
+            if scale is None:  # the first look: two tiny dice far apart
+                return [Candidate(300.0, 300.0, 12.0, 0.9), Candidate(1500.0, 1100.0, 12.0, 0.9)]
+            return []
+
+    Reader(detectors=[Spy()], classifiers=[StandInPips([])], warm_up=False).read(frame, kinds={"d6"})
+    assert len(sizes) == 2 and max(sizes[1]) <= 640
