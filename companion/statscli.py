@@ -68,19 +68,23 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     # Imported here for start-up speed: register() runs for every `companion` command,
     # and the table (with every game's rules) is only needed by this one.
     from .datadir import default_data_dir
-    from .dicestats import die_rolls, die_stats
+    from .dicestats import die_rolls, die_stats, load_read_colours
     from .errors import CompanionError
     from .log import load_events
     from .table import Table
 
     path = args.log
+    reads = None  # the camera's read records: each die's colour
     if path is None:
-        path = (args.data or default_data_dir()) / "table.sqlite"
+        data = args.data or default_data_dir()
+        path, reads = data / "table.sqlite", data / "camera" / "reads.jsonl"
         if not path.exists():
             raise CompanionError(f"no table log at {path}: give a LOG or --data FOLDER")
+    elif args.data is not None:
+        reads = args.data / "camera" / "reads.jsonl"
     table = Table().replay(load_events(path, strict=False,
                                        warn=lambda problem: print(f"warning: {problem}", file=sys.stderr)))
-    stats = die_stats(die_rolls((f.event, f.outcomes) for f in table.frames))
+    stats = die_stats(die_rolls(((f.event, f.outcomes) for f in table.frames), load_read_colours(reads)))
     if args.svg is not None:
         _write_svgs(stats, args.svg, args.lang)
     try:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .calibration import calibrate
 from .catalog import CLASSES
-from .read import Read
+from .result import Read
 from .synth import Label, Scene, SceneSpec, render_tray
 
 __all__ = ["Tally", "score_read", "benchmark_scenes", "render_for", "run", "HARD"]
@@ -32,7 +32,7 @@ class Tally:
     missed: int = 0
     extra: int = 0
     problems: list[str] = field(default_factory=list)
-    per_kind: Counter = field(default_factory=Counter)
+    per_kind: "Counter[tuple[str, str]]" = field(default_factory=Counter)
 
     @property
     def objects(self) -> int:

@@ -18,7 +18,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -34,13 +34,34 @@ CALIBRATION_FILE = "calibration.json"
 BACKGROUND_FILE = "background.png"
 
 
-def detect_markers(frame: np.ndarray) -> dict[int, np.ndarray]:
-    """Markers 0-3 found in ``frame``: id -> 4x2 corners (TL, TR, BR, BL) in pixels."""
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+#: A frame longer than this is first searched for markers at half its size
+#: (:func:`detect_markers` with ``quick``): a plain camera frame with no marker then costs
+#: a quarter of the search (2028 x 1520: 10 -> 3 ms).
+QUICK_ABOVE = 1280
+
+
+def _aruco_ids(grey: np.ndarray, refine: bool) -> tuple[Any, Any]:
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    if refine:
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
     corners, ids, _ = det.detectMarkers(grey)
+    return corners, ids
+
+
+def detect_markers(frame: np.ndarray, quick: bool = False) -> dict[int, np.ndarray]:
+    """Markers 0-3 found in ``frame``: id -> 4x2 corners (TL, TR, BR, BL) in pixels.
+
+    ``quick`` (the reader's look at every frame): a frame longer than
+    :data:`QUICK_ABOVE` is searched at half size first, and at full size (the corners
+    as precise as without ``quick``) only if a marker 0-3 shows there."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if quick and max(grey.shape[:2]) > QUICK_ABOVE:
+        half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        _, ids = _aruco_ids(half, refine=False)
+        if ids is None or not any(0 <= int(i) <= 3 for i in ids.ravel()):
+            return {}
+    corners, ids = _aruco_ids(grey, refine=True)
     out: dict[int, np.ndarray] = {}
     if ids is None:
         return out
@@ -95,7 +116,7 @@ class Calibration:
         m[:, -b:] = 255
         return m
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "version": 1,
             "layout": self.layout.to_json(),
@@ -198,7 +219,7 @@ def calibrate(frames: np.ndarray | Sequence[np.ndarray], layout: MarkerLayout = 
 def auto_calibration(frame: np.ndarray, layout: MarkerLayout = DEFAULT_LAYOUT,
                      px_per_mm: float = DEFAULT_PX_PER_MM) -> Calibration | None:
     """A calibration (without background) from markers visible in this photo, or ``None``."""
-    found = detect_markers(frame)
+    found = detect_markers(frame, quick=True)
     if len(found) < 3:
         return None
     H, err = _homography(found, layout, px_per_mm)

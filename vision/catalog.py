@@ -1,6 +1,6 @@
 """What can lie in the tray: every die kind with its faces, and the gem colours.
 
-The face keys are the values a :class:`vision.read.ObjectRead` carries (ints for numeric
+The face keys are the values a :class:`vision.result.ObjectRead` carries (ints for numeric
 dice, French keys for the symbol dice and the gems). Faces repeated on a die (the trial
 die has combat on three faces) are listed once here; :data:`FACE_COUNTS` says how many
 faces show each symbol.

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from .labelled import Label, list_photos, load_labels
-from .read import STATUS_READ, ObjectRead, Read
+from .result import STATUS_READ, ObjectRead, Read
 
 __all__ = ["match", "Tally", "evaluate", "format_report"]
 

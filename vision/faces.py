@@ -112,8 +112,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
     v = v.astype(np.float32).reshape(v.shape[0], -1) if v.ndim > 1 else v.astype(np.float32).reshape(1, -1)
     v = v - v.mean(axis=1, keepdims=True)
     n = np.linalg.norm(v, axis=1, keepdims=True)
-    unit: np.ndarray = v / np.maximum(n, 1e-6)
-    return unit
+    return np.asarray(v / np.maximum(n, 1e-6), np.float32)
 
 
 def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool = True) -> Features:
@@ -172,8 +171,7 @@ def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool
 def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Lab distance with lightness counted 0.3 (shading and glare change it more than hue)."""
     d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
-    dist: np.ndarray = np.sqrt((0.3 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-    return dist
+    return np.asarray(np.sqrt((0.3 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2), np.float32)
 
 
 def _products(q: np.ndarray, templates: np.ndarray) -> np.ndarray:

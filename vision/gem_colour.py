@@ -44,7 +44,7 @@ import numpy as np
 
 from .detect import Candidate
 from .nets import MODELS_DIR, ModelError
-from .read import STATUS_PENDING, STATUS_READ, ObjectRead
+from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 __all__ = ["white_reference", "gem_colours", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL"]
 

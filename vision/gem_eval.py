@@ -21,7 +21,7 @@ import numpy as np
 
 from .detect import Candidate
 from .gem_data import GemLabel, GemPhoto, load_gem_labels
-from .read import STATUS_READ, ObjectRead
+from .result import STATUS_READ, ObjectRead
 
 __all__ = ["GemTally", "match", "score", "TRANSFORMS", "evaluate", "detector_sweep"]
 
@@ -145,7 +145,7 @@ def _jpeg(img: np.ndarray, q: int) -> np.ndarray:
 
 
 def _gain(img: np.ndarray, g: float) -> np.ndarray:
-    return np.clip(img.astype(np.float32) * g, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(img.astype(np.float32) * g, 0, 255), np.uint8)
 
 
 Transform = Callable[[np.ndarray, list[GemLabel]], tuple[np.ndarray, list[GemLabel]]]

@@ -63,7 +63,7 @@ def gem_colour_features(feat: Features) -> np.ndarray:
 
 def _dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
-    return np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    return np.asarray(np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2), np.float32)
 
 
 def classify_gem(colour: np.ndarray, samples: np.ndarray, labels: list[str],

@@ -12,6 +12,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -58,7 +59,7 @@ class MarkerLayout:
                 "inset_mm": self.inset_mm}
 
     @classmethod
-    def from_json(cls, obj: dict) -> "MarkerLayout":
+    def from_json(cls, obj: dict[str, Any]) -> "MarkerLayout":
         return cls(tuple(float(v) for v in obj["tray_mm"]), float(obj["marker_mm"]),  # type: ignore[arg-type]
                    float(obj.get("quiet_mm", 3.0)), float(obj.get("inset_mm", 0.0)))
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from .detect import Candidate
 from .nets import MODELS_DIR, load_net, load_settings
-from .read import STATUS_PENDING, STATUS_READ, ObjectRead
+from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 __all__ = ["PipClassifier", "crop", "to_blob"]
 

@@ -1,4 +1,4 @@
-"""The one reader: an image (file, bytes or array) in, a :class:`~vision.read.Read` out.
+"""The one reader: an image (file, bytes or array) in, a :class:`~vision.result.Read` out.
 
 The table (``companion.roll``), ``companion vision read`` / ``eval``, the calibration
 wizard and the benchmarks all call :meth:`Reader.read` (or :func:`read_image`): what is
@@ -14,9 +14,11 @@ Two ways of finding objects, chosen by what is known of the frame:
 * **a plain photo** (no calibration, no markers): only the learned detectors run::
 
     frame ──> detectors (die-centre network) ──> candidates (centre, side, score)
+          [a large frame with small dice: the dice's region again, at the learnt scale]
           ──> body colour of each candidate (median Lab of its centre)
           ──> every classifier gives each candidate an ObjectRead, or None ("not mine")
           ──> per candidate, the best claim: a "read" beats a "pending", then confidence
+          ──> the die's colour named (:mod:`vision.die_colour`)
 
   Segmenting a photo with no empty tray counts wood grain, glitter and tray walls as
   objects, so it is never done here: an object no learned detector finds is not
@@ -43,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 import numpy as np
 
 from .detect import Candidate
-from .read import STATUS_PENDING, STATUS_READ, ObjectRead, Read
+from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
 if TYPE_CHECKING:  # pragma: no cover
     from .calibration import Calibration
@@ -136,28 +138,60 @@ def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     return frame
 
 
-def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
-    """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
-    BGR of the central half of the candidate's square: the die's body colour (pips are a
-    minority of those pixels)."""
-    import cv2
-
+def _median_bgr(frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
+    """The median BGR (float) of the central half of the candidate's square, or None
+    when that lies outside the frame."""
     h, w = frame.shape[:2]
     r = max(1, int(cand.side / 4))
     x0, x1 = max(0, int(cand.cx) - r), min(w, int(cand.cx) + r + 1)
     y0, y1 = max(0, int(cand.cy) - r), min(h, int(cand.cy) + r + 1)
     patch = frame[y0:y1, x0:x1]
     if patch.size == 0:
+        return None
+    return np.asarray(np.median(patch.reshape(-1, 3), axis=0), np.float32)
+
+
+def _lab8(med: np.ndarray | None) -> tuple[float, float, float]:
+    """OpenCV 8-bit Lab of a median BGR (see :func:`body_colour`)."""
+    import cv2
+
+    if med is None:
         return (0.0, 128.0, 128.0)
-    med = np.median(patch.reshape(-1, 3), axis=0).astype(np.float32) / 255.0
     # one float pixel: no 8-bit lookup tables to build (their first use costs ~100 ms)
-    lab = cv2.cvtColor(med.reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
+    lab = cv2.cvtColor((med / 255.0).astype(np.float32).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
     return (float(lab[0]) * 255 / 100, float(lab[1]) + 128, float(lab[2]) + 128)
 
 
+def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
+    """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
+    BGR of the central half of the candidate's square: the die's body colour (pips are a
+    minority of those pixels)."""
+    return _lab8(_median_bgr(frame, cand))
+
+
+def _named(obj: ObjectRead, med: np.ndarray | None, white: np.ndarray | None) -> ObjectRead:
+    """``obj`` with its body colour named (:mod:`vision.die_colour`); gems keep none."""
+    from dataclasses import replace
+
+    from .die_colour import UNKNOWN, colour_name, white_balanced_lab
+
+    if obj.kind == "gem":
+        return obj
+    return replace(obj, colour=UNKNOWN if med is None else colour_name(white_balanced_lab(med, white)))
+
+
 def _uniform(frame: np.ndarray) -> bool:
-    """True for a blank frame: one colour (+ noise), judged on every 4th pixel."""
-    return float(frame[::4, ::4].std()) < 2.0
+    """True for a blank frame: one level (+ noise), judged on every 4th pixel.
+
+    The standard deviation of all the samples, channels together (a frame of one
+    saturated colour is not blank), from each channel's mean and deviation (one pass of
+    ``cv2.meanStdDev``, a third of numpy's time on a camera frame)."""
+    import cv2
+
+    mean, std = cv2.meanStdDev(frame[::4, ::4])
+    m, s = mean.ravel(), std.ravel()
+    var = float(np.mean(s * s + m * m) - np.mean(m) ** 2)
+    return math.sqrt(max(var, 0.0)) < 2.0
 
 
 def _merge(cands: list[Candidate]) -> list[Candidate]:
@@ -170,12 +204,34 @@ def _merge(cands: list[Candidate]) -> list[Candidate]:
 
 #: Dice smaller than this share of a large frame's longer side are smaller than the
 #: networks learnt (3 to 11 % of a 640-px photo's side): the reader then reads the
-#: region the dice lie in, brought to :data:`ZOOM_TO` px across. Measured on held-aside
-#: photos set in 2028 x 1520 and 1920 x 1080 camera frames (benchmarks/bench_pi_resolution.py):
-#: read whole, a tray filling 70 % of a 1920 x 1080 frame gave 54 % found and 2 silent
-#: errors in 190 dice; its region at 640 px gives the 640-px photo's own figures.
+#: region the dice lie in again, at a larger scale (see :data:`ZOOM_DIE_PX`). Measured on
+#: held-aside photos set in camera frames (benchmarks/bench_pi_resolution.py; figures in
+#: docs/vision.md): a tray filling 70 % of a 1920 x 1080 frame, read whole, 64.6 % found;
+#: with the region at 640 px, 89.7 % and 3 silent errors in 379; now 97.9 %, none.
 ZOOM_BELOW = 0.05
-ZOOM_TO = 640
+ZOOM_ABOVE = 800  # px: a frame's longer side up to this is read once
+#: The second look scales the region so that its dice are :data:`ZOOM_DIE_PX` pixels at
+#: the die-centre network's input, the median size it learnt (10 to 35 px there). Seeing
+#: dice under about 13 px, the first look gives them all about 12 px (measured on the
+#: frames of benchmarks/bench_pi_resolution.py: 12.2 px for dice of 7.9 and of 10.6 px,
+#: the exact size from 15 px up): below :data:`FLOOR_PX` the first look's size is only an
+#: upper bound, so the second look aims at :data:`FLOOR_AIM_PX` (dice of 8 to 12 px
+#: become 18 to 27 px), and if the dice it then measures are over
+#: :data:`ZOOM_AGAIN_ABOVE` px, it looks once more at the right scale.
+ZOOM_DIE_PX = 19.5
+FLOOR_PX = 13.5
+FLOOR_AIM_PX = 27.0
+ZOOM_AGAIN_ABOVE = 22.0
+#: The second look's input is at most this many pixels on a side (dice that would need
+#: more are read smaller than aimed: a camera far above a wide tray), so that its time
+#: stays bounded (a 640 x 640 input costs 4 times the 320 x 320 one). On the measured
+#: frames the second look takes 350-450 px.
+MAX_LOOK_PX = 640
+#: The classifiers learnt from 48-px crops of 1.3 sides of dice about 39 px across: a
+#: region whose dice (measured by the second look) are twice that or more is shrunk by
+#: the whole factor that brings them nearest (INTER_AREA, fast for a whole factor);
+#: other dice are cropped from the frame's own pixels.
+CROP_DIE_PX = 39.0
 
 
 LEARNT_SHARE = 0.058  # the median die side over the photo's longer side in the training photos
@@ -196,7 +252,7 @@ def _zoom_region(frame: np.ndarray, cands: Sequence[Candidate]) -> tuple[int, in
     """
     h, w = frame.shape[:2]
     longer = max(h, w)
-    if longer <= 1.25 * ZOOM_TO or not cands:
+    if longer <= ZOOM_ABOVE or not cands:
         return None
     side = float(np.median([c.side for c in cands]))
     if side >= ZOOM_BELOW * longer:
@@ -334,11 +390,11 @@ class Reader:
         right by rows of about one die)."""
         return self._read_frame(frame, kinds)[0]
 
-    def _read_frame(self, frame: np.ndarray, kinds: "Collection[str] | None" = None
+    def _read_frame(self, frame: np.ndarray, kinds: "Collection[str] | None" = None, checked: bool = False
                     ) -> tuple[tuple[ObjectRead, ...], dict[str, Any]]:
         from .tray_objects import MODE_PHOTO, prepare
 
-        if _uniform(frame):
+        if not checked and _uniform(frame):  # ``checked``: :meth:`read` has just looked
             return (), {"mode": MODE_PHOTO}
         view = prepare(frame, self.calibration, look_for_markers=self.look_for_markers, segment_photo=False)
         extra: dict[str, Any] = {"mode": view.mode}
@@ -370,8 +426,8 @@ class Reader:
                 pass
         return True
 
-    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None,
-                      zoom: bool = True) -> list[ObjectRead]:
+    def _plugins(self, kinds: "Collection[str] | None") -> tuple[list[Detector], list[ObjectClassifier]]:
+        """The detectors and classifiers that run for a step expecting ``kinds``."""
         wanted = None if kinds is None else set(kinds)
 
         def useful(plugin: Any) -> bool:
@@ -380,7 +436,10 @@ class Reader:
                 return not getattr(plugin, "on_request", False)
             return own is None or bool(wanted & set(own))
 
-        detectors = [d for d in self.detectors if useful(d)]
+        return [d for d in self.detectors if useful(d)], [c for c in self.classifiers if useful(c)]
+
+    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
+        detectors, classifiers = self._plugins(kinds)
         cands: list[Candidate] = []
         for det in detectors:
             cands.extend(det.detect(frame))
@@ -388,30 +447,78 @@ class Reader:
             cands = _merge(cands)
         if not cands:
             return []
-        if zoom and all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors):
+        if all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors):
             region = _zoom_region(frame, cands)
             if region is not None:
-                return self._read_zoomed(frame, region, kinds)
-        bodies = [body_colour(frame, c) for c in cands]
+                side = float(np.median([c.side for c in cands]))
+                first_scale = min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2])
+                return self._read_zoomed(frame, region, side, first_scale, detectors, classifiers)
+        return self._classify(frame, cands, classifiers)
+
+    def _classify(self, frame: np.ndarray, cands: Sequence[Candidate],
+                  classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
+        """Per candidate, the best claim of ``classifiers``: a read beats a pending, then
+        confidence; candidates nobody claims are dropped."""
+        meds = [_median_bgr(frame, c) for c in cands]
+        bodies = [_lab8(m) for m in meds]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
-        for clf in (c for c in self.classifiers if useful(c)):
+        for clf in classifiers:
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
                 if obj is not None:
                     claims[i].append(obj)
-        return [max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)) for cl in claims if cl]
+        return [_named(max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)), med, None)
+                for cl, med in zip(claims, meds) if cl]
 
-    def _read_zoomed(self, frame: np.ndarray, region: tuple[int, int, int, int],
-                     kinds: "Collection[str] | None") -> list[ObjectRead]:
-        """Read ``region`` of ``frame`` brought to :data:`ZOOM_TO` px across; boxes back
-        in ``frame`` pixels."""
-        import cv2
+    def _read_zoomed(self, frame: np.ndarray, region: tuple[int, int, int, int], side: float, first_scale: float,
+                     detectors: Sequence[Detector], classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
+        """The second look at ``region`` of ``frame``, whose dice the first look sized
+        ``side`` px: found again with the region scaled so that ``side`` becomes
+        :data:`ZOOM_DIE_PX` at the network's input, then classified in the region
+        brought to :data:`CROP_DIE_PX` per die (the crops' own scale in training) if
+        larger. Boxes back in ``frame`` pixels."""
         from dataclasses import replace
 
+        from .detect import DiceDetector, shrink
+
         x0, y0, x1, y1 = region
-        s = min(1.0, ZOOM_TO / max(x1 - x0, y1 - y0))
-        sub = cv2.resize(frame[y0:y1, x0:x1], None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        sub = frame[y0:y1, x0:x1]
+
+        looked: list[tuple[float, np.ndarray]] = []
+
+        def look(scale: float) -> list[Candidate]:
+            """The candidates of ``sub`` scaled by ``scale`` (from the last look's image
+            when it is larger: a small shrink), in ``sub`` pixels."""
+            scale = min(1.0, scale, MAX_LOOK_PX / max(sub.shape[:2]))  # the time bar first
+            prev_s, prev = looked[-1] if looked and looked[-1][0] > scale else (1.0, sub)
+            small = shrink(prev, scale / prev_s)
+            looked.append((scale, small))
+            found: list[Candidate] = []
+            for det in detectors:  # the die-centre network at this scale; another finder, its own way
+                got = det.detect(small, scale=1.0) if isinstance(det, DiceDetector) else det.detect(small)
+                found.extend(replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale) for c in got)
+            return _merge(found) if len(detectors) > 1 else found
+
+        first = first_scale * side  # the dice's size at the first look's input
+        aim = ZOOM_DIE_PX if first >= FLOOR_PX else FLOOR_AIM_PX
+        scale = min(1.0, aim / max(side, 1.0))
+        cands = look(scale)
+        if cands and first < FLOOR_PX:
+            measured = scale * float(np.median([c.side for c in cands]))
+            if measured > ZOOM_AGAIN_ABOVE:
+                cands = look(scale * ZOOM_DIE_PX / measured)
+        if not cands:
+            return []
+        # classified in the region shrunk by a whole factor (OpenCV's fast area resize)
+        # that brings the dice nearest CROP_DIE_PX, or in the frame's own pixels
+        k = int(round(float(np.median([c.side for c in cands])) / CROP_DIE_PX))
+        s = 1.0
+        if k >= 2:
+            h, w = (sub.shape[0] // k) * k, (sub.shape[1] // k) * k
+            sub = shrink(sub[:h, :w], 1.0 / k)
+            s = 1.0 / k
+            cands = [replace(c, cx=c.cx * s, cy=c.cy * s, side=c.side * s) for c in cands]
         out = []
-        for o in self._read_learned(sub, kinds, zoom=False):
+        for o in self._classify(sub, cands, classifiers):
             x, y, w, h = o.box
             out.append(replace(o, box=(int(round(x0 + x / s)), int(round(y0 + y / s)),
                                        int(round(w / s)), int(round(h / s)))))
@@ -422,7 +529,11 @@ class Reader:
         from .gems import GemParams
         from .tray_objects import read_objects
 
+        from .gem_colour import white_reference
+
         found = read_objects(view, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
+        white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
+        meds = [_median_bgr(frame, Candidate(t.centre[0], t.centre[1], t.side, 1.0)) for t in found]
         objs = [t.read for t in found]
         d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
         if d6 and self.pips is not None:
@@ -431,7 +542,7 @@ class Reader:
             for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
                 # a die cut by the frame edge stays pending whatever the network says
                 objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
-        return objs
+        return [_named(o, med, white) for o, med in zip(objs, meds)]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
              kinds: "Collection[str] | None" = None) -> Read:
@@ -459,7 +570,7 @@ class Reader:
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"{level} frame (one uniform colour): nothing to read")
         try:
-            objs, extra = self._read_frame(frame, kinds)
+            objs, extra = self._read_frame(frame, kinds, checked=True)
         except Exception as exc:  # noqa: BLE001 - report, never crash the caller
             return Read(image=name, ms=(time.perf_counter() - t0) * 1000, size=size,
                         error=f"reader failed: {type(exc).__name__}: {exc}")

@@ -75,7 +75,7 @@ class PiCameraSource(_Base):
 
     def __init__(self, index: int = 0, size: tuple[int, int] = (2028, 1520), warmup_s: float = 1.0) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2  # type: ignore[import-not-found, unused-ignore]
         except ImportError:
             raise CameraNotFoundError(
                 "picamera2 is not installed: on Raspberry Pi OS run `sudo apt install python3-picamera2` "
@@ -223,10 +223,11 @@ class SyntheticSource(_Base):
         self.scene = render_tray(self.seed, **self.render_kw)
         if self.empty_first:
             self.empty_first = False
-            assert self.scene.background is not None
-            return self.scene.background
+            if self.scene.background is None:
+                raise CameraError(f"{self.name}: the synthetic scene has no empty-tray frame")
+            return np.asarray(self.scene.background, np.uint8)
         self.seed += 1
-        return self.scene.image
+        return np.asarray(self.scene.image, np.uint8)
 
     def close(self) -> None:
         self.scene = None

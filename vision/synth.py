@@ -423,7 +423,7 @@ def _light(rng: np.random.Generator, ww: int, wh: int, spec: SceneSpec) -> np.nd
     grad = 1.0 + spec.gradient * ((xx / ww - 0.5) * math.cos(ang) + (yy / wh - 0.5) * math.sin(ang)) * 2
     gain = float(rng.uniform(*spec.gain))
     tint = 1.0 + rng.uniform(-spec.tint, spec.tint, 3).astype(np.float32)
-    return (grad * gain)[..., None] * tint[None, None, :]
+    return np.asarray((grad * gain)[..., None] * tint[None, None, :], np.float32)
 
 
 def _camera(world: np.ndarray, Hc: np.ndarray, size: tuple[int, int], rng: np.random.Generator,

@@ -31,7 +31,7 @@ from .calibration import Calibration, auto_calibration
 from .enroll import Enrollment
 from .faces import ClassifyParams, classify, extract
 from .gems import GemParams, classify_gem, gem_colour_features
-from .read import STATUS_PENDING, STATUS_READ, ObjectRead
+from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 from .segment import Blob, find_objects
 
 __all__ = ["prepare", "read_objects", "TrayView", "TrayObject", "MODE_CALIBRATED", "MODE_MARKERS", "MODE_PHOTO"]

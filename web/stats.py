@@ -2,18 +2,20 @@
 ``companion stats``.
 
 - ``GET /stats``: the page;
-- ``GET /api/stats``: per physical die: counts per face (camera reads, hand entries,
+- ``GET /api/stats``: per physical die (a camera-read die of a named colour is its own
+  die: "d10 rouge"): counts per face (camera reads, hand entries,
   both), the χ² test and its verdict in words, the camera's misreads per face;
 - ``GET /stats/<die>.svg?group=all|camera|hand``: the die's histogram.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from companion.dicestats import DieStats, die_rolls, die_stats
+from companion.dicestats import DieStats, die_rolls, die_stats, load_read_colours
 from companion.statsvg import histogram_svg
 
 from .auth import csrf_token, is_authenticated
@@ -26,7 +28,10 @@ bp = Blueprint("stats", __name__)
 
 def _stats() -> list[DieStats]:
     *_, frames = table_inputs(get_service())
-    return die_stats(die_rolls(frames))
+    devs = current_app.config.get("DEVICES")  # the camera's read records name each die's colour
+    folder = getattr(getattr(devs, "roll", None), "folder", None)
+    colours = load_read_colours(Path(folder) / "reads.jsonl") if folder is not None else {}
+    return die_stats(die_rolls(frames, colours))
 
 
 @bp.get("/stats")

@@ -152,3 +152,27 @@ def test_companion_stats_command(tmp_path) -> None:
     assert svg.startswith("<svg") and "read by the camera" in svg
     missing = run_cli("stats", "--data", str(tmp_path / "nowhere"), check=False)
     assert missing.returncode == 1 and "no table log" in missing.stderr
+
+
+def test_camera_colours_split_the_d10_into_physical_dice(tmp_path) -> None:
+    from companion.dicestats import load_read_colours
+
+    evs = _demo("shayo") + [Event("shayo.roll", {"dice": [8, 3, 1, 4, 4]}, Source.CAMERA),
+                            Event("shayo.correct", {"index": 1, "value": 9}, Source.CORRECTION)]
+    frames = _frames(evs)
+    seq = next(ev.seq for ev, _ in frames if ev.type == "shayo.roll")
+    reads = tmp_path / "reads.jsonl"
+    rec = {"id": 1, "status": "applied", "seq": seq, "used": [2, 0, 1, 3, 4],
+           "objects": [{"value": 3, "colour": "blue"}, {"value": 1, "colour": "unknown"}, {"value": 8, "colour": "red"},
+                       {"value": 4}, {"value": 4}]}
+    reads.write_text("not json\n" + __import__("json").dumps({**rec, "status": "pending"}) + "\n"
+                     + __import__("json").dumps(rec) + "\n", encoding="utf-8")  # the last line of an id wins
+    rolls = die_rolls(frames, load_read_colours(reads))
+    assert [(r.face, r.colour) for r in rolls][-5:] == [(8, "red"), (9, "blue"), (1, "unknown"), (4, None), (4, None)]
+    stats = {d.die: d for d in die_stats(rolls)}
+    assert list(stats) == ["d10", "d10-blue", "d10-red"]
+    assert stats["d10-red"].colour == "red" and stats["d10-red"].label == {"fr": "D10 rouge", "en": "red d10"}
+    assert stats["d10-blue"].misreads == {9: {3: 1}}  # the corrected die keeps its colour
+    # of no sure colour, or none named (and the demo's own rolls, typed by hand)
+    assert sum(stats["d10"].counts["all"].values()) == len(rolls) - 2
+    assert load_read_colours(tmp_path / "none.jsonl") == {}

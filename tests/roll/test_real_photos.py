@@ -19,7 +19,7 @@ from companion.app.wiring import start_devices
 from companion.service import TableService
 from vision.eval import Tally
 from vision.labelled import list_photos, load_labels, shared_photos_dir
-from vision.read import ObjectRead, Read
+from vision.result import ObjectRead, Read
 
 PHOTOS = shared_photos_dir()
 needs_photos = pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found")

@@ -9,7 +9,7 @@ import pytest
 
 from vision.eval import Tally, evaluate, format_report, match
 from vision.labelled import Label, list_photos, load_labels, shared_photos_dir, split_of
-from vision.read import STATUS_PENDING, STATUS_READ, ObjectRead, Read
+from vision.result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
 PHOTOS = shared_photos_dir()
 

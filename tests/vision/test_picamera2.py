@@ -105,3 +105,13 @@ def test_without_picamera2_the_error_says_how_to_install_it(monkeypatch: pytest.
     monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails as when it is not installed
     with pytest.raises(CameraNotFoundError, match="apt install python3-picamera2.*system-site-packages"):
         open_source("picamera2")
+
+
+def test_the_tables_camera_asks_for_2028_x_1520_never_the_full_sensor(picam: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/raspberry-pi.md: 4056 x 3040 would put the whole read over the time bar
+    monkeypatch.setattr("vision.sources.time.sleep", lambda s: None)  # the warm-up, not a synchronisation
+    src = open_source("picamera2")
+    try:
+        assert picam.INSTANCES[0].config["main"]["size"] == (2028, 1520)
+    finally:
+        src.close()

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from vision.eval import Tally
 from vision.labelled import list_photos, load_labels, shared_photos_dir
 from vision.pips import PipClassifier
-from vision.read import STATUS_PENDING, STATUS_READ, ObjectRead, Read
+from vision.result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 from vision.reader import Reader, decode, ImageError, read_image
 
 PHOTOS = shared_photos_dir()

@@ -46,7 +46,7 @@ def get_str(data: Mapping[str, Any], key: str, default: str | None = None) -> st
 
 def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
     """A list of gem keys; also accepts ``{"hiver": 2, "temps": 1}``, and for ``gems`` a
-    camera event's ``read`` (``vision.read.Read.to_json()``: its ``gem`` objects; a pending
+    camera event's ``read`` (``vision.result.Read.to_json()``: its ``gem`` objects; a pending
     or unknown gem is refused so the players confirm it, never guessed)."""
     raw = data.get(key)
     if raw is None and key == "gems" and isinstance(data.get("read"), Mapping):

@@ -125,7 +125,7 @@ def parse_faces(raw: Any, count: int | None = None) -> tuple[int, ...]:
 
 
 def dice_from_read(read: Any) -> list[int]:
-    """The d10 faces of a camera read (``vision.read.Read.to_json()``).
+    """The d10 faces of a camera read (``vision.result.Read.to_json()``).
 
     Dice the camera is unsure of (``status: "pending"`` or no value) are never guessed:
     the event is refused and the tablet asks the players for them.
