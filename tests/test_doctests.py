@@ -21,6 +21,8 @@ MODULES = [
     "firmware_bridge.fake",
     "companion.dice",
     "companion.games.options",
+    "companion.games.wuxia.options",
+    "companion.games.shayo.options",
     "companion.roll.match",
     "vision.background",
     "vision.reader",

@@ -25,7 +25,7 @@ from ...events import Event, Source
 from ..base import Outcome, text, de
 from . import combat, crafting
 from .dice import Count
-from .options import check_options, default_options
+from .options import Options, check_options, default_options
 from .sheet import character_from_json, edit_character
 from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 from .testflow import (choose_keep, declare_ki, declare_signature, enter_roll, explain, parse_dice, reroll_mode,
@@ -363,6 +363,8 @@ class ShayoGame:
 
     name = "shayo"
     title = {"fr": "Shayo", "en": "Shayo"}
+    #: The options, one field each (:mod:`companion.games.options`).
+    options_class = Options
 
     def default_options(self) -> dict[str, Any]:
         return default_options()

@@ -34,7 +34,7 @@ from .flow import (
     settled,
 )
 from .odds import contest_odds, opposed_odds
-from .options import DEFAULT_OPTIONS, check_options
+from .options import Options, check_options, default_options
 from .sheet import fold_name, secondary, sheet_json
 from .sheet_events import SHEET_HANDLERS, Handler, _char, _int
 from .state import PoolTest, WuxiaState
@@ -249,6 +249,8 @@ class WuxiaGame:
 
     name = "wuxia"
     title = {"fr": "Wuxia", "en": "Wuxia"}
+    #: The options, one field each (:mod:`companion.games.options`).
+    options_class = Options
 
     _handlers: dict[str, Handler] = {
         **SHEET_HANDLERS,
@@ -269,7 +271,7 @@ class WuxiaGame:
     }
 
     def default_options(self) -> dict[str, Any]:
-        return {k: (v.copy() if isinstance(v, (dict, list)) else v) for k, v in DEFAULT_OPTIONS.items()}
+        return default_options()
 
     def new_state(self, options: Mapping[str, Any], rng: random.Random) -> WuxiaState:
         return WuxiaState(options=check_options(options))
