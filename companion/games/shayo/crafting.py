@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ..refusal import malformed, refuse
 from ..base import Outcome, text
 from .dice import Count
 from .options import QUALITIES
@@ -59,10 +59,18 @@ _QUALITY_EN = {"mediocre": "mediocre", "normal": "normal", "superior": "superior
 def cost_of(improvement: str, duration: str) -> int:
     """R21 look-up: PC cost of one improvement for one duration."""
     if improvement not in COSTS:
-        raise RuleError(f"unknown improvement {improvement!r}; known: {', '.join(COSTS)}", rule="R21")
+        raise refuse(
+            "R21",
+            f"amélioration inconnue {improvement!r} ; connues : {', '.join(COSTS)}",
+            f"unknown improvement {improvement!r}; known: {', '.join(COSTS)}",
+        )
     d = _DURATION_ALIASES.get(duration, duration)
     if d not in DURATIONS:
-        raise RuleError(f"unknown duration {duration!r}; known: {', '.join(DURATIONS)} (or action)", rule="R21")
+        raise refuse(
+            "R21",
+            f"durée inconnue {duration!r} ; connues : {', '.join(DURATIONS)} (ou action)",
+            f"unknown duration {duration!r}; known: {', '.join(DURATIONS)} (or action)",
+        )
     row = COSTS[improvement]
     return (row[2], row[3], row[4], row[5])[DURATIONS.index(d)]
 
@@ -76,7 +84,7 @@ def is_critical(c: Count, predicate: str) -> bool:
 
 def _number(raw: Any, what: str, lo: float = 0) -> float:
     if not isinstance(raw, (int, float)) or isinstance(raw, bool) or raw < lo:
-        raise EventError(f"{what} must be a number >= {lo}")
+        raise malformed(f"« {what} » doit être un nombre ≥ {lo}", f"{what} must be a number >= {lo}")
     return raw
 
 
@@ -91,36 +99,53 @@ def _period_test(state: ShayoState, p: Project) -> Test:
 
 def _common(state: ShayoState, data: Mapping[str, Any]) -> tuple[str, str, None]:
     if state.project is not None or state.test is not None:
-        raise RuleError("finish (or shayo.cancel) the work or test in progress first", rule="R19")
+        raise refuse(
+            "R19",
+            "finissez (ou annulez avec shayo.cancel) d'abord le travail ou le test en cours",
+            "finish (or shayo.cancel) the work or test in progress first",
+        )
     who = character(state, data.get("who"), rule="R19").name
     obj = data.get("object")
     if not isinstance(obj, str) or not obj.strip():
-        raise EventError("give the 'object' (its name)")
+        raise malformed("donnez l'« object » (son nom)", "give the 'object' (its name)")
     return who, obj.strip(), None
 
 
 def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
     who, obj, _ = _common(state, data)
     if obj in state.objects:
-        raise RuleError(f"an object named {obj!r} already exists", rule="R19")
+        raise refuse("R19", f"un objet nommé {obj!r} existe déjà", f"an object named {obj!r} already exists")
     quality = data.get("quality", "normal")
     if quality not in QUALITIES:
-        raise EventError(f"'quality' must be one of {', '.join(QUALITIES)}")
+        raise malformed(
+            f"« quality » doit être l'un de {', '.join(QUALITIES)}",
+            f"'quality' must be one of {', '.join(QUALITIES)}",
+        )
     attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
     skill_name, mastery = rating(state, who, data.get("skill"), "skill")
     need = int(state.options["mastery"][quality])
     if mastery < need:
-        raise RuleError(f"a {quality} object needs mastery {need}; {who} has {mastery}", rule="R19")
+        raise refuse(
+            "R19",
+            f"un objet de qualité {quality} demande une maîtrise de {need} ; {who} a {mastery}",
+            f"a {quality} object needs mastery {need}; {who} has {mastery}",
+        )
     difficulty = data.get("difficulty")
     if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 2:
-        raise EventError("give the object type's 'difficulty' (SD per period, an integer >= 2)")
+        raise malformed(
+            "donnez la « difficulty » du type d'objet (SD par période, un entier ≥ 2)",
+            "give the object type's 'difficulty' (SD per period, an integer >= 2)",
+        )
     required = data.get("required", state.options["quality_table"][quality]["successes"])
     if not isinstance(required, int) or isinstance(required, bool) or required < 1:
-        raise EventError("'required' successes must be a positive integer")
+        raise malformed(
+            "les succès « required » doivent être un entier positif",
+            "'required' successes must be a positive integer",
+        )
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     kind = data.get("kind", "other")
     if kind not in ("weapon", "armour", "other"):
-        raise EventError("'kind' must be weapon, armour or other")
+        raise malformed("« kind » doit valoir weapon, armour ou other", "'kind' must be weapon, armour or other")
     p = Project("craft", who, obj, quality, quality, required, difficulty, hours, attr_name, skill_name,
                 attr, mastery, object_kind=kind)
     out = Outcome("craft.started", text(
@@ -135,37 +160,61 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
     key = data.get("improvement")
     duration = _DURATION_ALIASES.get(data.get("duration", "permanent"), data.get("duration", "permanent"))
     if not isinstance(key, str) or not isinstance(duration, str):
-        raise EventError("give 'improvement' (a key of the cost table) and 'duration'")
+        raise malformed(
+            "donnez « improvement » (une clé de la table des coûts) et « duration »",
+            "give 'improvement' (a key of the cost table) and 'duration'",
+        )
     cost = cost_of(key, duration)
     obj = state.objects.get(name)
     if obj is None:
         quality = data.get("quality", "normal")  # R18: equipment is normal by default
         if quality not in QUALITIES:
-            raise EventError(f"'quality' must be one of {', '.join(QUALITIES)}")
+            raise malformed(
+                f"« quality » doit être l'un de {', '.join(QUALITIES)}",
+                f"'quality' must be one of {', '.join(QUALITIES)}",
+            )
         obj = CraftedObject(name, str(data.get("kind", "other")), quality, who,
                             int(state.options["quality_table"][quality]["pc"]))
     if obj.broken:
-        raise RuleError(f"{name} is broken: repair it first", rule="R20")
+        raise refuse("R20", f"{name} est brisé : réparez-le d'abord", f"{name} is broken: repair it first")
     attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
     skill_name, mastery = rating(state, who, data.get("skill"), "skill")
     need = {"superior": 3, "exceptional": 4}.get(obj.quality, int(state.options["mastery"]["mediocre"]))
     if mastery < need:
-        raise RuleError(f"working on a {obj.quality} object needs mastery {need}; {who} has {mastery}", rule="R20")
+        raise refuse(
+            "R20",
+            f"travailler un objet de qualité {obj.quality} demande une maîtrise de {need} ; {who} a {mastery}",
+            f"working on a {obj.quality} object needs mastery {need}; {who} has {mastery}",
+        )
     cls = "P" if duration == "permanent" else "T"
     slots = int(state.options["improvement_slots"][obj.quality][cls])
     same_class = [(k, d) for k, d in obj.improvements if ("P" if d == "permanent" else "T") == cls]
     used = len([k for k, _ in same_class if k != "solidite"]) + (1 if any(k == "solidite" for k, _ in same_class) else 0)
     shares = key == "solidite" and any(k == "solidite" for k, _ in same_class)
     if not shares and used >= slots:
-        raise RuleError(f"{name} ({obj.quality}) has no free {cls} slot ({slots} in all)", rule="R20")
+        raise refuse(
+            "R20",
+            f"{name} ({obj.quality}) n'a plus d'emplacement {cls} libre ({slots} en tout)",
+            f"{name} ({obj.quality}) has no free {cls} slot ({slots} in all)",
+        )
     if cost > obj.pc:
-        raise RuleError(f"{COSTS[key][0]} costs {cost} PC; {name} has {obj.pc} left", rule="R21")
+        raise refuse(
+            "R21",
+            f"{COSTS[key][0]} coûte {cost} PC ; il en reste {obj.pc} à {name}",
+            f"{COSTS[key][0]} costs {cost} PC; {name} has {obj.pc} left",
+        )
     difficulty = data.get("difficulty")
     if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 2:
-        raise EventError("give the 'difficulty' (SD per period, an integer >= 2)")
+        raise malformed(
+            "donnez la « difficulty » (SD par période, un entier ≥ 2)",
+            "give the 'difficulty' (SD per period, an integer >= 2)",
+        )
     required = data.get("required", cost * int(state.options["improvement_successes_per_pc"]))
     if not isinstance(required, int) or isinstance(required, bool) or required < 1:
-        raise EventError("'required' successes must be a positive integer")
+        raise malformed(
+            "les succès « required » doivent être un entier positif",
+            "'required' successes must be a positive integer",
+        )
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     p = Project("improve", who, name, obj.quality, obj.quality, required, difficulty, hours, attr_name,
                 skill_name, attr, mastery, improvement=key, duration=duration, cost=cost, object_kind=obj.kind)
@@ -257,7 +306,7 @@ def end(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Ou
     scene also ends its combats; the end of a combat also ends the initiative order."""
     what = data.get("what")
     if what not in ("combat", "scene"):
-        raise EventError("'what' must be 'combat' or 'scene'")
+        raise malformed("« what » doit valoir « combat » ou « scene »", "'what' must be 'combat' or 'scene'")
     gone = {"combat"} if what == "combat" else {"combat", "scene"}
     objects = dict(state.objects)
     expired: list[str] = []
@@ -280,9 +329,13 @@ def use_improvement(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoSt
     name, key = data.get("object"), data.get("improvement")
     obj = state.objects.get(name) if isinstance(name, str) else None
     if obj is None:
-        raise RuleError(f"no object named {name!r}", rule="R20")
+        raise refuse("R20", f"aucun objet nommé {name!r}", f"no object named {name!r}")
     if not isinstance(key, str) or (key, "single_use") not in obj.improvements:
-        raise RuleError(f"{name} has no single-use improvement {key!r}", rule="R20")
+        raise refuse(
+            "R20",
+            f"{name} n'a pas d'amélioration à usage unique {key!r}",
+            f"{name} has no single-use improvement {key!r}",
+        )
     imps = list(obj.improvements)
     imps.remove((key, "single_use"))
     state = evolve(state, objects={**state.objects, obj.name: evolve(obj, improvements=tuple(imps))})

@@ -20,8 +20,9 @@ import random
 
 from typing import Any, Callable, Mapping
 
-from ...errors import CompanionError, EventError, RuleError
+from ...errors import CompanionError
 from ...events import Event, Source
+from ..refusal import malformed, refuse
 from ..base import Outcome, text, de
 from . import combat, crafting
 from .dice import Count
@@ -46,7 +47,11 @@ def _boxes(state: ShayoState) -> tuple[int, ...]:
 def _character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     ch = character_from_json(ev.data, _boxes(state))
     if ch.name in state.characters:
-        raise RuleError(f"{ch.name} already exists: edit the sheet with shayo.edit_character", rule="R1")
+        raise refuse(
+            "R1",
+            f"{ch.name} existe déjà : modifiez sa fiche avec shayo.edit_character",
+            f"{ch.name} already exists: edit the sheet with shayo.edit_character",
+        )
     state = state.with_character(ch)
     return state, [Outcome("character.created", text(
         f"Fiche {de(ch.name)} créée : réserve de Ki personnelle {ch.personal_pool}.",
@@ -64,7 +69,7 @@ def _edit_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[S
 def _remove_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     ch = character(state, ev.data.get("name"), rule="R1")
     if state.test is not None and state.test.who == ch.name:
-        raise RuleError(f"{ch.name} has a test open", rule="R3")
+        raise refuse("R3", f"{ch.name} a un test ouvert", f"{ch.name} has a test open")
     chars = dict(state.characters)
     del chars[ch.name]
     return evolve(state, characters=chars), [Outcome("character.removed", text(
@@ -95,14 +100,22 @@ def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoSt
     who = character(state, d.get("who")).name
     use = d.get("use", "other")
     if use == "improve":
-        raise RuleError("Ki for extra dice is declared with the test (R3 step 2): use 'ki' in shayo.test or shayo.ki", rule="R6")
+        raise refuse(
+            "R6",
+            "le Ki pour des dés en plus se déclare avec le test (R3, étape 2) : utilisez « ki » dans shayo.test ou shayo.ki",
+            "Ki for extra dice is declared with the test (R3 step 2): use 'ki' in shayo.test or shayo.ki",
+        )
     if use not in _USES:
-        raise EventError(f"'use' must be one of {', '.join(_USES)}")
+        raise malformed(f"« use » doit être l'un de {', '.join(_USES)}", f"'use' must be one of {', '.join(_USES)}")
     amount = d.get("amount", combat.EXTRA_ACTION_KI if use == "extra_action" else None)
     if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-        raise EventError("'amount' must be a positive number of Ki")
+        raise malformed("« amount » doit être un nombre positif de Ki", "'amount' must be a positive number of Ki")
     if use == "extra_action" and amount != combat.EXTRA_ACTION_KI:
-        raise RuleError(f"an extra action costs {combat.EXTRA_ACTION_KI} Ki", rule="R6")
+        raise refuse(
+            "R6",
+            f"une action en plus coûte {combat.EXTRA_ACTION_KI} Ki",
+            f"an extra action costs {combat.EXTRA_ACTION_KI} Ki",
+        )
     if use in ("manoeuvre", "spell"):
         forbid_in_bought_action(state, who, "manoeuvre" if use == "manoeuvre" else "spell")
     state, paid = pay_ki(state, who, amount, d.get("from"), bool(d.get("surpass", False)))
@@ -126,7 +139,10 @@ def _health(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
     ch = character(state, ev.data.get("who"), rule="R16")
     boxes = ev.data.get("boxes")
     if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes == 0:
-        raise EventError("'boxes' must be a non-zero integer (positive ticks, negative heals)")
+        raise malformed(
+            "« boxes » doit être un entier non nul (positif : cases cochées, négatif : soins)",
+            "'boxes' must be a non-zero integer (positive ticks, negative heals)",
+        )
     if boxes > 0:
         state, info = combat.apply_damage(state, ch.name, boxes)
         outs = [Outcome("health.damage", text(
@@ -144,7 +160,11 @@ def _health(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
 # -- the test --------------------------------------------------------------------------------
 def _test(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     if state.exchange is not None or state.project is not None:
-        raise RuleError("an attack or a crafting work is in progress: finish or cancel it first", rule="R3")
+        raise refuse(
+            "R3",
+            "une attaque ou un travail d'artisanat est en cours : finissez-le ou annulez-le d'abord",
+            "an attack or a crafting work is in progress: finish or cancel it first",
+        )
     state = start_test(state, ev.data, "test")
     t = state.test
     assert t is not None
@@ -213,7 +233,7 @@ def _cancel(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
     """Drop the open test, attack or crafting work. Ki declared for dice not yet rolled is
     given back [Decision]; Ki of a rolled test stays spent."""
     if state.test is None and state.exchange is None and state.project is None:
-        raise RuleError("nothing to cancel", rule="R3")
+        raise refuse("R3", "rien à annuler", "nothing to cancel")
     t = state.test
     if t is not None and t.dice is None and t.who is not None and t.ki_paid:
         state = refund_ki(state, t.who, t.ki_paid)
@@ -273,7 +293,11 @@ def _settle(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
 # -- combat and crafting -------------------------------------------------------------------
 def _attack(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     if state.test is not None or state.project is not None:
-        raise RuleError("finish (or cancel) the test or work in progress first", rule="R13")
+        raise refuse(
+            "R13",
+            "finissez (ou annulez) d'abord le test ou le travail en cours",
+            "finish (or cancel) the test or work in progress first",
+        )
     return combat.attack(state, ev.data)
 
 
@@ -311,7 +335,11 @@ def _reroll_at(chain: tuple[Event, ...], sid: Any) -> int:
             if (ev.data.get("signature") or declared) == sid and "values" in ev.data:
                 return i
             declared = None
-    raise RuleError(f"signature {sid!r} re-rolled no die with given faces since the last roll: nothing to correct", rule="R3")
+    raise refuse(
+        "R3",
+        f"la signature {sid!r} n'a relancé aucun dé aux faces données depuis le dernier jet : rien à corriger",
+        f"signature {sid!r} re-rolled no die with given faces since the last roll: nothing to correct",
+    )
 
 
 def _corrected(before: list[int], d: Mapping[str, Any], key: str) -> list[int]:
@@ -319,16 +347,25 @@ def _corrected(before: list[int], d: Mapping[str, Any], key: str) -> list[int]:
     if key in d:
         after = list(parse_dice(d[key], key))
         if len(after) != len(before):
-            raise EventError(f"the correction gives {len(after)} value(s) for {len(before)}")
+            raise malformed(
+                f"la correction donne {len(after)} valeur(s) pour {len(before)}",
+                f"the correction gives {len(after)} value(s) for {len(before)}",
+            )
         return after
     if "index" in d and "value" in d:
         i = d["index"]
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(before):
-            raise EventError(f"'index' must be a die position 0-{len(before) - 1}")
+            raise malformed(
+                f"« index » doit être une position de dé de 0 à {len(before) - 1}",
+                f"'index' must be a die position 0-{len(before) - 1}",
+            )
         after = list(before)
         after[i] = parse_dice([d["value"]], "value")[0]
         return after
-    raise EventError(f"a correction gives '{key}' (all values) or 'index' and 'value'")
+    raise malformed(
+        f"une correction donne « {key} » (toutes les valeurs) ou « index » et « value »",
+        f"a correction gives '{key}' (all values) or 'index' and 'value'",
+    )
 
 
 HANDLERS: Mapping[str, Handler] = {
@@ -378,8 +415,11 @@ class ShayoGame:
             return self._correct(state, event, rng)
         handler = HANDLERS.get(verb)
         if handler is None:
-            raise EventError(f"unknown Shayo event {event.type!r}; known: "
-                             + ", ".join(f"shayo.{v}" for v in [*HANDLERS, "correct"]))
+            raise malformed(
+                (f"événement Shayo inconnu {event.type!r} ; connus : " + ", ".join(f"shayo.{v}" for v in [*HANDLERS, "correct"])),
+                f"unknown Shayo event {event.type!r}; known: "
+                             + ", ".join(f"shayo.{v}" for v in [*HANDLERS, "correct"]),
+            )
         new, outs = handler(state, event, rng)
         new, more = _settle(new)
         outs = outs + more
@@ -395,9 +435,13 @@ class ShayoGame:
         """Replace the dice of the last roll (or the new faces of one of its re-rolls,
         ``signature``) and re-fold what followed it."""
         if state.base is None or not state.chain:
-            raise RuleError("there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
+            raise refuse(
+                "R3",
+                ("il n'y a pas de jet à corriger ici (shayo.correct corrige le jet en cours) ; pour corriger un" " jet antérieur, renvoyez-le avec « corrects » (son numéro : la correction de la photo sur la tablette" " le fait) et la suite est recalculée"),
+                "there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
                             " earlier roll, send it again with 'corrects' (its number: the tablet's photo correction"
-                            " does this) and what followed is worked out again", rule="R3")
+                            " does this) and what followed is worked out again",
+            )
         d = event.data
         at, key = (_reroll_at(state.chain, d["signature"]), "values") if "signature" in d else (0, "dice")
         target = state.chain[at]
@@ -411,7 +455,11 @@ class ShayoGame:
                 new, more = self.apply(new, ev, rng)
                 outs = outs + more
         except CompanionError as exc:
-            raise RuleError(f"this correction conflicts with a later choice ({exc}); undo that choice first", rule="R3") from None
+            raise refuse(
+                "R3",
+                f"cette correction contredit un choix ultérieur ({getattr(exc, 'text', {}).get('fr', exc)}) ; annulez d'abord ce choix",
+                f"this correction conflicts with a later choice ({exc}); undo that choice first",
+            ) from None
         shown = f"{' '.join(map(str, before))} → {' '.join(map(str, after))}"
         what = text("Correction : ", "Correction: ") if at == 0 else text(
             f"Correction de la relance ({d['signature']}) : ", f"Correction of the re-roll ({d['signature']}): ")

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ...errors import EventError
+from ..refusal import malformed
 
 __all__ = ["Signature", "CATALOGUE", "parse_signature", "KINDS", "WHICH", "merge_counts"]
 
@@ -78,32 +78,54 @@ def parse_signature(raw: Any) -> Signature:
     if isinstance(raw, str):
         sig = CATALOGUE.get(raw)
         if sig is None:
-            raise EventError(
-                f"unknown signature {raw!r}; known: {', '.join(CATALOGUE)} (or give a full record)"
+            raise malformed(
+                f"signature inconnue {raw!r} ; connues : {', '.join(CATALOGUE)} (ou donnez une fiche complète)",
+                f"unknown signature {raw!r}; known: {', '.join(CATALOGUE)} (or give a full record)",
             )
         return sig
     if not isinstance(raw, Mapping):
-        raise EventError("a signature is a catalogue id or an object {id, kind, which, count}")
+        raise malformed(
+            "une signature est un identifiant du catalogue ou un objet {id, kind, which, count}",
+            "a signature is a catalogue id or an object {id, kind, which, count}",
+        )
     sid = raw.get("id")
     if not isinstance(sid, str) or not sid:
-        raise EventError("a signature record needs an 'id' (a string)")
+        raise malformed(
+            "une fiche de signature a besoin d'un « id » (un texte)",
+            "a signature record needs an 'id' (a string)",
+        )
     base = CATALOGUE.get(sid)
     kind = raw.get("kind", base.kind if base else None)
     if kind not in KINDS:
-        raise EventError(f"signature {sid!r}: 'kind' must be one of {', '.join(KINDS)}")
+        raise malformed(
+            f"signature {sid!r} : « kind » doit être l'un de {', '.join(KINDS)}",
+            f"signature {sid!r}: 'kind' must be one of {', '.join(KINDS)}",
+        )
     which = raw.get("which", base.which if base else None)
     if kind == "reroll":
         if which not in WHICH:
-            raise EventError(f"signature {sid!r}: a re-roll needs 'which' in {', '.join(WHICH)}")
+            raise malformed(
+                f"signature {sid!r} : une relance demande « which » parmi {', '.join(WHICH)}",
+                f"signature {sid!r}: a re-roll needs 'which' in {', '.join(WHICH)}",
+            )
     elif which is not None:
-        raise EventError(f"signature {sid!r}: 'which' is only for re-rolls")
+        raise malformed(
+            f"signature {sid!r} : « which » ne sert qu'aux relances",
+            f"signature {sid!r}: 'which' is only for re-rolls",
+        )
     count = raw.get("count", base.count if base else 1)
     if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
-        raise EventError(f"signature {sid!r}: 'count' must be a positive integer or null (every die)")
+        raise malformed(
+            f"signature {sid!r} : « count » doit être un entier positif ou null (tous les dés)",
+            f"signature {sid!r}: 'count' must be a positive integer or null (every die)",
+        )
     fr = raw.get("fr", base.fr if base else sid)
     en = raw.get("en", base.en if base else sid)
     if not isinstance(fr, str) or not isinstance(en, str):
-        raise EventError(f"signature {sid!r}: 'fr' and 'en' must be strings")
+        raise malformed(
+            f"signature {sid!r} : « fr » et « en » doivent être des textes",
+            f"signature {sid!r}: 'fr' and 'en' must be strings",
+        )
     return Signature(sid, kind, which, count, fr, en)
 
 

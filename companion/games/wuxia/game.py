@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome, percent, text
+from ..refusal import malformed, refuse
 from . import combat as cb
 from .flow import (
     choose_reroll,
@@ -46,7 +46,11 @@ __all__ = ["WuxiaGame", "GAME"]
 # -- tests ------------------------------------------------------------------------
 def _close_all(state: WuxiaState) -> WuxiaState:
     if state.mode == "initiative" or (state.combat is not None and state.combat.attack is not None):
-        raise RuleError("the fight waits for its own dice: finish the initiative or the attack first", rule="R13")
+        raise refuse(
+            "R13",
+            "le combat attend ses propres dés : finissez d'abord l'initiative ou l'attaque",
+            "the fight waits for its own dice: finish the initiative or the attack first",
+        )
     return replace(state, tests=(), mode="none", extra={})
 
 
@@ -74,19 +78,25 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
     state = _close_all(state)
     raw = data.get("participants")
     if not isinstance(raw, list) or len(raw) < 2:
-        raise EventError("'participants' must list at least two tests {who, attribute, skill|competence, sr}")
+        raise malformed(
+            "« participants » doit lister au moins deux tests {who, attribute, skill|competence, sr}",
+            "'participants' must list at least two tests {who, attribute, skill|competence, sr}",
+        )
     sr = _int(data.get("sr", 10), "sr")
     tests: list[PoolTest] = []
     for p in raw:
         if not isinstance(p, Mapping):
-            raise EventError("each participant is an object {who, attribute, skill|competence, sr}")
+            raise malformed(
+                "chaque participant est un objet {who, attribute, skill|competence, sr}",
+                "each participant is an object {who, attribute, skill|competence, sr}",
+            )
         c = _char(state, p.get("who"))
         if any(t.who == c.name for t in tests):
-            raise EventError(f"{c.name} is listed twice")
+            raise malformed(f"{c.name} est nommé deux fois", f"{c.name} is listed twice")
         tests.append(make_test(p, c, state.options, default_sr=sr))
     label = data.get("label", "")
     if not isinstance(label, str):
-        raise EventError("label must be a text")
+        raise malformed("« label » doit être un texte", "label must be a text")
     state = replace(state, mode="contest", tests=tuple(tests), extra={"label": label})
     names = ", ".join(t.who or "?" for t in tests)
     return state, [Outcome("contest.start", text(f"Compétition : {names}. Chacun lance son test.",
@@ -95,19 +105,27 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
 
 def _target(state: WuxiaState, data: Mapping[str, Any], want: Callable[[PoolTest], bool], what: str) -> int:
     if not state.tests:
-        raise RuleError("no test in progress: start one with wuxia.test", rule="R7")
+        raise refuse(
+            "R7",
+            "aucun test en cours : commencez-en un avec wuxia.test",
+            "no test in progress: start one with wuxia.test",
+        )
     who = data.get("who")
     if who is not None:
         if not isinstance(who, str):
-            raise EventError("'who' must name a character")
+            raise malformed("« who » doit nommer un personnage", "'who' must name a character")
         for i, t in enumerate(state.tests):
             if t.who is not None and fold_name(t.who) == fold_name(who):
                 return i
-        raise RuleError(f"{who} has no pool in the current action", rule="R7")
+        raise refuse(
+            "R7",
+            f"{who} n'a pas de réserve dans l'action en cours",
+            f"{who} has no pool in the current action",
+        )
     for i, t in enumerate(state.tests):
         if want(t):
             return i
-    raise RuleError(f"no pool waits for {what}", rule="R7")
+    raise refuse("R7", f"aucune réserve n'attend {what}", f"no pool waits for {what}")
 
 
 def _resolve(state: WuxiaState, i: int) -> tuple[WuxiaState, list[Outcome]]:
@@ -170,7 +188,7 @@ def _roll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[
     i = _target(state, data, lambda t: t.waiting_dice > 0, "dice")
     t = state.tests[i]
     if t.closed:
-        raise RuleError("this test is over", rule="R7")
+        raise refuse("R7", "ce test est terminé", "this test is over")
     raw = data.get("dice")
     if raw is None and "read" in data:
         raw = dice_from_read(data["read"])
@@ -187,12 +205,20 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
     elif rolled:
         i = rolled[-1]
     else:
-        raise RuleError("nothing to correct: no pool has been rolled", rule="R7")
+        raise refuse(
+            "R7",
+            "rien à corriger : aucune réserve n'a été lancée",
+            "nothing to correct: no pool has been rolled",
+        )
     t = state.tests[i]
     if t.closed:
-        raise RuleError("this test is over: to change its dice, send its roll again with 'corrects' (the number of"
+        raise refuse(
+            "R7",
+            ("ce test est terminé : pour changer ses dés, renvoyez son jet avec « corrects » (le numéro de ce jet : la" " correction de la photo sur la tablette le fait) et la suite est recalculée ; ou annulez"),
+            "this test is over: to change its dice, send its roll again with 'corrects' (the number of"
                         " that roll: the tablet's photo correction does this) and what followed is worked out"
-                        " again; or undo", rule="R7")
+                        " again; or undo",
+        )
     t = correct_dice(t, data)
     tests = list(state.tests)
     tests[i] = t
@@ -221,9 +247,9 @@ def _reroll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, lis
 
 def _accept(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     if not state.tests:
-        raise RuleError("no test in progress", rule="R7")
+        raise refuse("R7", "aucun test en cours", "no test in progress")
     if not settled(state.tests):
-        raise RuleError("some dice are still awaited", rule="R7")
+        raise refuse("R7", "des dés sont encore attendus", "some dice are still awaited")
     state = replace(state, tests=tuple(replace(t, closed=True) for t in state.tests))
     return state, [Outcome("test.accept", text("Résultat retenu.", "Result kept."), {})]
 
@@ -280,7 +306,10 @@ class WuxiaGame:
         verb = event.type.split(".", 1)[1] if "." in event.type else ""
         handler = self._handlers.get(verb)
         if handler is None:
-            raise EventError(f"unknown Wuxia event {event.type!r}; known: {', '.join('wuxia.' + k for k in self._handlers)}")
+            raise malformed(
+                f"événement Wuxia inconnu {event.type!r} ; connus : {', '.join('wuxia.' + k for k in self._handlers)}",
+                f"unknown Wuxia event {event.type!r}; known: {', '.join('wuxia.' + k for k in self._handlers)}",
+            )
         new, outs = handler(state, event.data)
         if outs:
             last = outs[-1].to_json()

@@ -12,7 +12,7 @@ mapping (``state.options["combat_sr"]``), in the order of the fields.
 >>> parse_options({"sr_min": 12, "sr_max": 9})
 Traceback (most recent call last):
 ...
-companion.errors.EventError: option sr_min (R8) must not exceed sr_max: 12 > 9
+companion.errors.EventError: l'option sr_min (R8) ne peut pas dépasser sr_max : 12 > 9 / option sr_min (R8) must not exceed sr_max: 12 > 9
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ...errors import EventError
 from ..options import OptionSpec, option, option_specs
 from ..options import default_options as _defaults
 from ..options import parse_options as _parse
+from ..refusal import malformed
 
 __all__ = ["Options", "OPTION_SPECS", "default_options", "parse_options", "check_options", "reroll_count"]
 
@@ -204,7 +204,8 @@ def parse_options(raw: Mapping[str, Any]) -> Options:
     """The checked options; :class:`~companion.errors.EventError` names the bad one."""
     opts = _parse(Options, raw, "wuxia")
     if opts.sr_min > opts.sr_max:
-        raise EventError(f"option sr_min (R8) must not exceed sr_max: {opts.sr_min} > {opts.sr_max}")
+        raise malformed(f"l'option sr_min (R8) ne peut pas dépasser sr_max : {opts.sr_min} > {opts.sr_max}",
+                        f"option sr_min (R8) must not exceed sr_max: {opts.sr_min} > {opts.sr_max}")
     return opts
 
 
