@@ -27,7 +27,10 @@ from .sheet import Armour, Character, Weapon
 from .state import Exchange, ShayoState, Test, Turn, character
 from .testflow import explain, parse_dice, rating, start_test
 
-from .values import evolve
+from .values import MAX_DIFFICULTY, MAX_VALUE, evolve
+
+#: Most actions a combatant may have in a round (no rule gives a maximum).
+MAX_ACTIONS = 10
 __all__ = ["initiative", "next_action", "attack", "defend", "no_defence", "resolved",
            "life_line", "apply_damage", "buy_extra_action"]
 
@@ -61,17 +64,17 @@ def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, 
         _, attr = rating(state, who, attr_raw, "attribute")
         enc_default = state.characters[name].encumbrance if who else 0
         enc = c.get("encumbrance", enc_default)
-        if not isinstance(enc, int) or isinstance(enc, bool) or enc < 0:
+        if not isinstance(enc, int) or isinstance(enc, bool) or not 0 <= enc <= MAX_VALUE:
             raise malformed(
-                f"{name} : l'encombrement doit être un entier positif ou nul",
-                f"{name}: encumbrance must be a non-negative integer",
+                f"{name} : l'encombrement doit être un entier de 0 à {MAX_VALUE}, pas {enc!r}",
+                f"{name}: encumbrance must be a whole number from 0 to {MAX_VALUE}, not {enc!r}",
             )
         tb = parse_dice(c.get("tiebreak", []), "tiebreak")
         acts = c.get("actions", 1)
-        if not isinstance(acts, int) or isinstance(acts, bool) or acts < 1:
+        if not isinstance(acts, int) or isinstance(acts, bool) or not 1 <= acts <= MAX_ACTIONS:
             raise malformed(
-                f"{name} : « actions » doit être un entier positif",
-                f"{name}: 'actions' must be a positive integer",
+                f"{name} : « actions » doit être un entier de 1 à {MAX_ACTIONS}, pas {acts!r}",
+                f"{name}: 'actions' must be a whole number from 1 to {MAX_ACTIONS}, not {acts!r}",
             )
         natural[name] = acts
         rows.append((name, die + attr - enc, tb, pos))
@@ -144,10 +147,10 @@ def _weapon(state: ShayoState, attacker: str | None, raw: Any) -> tuple[str | No
         return raw, w
     if isinstance(raw, Mapping):
         dice, fixed = raw.get("dice", 1), raw.get("fixed", 0)
-        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (dice, fixed)):
+        if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_VALUE for x in (dice, fixed)):
             raise malformed(
-                "« dice » et « fixed » d'une arme doivent être des entiers positifs ou nuls",
-                "weapon 'dice' and 'fixed' must be non-negative integers",
+                f"« dice » et « fixed » d'une arme doivent être des entiers de 0 à {MAX_VALUE}, pas {dice!r} et {fixed!r}",
+                f"weapon 'dice' and 'fixed' must be whole numbers from 0 to {MAX_VALUE}, not {dice!r} and {fixed!r}",
             )
         return None, Weapon(dice=dice, fixed=fixed)
     raise malformed(
@@ -182,10 +185,10 @@ def attack(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list
         difficulty = opts["melee_difficulty"]
     else:
         d = data.get("difficulty")
-        if not isinstance(d, int) or isinstance(d, bool) or d < 2:
+        if not isinstance(d, int) or isinstance(d, bool) or not 2 <= d <= MAX_DIFFICULTY:
             raise malformed(
-                "une attaque à distance demande sa « difficulty » (elle dépend de la portée, R13)",
-                "a ranged attack needs its 'difficulty' (it depends on the range, R13)",
+                f"une attaque à distance demande sa « difficulty » (elle dépend de la portée, R13), de 2 à {MAX_DIFFICULTY}, pas {d!r}",
+                f"a ranged attack needs its 'difficulty' (it depends on the range, R13), from 2 to {MAX_DIFFICULTY}, not {d!r}",
             )
         difficulty = d
     bonus_dice = 0
@@ -221,10 +224,11 @@ def _target_armour(state: ShayoState, target: str | None, raw: Any) -> tuple[int
     if not isinstance(raw, Mapping):
         raise malformed("« target_armour » doit être {sd, protection}", "'target_armour' must be {sd, protection}")
     sd, prot = raw.get("sd", state.options["unarmoured_sd"]), raw.get("protection", 0)
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (sd, prot)) or sd < 2 or prot < 0:
+    if (not all(isinstance(x, int) and not isinstance(x, bool) for x in (sd, prot))
+            or not 2 <= sd <= MAX_DIFFICULTY or not 0 <= prot <= MAX_VALUE):
         raise malformed(
-            "« target_armour » demande des entiers sd ≥ 2 et protection ≥ 0",
-            "'target_armour' needs integer sd >= 2 and protection >= 0",
+            f"« target_armour » demande des entiers sd de 2 à {MAX_DIFFICULTY} et protection de 0 à {MAX_VALUE}, pas {sd!r} et {prot!r}",
+            f"'target_armour' needs whole numbers sd 2-{MAX_DIFFICULTY} and protection 0-{MAX_VALUE}, not {sd!r} and {prot!r}",
         )
     return sd, prot
 
@@ -236,10 +240,10 @@ def defend(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list
     data = dict(data)
     data.setdefault("who", ex.target)
     diff = data.get("difficulty", state.options["defence_difficulty"])
-    if not isinstance(diff, int) or isinstance(diff, bool) or diff < 2:
+    if not isinstance(diff, int) or isinstance(diff, bool) or not 2 <= diff <= MAX_DIFFICULTY:
         raise malformed(
-            "la « difficulty » de la défense doit être un entier ≥ 2",
-            "defence 'difficulty' must be an integer >= 2",
+            f"la « difficulty » de la défense doit être un entier de 2 à {MAX_DIFFICULTY}, pas {diff!r}",
+            f"defence 'difficulty' must be a whole number from 2 to {MAX_DIFFICULTY}, not {diff!r}",
         )
     state = start_test(state, data, "defence", diff)
     return state, [Outcome("defence.declared", text(

@@ -31,7 +31,10 @@ from .options import QUALITIES
 from .state import CraftedObject, Project, ShayoState, Test, character
 from .testflow import explain, rating
 
-from .values import evolve
+from .values import MAX_DIFFICULTY, evolve
+
+#: Most successes a work may require (no rule gives a maximum; the quality table's is 12).
+MAX_REQUIRED = 1000
 __all__ = ["COSTS", "DURATIONS", "cost_of", "craft", "improve", "resolved", "is_critical", "end", "use_improvement"]
 
 #: R21: improvement -> (fr, en, permanent, single use, combat, scene), in PC.
@@ -131,16 +134,16 @@ def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[
             f"a {quality} object needs mastery {need}; {who} has {mastery}",
         )
     difficulty = data.get("difficulty")
-    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 2:
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 2 <= difficulty <= MAX_DIFFICULTY:
         raise malformed(
-            "donnez la « difficulty » du type d'objet (SD par période, un entier ≥ 2)",
-            "give the object type's 'difficulty' (SD per period, an integer >= 2)",
+            f"donnez la « difficulty » du type d'objet (SD par période, un entier de 2 à {MAX_DIFFICULTY}), pas {difficulty!r}",
+            f"give the object type's 'difficulty' (SD per period, a whole number from 2 to {MAX_DIFFICULTY}), not {difficulty!r}",
         )
     required = data.get("required", state.options["quality_table"][quality]["successes"])
-    if not isinstance(required, int) or isinstance(required, bool) or required < 1:
+    if not isinstance(required, int) or isinstance(required, bool) or not 1 <= required <= MAX_REQUIRED:
         raise malformed(
-            "les succès « required » doivent être un entier positif",
-            "'required' successes must be a positive integer",
+            f"les succès « required » doivent être un entier de 1 à {MAX_REQUIRED}, pas {required!r}",
+            f"'required' successes must be a whole number from 1 to {MAX_REQUIRED}, not {required!r}",
         )
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     kind = data.get("kind", "other")
@@ -204,16 +207,16 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
             f"{COSTS[key][0]} costs {cost} PC; {name} has {obj.pc} left",
         )
     difficulty = data.get("difficulty")
-    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 2:
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 2 <= difficulty <= MAX_DIFFICULTY:
         raise malformed(
-            "donnez la « difficulty » (SD par période, un entier ≥ 2)",
-            "give the 'difficulty' (SD per period, an integer >= 2)",
+            f"donnez la « difficulty » (SD par période, un entier de 2 à {MAX_DIFFICULTY}), pas {difficulty!r}",
+            f"give the 'difficulty' (SD per period, a whole number from 2 to {MAX_DIFFICULTY}), not {difficulty!r}",
         )
     required = data.get("required", cost * int(state.options["improvement_successes_per_pc"]))
-    if not isinstance(required, int) or isinstance(required, bool) or required < 1:
+    if not isinstance(required, int) or isinstance(required, bool) or not 1 <= required <= MAX_REQUIRED:
         raise malformed(
-            "les succès « required » doivent être un entier positif",
-            "'required' successes must be a positive integer",
+            f"les succès « required » doivent être un entier de 1 à {MAX_REQUIRED}, pas {required!r}",
+            f"'required' successes must be a whole number from 1 to {MAX_REQUIRED}, not {required!r}",
         )
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     p = Project("improve", who, name, obj.quality, obj.quality, required, difficulty, hours, attr_name,

@@ -32,7 +32,7 @@ from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki,
 from .testflow import (choose_keep, declare_ki, declare_signature, enter_roll, explain, parse_dice, reroll_mode,
                        reroll_text, resolve_empty, start_test, test_label, usable, use_signature, withdraw_signature)
 
-from .values import evolve
+from .values import MAX_VALUE, evolve
 __all__ = ["ShayoGame", "GAME"]
 
 Handler = Callable[[ShayoState, Event, random.Random], tuple[ShayoState, list[Outcome]]]
@@ -108,8 +108,9 @@ def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoSt
     if use not in _USES:
         raise malformed(f"« use » doit être l'un de {', '.join(_USES)}", f"'use' must be one of {', '.join(_USES)}")
     amount = d.get("amount", combat.EXTRA_ACTION_KI if use == "extra_action" else None)
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-        raise malformed("« amount » doit être un nombre positif de Ki", "'amount' must be a positive number of Ki")
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= MAX_VALUE:
+        raise malformed(f"« amount » doit être un nombre de Ki de 1 à {MAX_VALUE}, pas {amount!r}",
+                        f"'amount' must be a number of Ki from 1 to {MAX_VALUE}, not {amount!r}")
     if use == "extra_action" and amount != combat.EXTRA_ACTION_KI:
         raise refuse(
             "R6",
@@ -138,10 +139,10 @@ def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoSt
 def _health(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     ch = character(state, ev.data.get("who"), rule="R16")
     boxes = ev.data.get("boxes")
-    if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes == 0:
+    if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes == 0 or not -MAX_VALUE <= boxes <= MAX_VALUE:
         raise malformed(
-            "« boxes » doit être un entier non nul (positif : cases cochées, négatif : soins)",
-            "'boxes' must be a non-zero integer (positive ticks, negative heals)",
+            f"« boxes » doit être un entier non nul de {-MAX_VALUE} à {MAX_VALUE} (positif : cases cochées, négatif : soins), pas {boxes!r}",
+            f"'boxes' must be a non-zero whole number from {-MAX_VALUE} to {MAX_VALUE} (positive ticks, negative heals), not {boxes!r}",
         )
     if boxes > 0:
         state, info = combat.apply_damage(state, ch.name, boxes)

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from ..refusal import malformed, refuse
 from .signatures import Signature, parse_signature
 
-from .values import evolve
+from .values import MAX_VALUE, evolve
 __all__ = ["Character", "Weapon", "Armour", "norm_key", "character_from_json", "edit_character", "MAX_RATING"]
 
 MAX_RATING = 5
@@ -132,7 +132,7 @@ class Character:
 
 
 # -- parsing ------------------------------------------------------------------------------
-def _int(value: Any, what: str, lo: int | None = 0, hi: int | None = None) -> int:
+def _int(value: Any, what: str, lo: int | None = 0, hi: int | None = MAX_VALUE) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise malformed(
             f"« {what} » doit être un nombre entier, pas {value!r}",

@@ -32,7 +32,7 @@ from .state import Declared, ShayoState, Test, character, forbid_in_bought_actio
 #: A rating's name in French, for the refusals ("the attribute" -> "l'attribut").
 _FR_TABLE = {"attribute": "l'attribut", "skill": "la compétence"}
 
-from .values import evolve
+from .values import MAX_DIFFICULTY, evolve
 __all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "use_signature", "declare_signature",
            "withdraw_signature", "reroll_mode", "reroll_text", "choose_keep", "usable", "explain", "parse_dice",
            "rating", "Resolved"]
@@ -40,11 +40,13 @@ __all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "u
 Resolved = tuple[ShayoState, Test, Count]
 
 
-def _int(v: Any, what: str, lo: int | None = None) -> int:
+def _int(v: Any, what: str, lo: int | None = None, hi: int = MAX_DICE) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
         raise malformed(f"« {what} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
     if lo is not None and v < lo:
-        raise malformed(f"« {what} » doit valoir au moins {lo}", f"{what} must be at least {lo}")
+        raise malformed(f"« {what} » doit valoir au moins {lo}, pas {v}", f"{what} must be at least {lo}, not {v}")
+    if not -hi <= v <= hi:
+        raise malformed(f"« {what} » doit être entre {-hi} et {hi}, pas {v}", f"{what} must be from {-hi} to {hi}, not {v}")
     return v
 
 
@@ -54,10 +56,10 @@ def rating(state: ShayoState, who: str | None, raw: Any, table: str) -> tuple[st
     A skill missing from the sheet is 0 (untrained, A16); a missing attribute is an error.
     """
     if isinstance(raw, int) and not isinstance(raw, bool):
-        if raw < 0:
+        if not 0 <= raw <= MAX_DICE:
             raise malformed(
-                f"{_FR_TABLE.get(table, table)} ne peut pas être négatif",
-                f"the {table} cannot be negative",
+                f"la valeur de {_FR_TABLE.get(table, table)} doit être entre 0 et {MAX_DICE}, pas {raw}",
+                f"the {table} must be from 0 to {MAX_DICE}, not {raw}",
             )
         return None, raw
     if not isinstance(raw, str) or not raw.strip():
@@ -146,7 +148,7 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
     skill_name, skill = rating(state, who, data.get("skill"), "skill")
     notes = list(extra_notes)
     if difficulty is None:
-        difficulty = _int(data.get("difficulty"), "'difficulty'", 2)
+        difficulty = _int(data.get("difficulty"), "difficulty", 2, MAX_DIFFICULTY)
     man = data.get("manoeuvre")
     man_ki = 0
     if man is not None:
@@ -160,7 +162,7 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
         mastered = bool(man.get("mastered", True))
         table = state.options["manoeuvre_difficulty"]
         plus = man.get("difficulty", table["mastered" if mastered else "unmastered"])
-        plus = _int(plus, "manoeuvre difficulty")
+        plus = _int(plus, "manoeuvre difficulty", None, MAX_DIFFICULTY)
         difficulty += plus
         label = str(man.get("name", "manœuvre"))
         notes.append(f"{label} ({'maîtrisée' if mastered else 'non maîtrisée'}) +{plus}")
@@ -171,8 +173,8 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
             "« modifiers » doit être un objet {rolled, kept} (entiers signés)",
             "'modifiers' must be an object {rolled, kept} (signed integers)",
         )
-    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled")
-    mod_k = _int(mods.get("kept", 0), "modifier to dice kept")
+    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled", None, 10 * MAX_DICE)
+    mod_k = _int(mods.get("kept", 0), "modifier to dice kept", None, 10 * MAX_DICE)
     if attr + a + mod_r > MAX_DICE or skill + b + mod_k > MAX_DICE:
         raise refuse("A5", f"au plus {MAX_DICE} dés dans une réserve", f"at most {MAX_DICE} dice in a pool")
     sigs = _test_signatures(state, who, skill_name, data.get("signatures"))

@@ -46,11 +46,16 @@ MANOEUVRES = {
 }
 
 
-def _int(v: Any, what: str, lo: int = 0) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo:
+#: The largest combat value an event may give (weapon ND, armour, successes shared or
+#: invested, dice): no rule gives one beyond a pool's 60 dice; it keeps 10**9 out.
+MAX_VALUE = 60
+
+
+def _int(v: Any, what: str, lo: int = 0, hi: int = MAX_VALUE) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise malformed(
-            f"« {what} » doit être un nombre entier d'au moins {lo}, pas {v!r}",
-            f"{what} must be an integer >= {lo}, not {v!r}",
+            f"« {what} » doit être un nombre entier de {lo} à {hi}, pas {v!r}",
+            f"{what} must be a whole number from {lo} to {hi}, not {v!r}",
         )
     return v
 

@@ -17,9 +17,19 @@ __all__ = ["Handler", "SHEET_HANDLERS"]
 Handler = Callable[[WuxiaState, Mapping[str, Any]], tuple[WuxiaState, list[Outcome]]]
 
 
+#: The largest step of a counter (wounds, panic, Chi, Destiny Dice) one event may move: no
+#: rule gives one; it keeps a typo such as 10**9 off the sheet.
+MAX_STEP = 1000
+
+
 def _int(v: Any, what: str) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
         raise malformed(f"« {what} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
+    if not -MAX_STEP <= v <= MAX_STEP:
+        raise malformed(
+            f"« {what} » doit être entre {-MAX_STEP} et {MAX_STEP}, pas {v}",
+            f"{what} must be from {-MAX_STEP} to {MAX_STEP}, not {v}",
+        )
     return v
 
 
