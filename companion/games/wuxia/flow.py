@@ -59,6 +59,31 @@ def make_test(spec: Mapping[str, Any], state_char: Character | None, options: Ma
               dice_bonus: int = 0, attribute_malus: int = 0) -> PoolTest:
     """A new pool from a test description (``who``, ``attribute``, ``skill`` or
     ``competence``, ``sr``, ``dice``, ``rerolls``, ``specialisation``, ``label``)."""
+    sr = _test_sr(spec, options, default_sr)
+    n, attr_key = _pool_size(spec, state_char, attribute, dice_bonus, attribute_malus)
+    who = state_char.name if state_char else None
+    skill = spec.get("skill")
+    if skill is not None and not isinstance(skill, str):
+        raise malformed("« skill » doit être le nom d'une compétence", "skill must be a skill's name")
+    comp, rr, how, used = _competence(spec, state_char, skill, options)
+    if "rerolls" in spec:
+        rr = _int(spec["rerolls"], "rerolls")
+        if not 0 <= rr <= 10:
+            raise refuse("R9", "les relances doivent être entre 0 et 10", "rerolls must be 0..10")
+    lab = spec.get("label", label)
+    if lab is not None and not isinstance(lab, str):
+        raise malformed("« label » doit être un texte", "label must be a string")
+    test = PoolTest(who=who, label=lab or "", attribute=attr_key, dice=n, competence=comp, sr=sr, how=how,
+                    skill=used, rerolls=rr)
+    if n == 0:
+        test = replace(test, faces=())
+    return test
+
+
+
+
+def _test_sr(spec: Mapping[str, Any], options: Mapping[str, Any], default_sr: int) -> int:
+    """The test's SR, within the options' range (R7, R8)."""
     sr = spec.get("sr", default_sr)
     sr = _int(sr, "sr")
     if not options["sr_min"] <= sr <= options["sr_max"]:
@@ -67,8 +92,13 @@ def make_test(spec: Mapping[str, Any], state_char: Character | None, options: Ma
             f"la SR doit être entre {options['sr_min']} et {options['sr_max']} (8 routine, 10 standard, 13 extrême), pas {sr}",
             f"SR must be {options['sr_min']}..{options['sr_max']} (8 routine, 10 standard, 13 extreme), not {sr}",
         )
+    return sr
+
+
+def _pool_size(spec: Mapping[str, Any], state_char: Character | None, attribute: str | None,
+               dice_bonus: int, attribute_malus: int) -> tuple[int, str | None]:
+    """The number of dice (the attribute's value, or ``dice``) and the attribute's key (R7)."""
     attr = attribute if attribute is not None else spec.get("attribute")
-    who = state_char.name if state_char else None
     if state_char is not None:
         key = attribute_key(attr)
         n = state_char.attribute(key)
@@ -89,9 +119,12 @@ def make_test(spec: Mapping[str, Any], state_char: Character | None, options: Ma
     n = max(0, n - attribute_malus) + dice_bonus
     if not 0 <= n <= 60:
         raise refuse("R7", f"une réserve compte de 0 à 60 dés, pas {n}", f"a pool has 0..60 dice, not {n}")
-    skill = spec.get("skill")
-    if skill is not None and not isinstance(skill, str):
-        raise malformed("« skill » doit être le nom d'une compétence", "skill must be a skill's name")
+    return n, attr_key
+
+
+def _competence(spec: Mapping[str, Any], state_char: Character | None, skill: str | None,
+                options: Mapping[str, Any]) -> tuple[int, int, str, str | None]:
+    """Compétence, re-rolls, how it was found and the skill used (R2, R3, R9, W18)."""
     if "competence" in spec:
         comp = _int(spec["competence"], "competence")
         if not 0 <= comp <= 10:
@@ -118,18 +151,7 @@ def make_test(spec: Mapping[str, Any], state_char: Character | None, options: Ma
                 f"{state_char.name} has no skill {skill!r}: give 'competence' (0 untrained, W18) or add it to the sheet",
             )
         comp, rr, how, used = resolve_skill(state_char, skill, options)
-    if "rerolls" in spec:
-        rr = _int(spec["rerolls"], "rerolls")
-        if not 0 <= rr <= 10:
-            raise refuse("R9", "les relances doivent être entre 0 et 10", "rerolls must be 0..10")
-    lab = spec.get("label", label)
-    if lab is not None and not isinstance(lab, str):
-        raise malformed("« label » doit être un texte", "label must be a string")
-    test = PoolTest(who=who, label=lab or "", attribute=attr_key, dice=n, competence=comp, sr=sr, how=how,
-                    skill=used, rerolls=rr)
-    if n == 0:
-        test = replace(test, faces=())
-    return test
+    return comp, rr, how, used
 
 
 def parse_faces(raw: Any, count: int | None = None) -> tuple[int, ...]:
@@ -240,36 +262,8 @@ def result_of(test: PoolTest, options: Mapping[str, Any]) -> PoolResult | None:
 
 def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolTest:
     """Check the chosen positions against R9/W5 and the re-rolls left; mark them pending."""
-    if test.faces is None or test.waiting_dice:
-        raise refuse(
-            "R9",
-            "lancez la réserve (et les dés attendus) avant de relancer",
-            "roll the pool (and any dice awaited) before re-rolling",
-        )
-    if test.closed:
-        raise refuse(
-            "R9",
-            "ce test est terminé : ses dés ne peuvent plus être relancés",
-            "this test is over: its dice can no longer be re-rolled",
-        )
-    if not isinstance(raw, list) or not raw:
-        raise malformed(
-            "« indices » doit être une liste non vide de positions de dés (à partir de 0)",
-            "'indices' must be a non-empty list of dice positions (0-based)",
-        )
-    idx = []
-    for v in raw:
-        i = _int(v, "indices")
-        if not 0 <= i < len(test.faces):
-            raise malformed(
-                f"la position {i} n'est pas dans la réserve (les positions comptent à partir de 0 : 0 à {len(test.faces) - 1})",
-                f"die position {i} is not in the pool (positions count from 0: 0..{len(test.faces) - 1})",
-            )
-        idx.append(i)
-    if len(set(idx)) != len(idx):
-        raise malformed("un dé est nommé deux fois", "a die is named twice")
-    res = result_of(test, options)
-    assert res is not None
+    faces = _rerollable_faces(test)
+    idx = _reroll_positions(raw, faces)
     special_left = max(0, test.rerolls - test.rerolls_used)
     destiny_left = max(0, test.destiny_rerolls - test.destiny_rerolls_used)
     if special_left + destiny_left == 0:
@@ -286,13 +280,7 @@ def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolT
                 f"le dé n° {again[0] + 1} (position {again[0]}) a déjà été relancé (une fois par dé, W5)",
                 f"die #{again[0] + 1} (position {again[0]}) was already re-rolled (each die once, W5)",
             )
-    need_destiny = 0
-    for i in idx:
-        cls = res.classes[i]
-        if cls == "success" and options["reroll_only_failed"]:
-            need_destiny += 1  # only a Destiny re-roll may touch a success
-        elif cls == "one" and not options["reroll_ones"]:
-            need_destiny += 1
+    need_destiny = _needing_destiny(test, idx, options)
     if need_destiny > destiny_left:
         raise refuse(
             "R9",
@@ -315,6 +303,64 @@ def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolT
         rerolls_used=test.rerolls_used + use_special,
         destiny_rerolls_used=test.destiny_rerolls_used + use_destiny,
     )
+
+
+
+
+def _rerollable_faces(test: PoolTest) -> tuple[int, ...]:
+    """The pool's faces, once rolled and while its test is open (R9)."""
+    if test.faces is None or test.waiting_dice:
+        raise refuse(
+            "R9",
+            "lancez la réserve (et les dés attendus) avant de relancer",
+            "roll the pool (and any dice awaited) before re-rolling",
+        )
+    if test.closed:
+        raise refuse(
+            "R9",
+            "ce test est terminé : ses dés ne peuvent plus être relancés",
+            "this test is over: its dice can no longer be re-rolled",
+        )
+    if test.faces is None:  # pragma: no cover - refused just above
+        raise refuse("R9", "la réserve n'a pas encore de faces", "the pool has no faces yet")
+    return test.faces
+
+
+def _reroll_positions(raw: Any, faces: tuple[int, ...]) -> list[int]:
+    """The distinct positions named in ``indices``, each in the pool."""
+    if not isinstance(raw, list) or not raw:
+        raise malformed(
+            "« indices » doit être une liste non vide de positions de dés (à partir de 0)",
+            "'indices' must be a non-empty list of dice positions (0-based)",
+        )
+    idx = []
+    for v in raw:
+        i = _int(v, "indices")
+        if not 0 <= i < len(faces):
+            raise malformed(
+                f"la position {i} n'est pas dans la réserve (les positions comptent à partir de 0 : 0 à {len(faces) - 1})",
+                f"die position {i} is not in the pool (positions count from 0: 0..{len(faces) - 1})",
+            )
+        idx.append(i)
+    if len(set(idx)) != len(idx):
+        raise malformed("un dé est nommé deux fois", "a die is named twice")
+    return idx
+
+
+def _needing_destiny(test: PoolTest, idx: list[int], options: Mapping[str, Any]) -> int:
+    """How many of the chosen dice only a Destiny re-roll may touch (a success, or a 1
+    when the options forbid re-rolling 1s: R9, W5)."""
+    res = result_of(test, options)
+    if res is None:  # pragma: no cover - the faces were checked by the caller
+        raise refuse("R9", "la réserve n'a pas encore de faces", "the pool has no faces yet")
+    need_destiny = 0
+    for i in idx:
+        cls = res.classes[i]
+        if cls == "success" and options["reroll_only_failed"]:
+            need_destiny += 1  # only a Destiny re-roll may touch a success
+        elif cls == "one" and not options["reroll_ones"]:
+            need_destiny += 1
+    return need_destiny
 
 
 def odds_json(test: PoolTest, options: Mapping[str, Any]) -> dict[str, Any]:
