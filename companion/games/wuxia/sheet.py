@@ -261,35 +261,45 @@ def _skills(raw: Any) -> tuple[Skill, ...]:
         if fold_name(name) in seen:
             raise malformed(f"la compétence {name!r} est nommée deux fois", f"skill {name!r} is listed twice")
         seen.add(fold_name(name))
-        parent = item.get("parent")
-        kind = item.get("kind") or ("narrow" if parent else "metier")
-        kind = fold_name(str(kind))
-        if kind in ("hobby", "specialisation", "specialization"):
-            kind = "narrow"
-        if kind not in SKILL_KINDS:
+        out.append(_skill(item, name))
+    _check_narrow_skills(out)
+    return tuple(out)
+
+
+def _skill(item: Mapping[str, Any], name: str) -> Skill:
+    """One skill of the sheet: its kind, level and parent (R2)."""
+    parent = item.get("parent")
+    kind = item.get("kind") or ("narrow" if parent else "metier")
+    kind = fold_name(str(kind))
+    if kind in ("hobby", "specialisation", "specialization"):
+        kind = "narrow"
+    if kind not in SKILL_KINDS:
+        raise malformed(
+            f"le type de compétence est metier, profession ou narrow, pas {item.get('kind')!r}",
+            f"skill kind must be metier, profession or narrow, not {item.get('kind')!r}",
+        )
+    level = item.get("level")
+    if level is not None:
+        level = _int(level, f"level of {name}", 1, 10)
+    if kind != "narrow":
+        if parent is not None:
             raise malformed(
-                f"le type de compétence est metier, profession ou narrow, pas {item.get('kind')!r}",
-                f"skill kind must be metier, profession or narrow, not {item.get('kind')!r}",
+                f"{name} : seule une compétence étroite (hobby ou spécialisation) a une compétence parente",
+                f"{name}: only a narrow skill (hobby/specialisation) has a parent",
             )
-        level = item.get("level")
-        if level is not None:
-            level = _int(level, f"level of {name}", 1, 10)
-        if kind != "narrow":
-            if parent is not None:
-                raise malformed(
-                    f"{name} : seule une compétence étroite (hobby ou spécialisation) a une compétence parente",
-                    f"{name}: only a narrow skill (hobby/specialisation) has a parent",
-                )
-            if level is None:
-                raise refuse(
-                    "R2",
-                    f"{name} : un Métier ou une Profession demande un niveau de 1 à 10",
-                    f"{name}: a Métier or Profession needs a level 1..10",
-                )
-        elif parent is not None:
-            parent = _str(parent, f"parent of {name}")
-        out.append(Skill(name, kind, level, parent))
-    # R3: a narrow skill without its parent on the sheet is a hobby and needs a level.
+        if level is None:
+            raise refuse(
+                "R2",
+                f"{name} : un Métier ou une Profession demande un niveau de 1 à 10",
+                f"{name}: a Métier or Profession needs a level 1..10",
+            )
+    elif parent is not None:
+        parent = _str(parent, f"parent of {name}")
+    return Skill(name, kind, level, parent)
+
+
+def _check_narrow_skills(out: list[Skill]) -> None:
+    """R3: a narrow skill without its parent on the sheet is a hobby and needs a level."""
     by_name = {fold_name(s.name): s for s in out}
     for s in out:
         if s.kind == "narrow":
@@ -305,7 +315,6 @@ def _skills(raw: Any) -> tuple[Skill, ...]:
                     f"{s.name} est un Hobby (sa compétence parente n'est pas sur la fiche) : il lui faut un niveau de 1 à 10",
                     f"{s.name} is a Hobby (its parent skill is not on the sheet): it needs a level 1..10",
                 )
-    return tuple(out)
 
 
 def _powers(raw: Any) -> tuple[tuple[str, int], ...]:
@@ -428,6 +437,15 @@ def _attr_points(char: Character, options: Mapping[str, Any]) -> int:
 
 def _check_creation(char: Character, options: Mapping[str, Any]) -> Character:
     """R6: priorities, budgets and caps; fills the hero type when only one fits."""
+    prios = _creation_priorities(char)
+    _check_attribute_budget(char, prios, options)
+    char = _check_hero_type(char, prios, options)
+    _check_powers(char, prios, options)
+    return char
+
+
+def _creation_priorities(char: Character) -> dict[str, int]:
+    """R6: the five Characteristics, each at a different priority 1-5."""
     prios = dict(char.priorities)
     if set(prios) != set(CHARACTERISTICS) or sorted(prios.values()) != [1, 2, 3, 4, 5]:
         raise refuse(
@@ -436,6 +454,11 @@ def _check_creation(char: Character, options: Mapping[str, Any]) -> Character:
             "creation: give each of the five Characteristics (attributs, competences, pouvoirs, traits,"
             " experience) a different priority 1..5 (or create with \"check\": false)",
         )
+    return prios
+
+
+def _check_attribute_budget(char: Character, prios: Mapping[str, int], options: Mapping[str, Any]) -> None:
+    """R6: the attributes' cap and points at their priority."""
     budget = options["attribute_budgets"].get(str(prios["attributs"]))
     if budget is not None:
         cap = budget["max"]
@@ -454,6 +477,10 @@ def _check_creation(char: Character, options: Mapping[str, Any]) -> Character:
                 f"création : les attributs coûtent {pts} points ; la priorité {prios['attributs']} en donne {budget['points']}",
                 f"creation: the attributes cost {pts} points; priority {prios['attributs']} gives {budget['points']}",
             )
+
+
+def _check_hero_type(char: Character, prios: Mapping[str, int], options: Mapping[str, Any]) -> Character:
+    """R6: the hero type the priority of Pouvoirs allows (filled in when only one fits)."""
     choices = _type_choices(char, options)
     if choices is not None:
         if char.hero_type is None and len(choices) == 1:
@@ -465,6 +492,11 @@ def _check_creation(char: Character, options: Mapping[str, Any]) -> Character:
                 f"creation: with Pouvoirs at priority {prios['pouvoirs']} the hero type is"
                 f" {' or '.join(choices)}, not {char.hero_type}",
             )
+    return char
+
+
+def _check_powers(char: Character, prios: Mapping[str, int], options: Mapping[str, Any]) -> None:
+    """R6, W14: the powers fit the hero type, and their points the priority's budget."""
     if char.hero_type is not None:
         own = {fold_name(p) for p in POWERS_BY_TYPE[char.hero_type]} | {fold_name(p) for p in GENERAL_POWERS}
         listed = {fold_name(p): t for t, ps in POWERS_BY_TYPE.items() for p in ps}
@@ -486,7 +518,6 @@ def _check_creation(char: Character, options: Mapping[str, Any]) -> Character:
                 f"création : les pouvoirs coûtent {spent} points ; la priorité {prios['pouvoirs']} en donne {pbudget}",
                 f"creation: powers cost {spent} points; priority {prios['pouvoirs']} gives {pbudget}",
             )
-    return char
 
 
 def creation_report(char: Character, options: Mapping[str, Any]) -> dict[str, Any]:
