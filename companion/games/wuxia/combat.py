@@ -409,20 +409,8 @@ def defend(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
     return state, outs
 
 
-def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
-    combat = _need_combat(state, "actions")
-    at = combat.attack
-    if at is None or at.phase != "invest":
-        raise refuse(
-            "R14",
-            "aucune attaque gagnée n'attend ses succès en plus",
-            "no won attack waits for its extra successes",
-        )
-    opts = state.options
-    d = _int(data.get("defence", 0), "defence")
-    g = _int(data.get("group", 0), "group")
-    soul = _int(data.get("soul", 0), "soul")
-    man = data.get("manoeuvres", {}) or {}
+def _manoeuvres(man: Any, opts: Mapping[str, Any]) -> dict[str, int]:
+    """The successes invested per manoeuvre, each at least its cost (R14)."""
     if not isinstance(man, Mapping):
         raise malformed(
             "« manoeuvres » doit être un objet {nom : succès}",
@@ -445,6 +433,46 @@ def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
             )
         if n:
             mans[key] = n
+    return mans
+
+
+def _investment_parts(at: Attack, att: Fighter, damage: int, mans: Mapping[str, int], opts: Mapping[str, Any],
+                      soul: int, d: int, g: int) -> tuple[list[str], list[str]]:
+    """What the extra successes bought, in French and English (for the outcome)."""
+    parts_fr = [f"{damage} dommage(s) (ND {at.nd} − AR {at.armour}"
+                + (f" + Critique {mans['critique'] * opts['critical_damage']}" if "critique" in mans else "") + ")"]
+    parts_en = [f"{damage} damage (ND {at.nd} − AR {at.armour}"
+                + (f" + Critical {mans['critique'] * opts['critical_damage']}" if "critique" in mans else "") + ")"]
+    for k, n in mans.items():
+        if k != "critique":
+            parts_fr.append(f"{MANOEUVRES[k]['fr']} ×{n}")
+            parts_en.append(f"{MANOEUVRES[k]['en']} ×{n}")
+    if soul:
+        parts_fr.append(f"âme de l'arme ({att.weapon_soul}) ×{soul}")
+        parts_en.append(f"weapon soul ({att.weapon_soul}) ×{soul}")
+    if d:
+        parts_fr.append(f"+{d} Dé(s) de Défense")
+        parts_en.append(f"+{d} Defence Dice")
+    if g:
+        parts_fr.append(f"+{g} dé(s) à la réserve de groupe")
+        parts_en.append(f"+{g} group reserve dice")
+    return parts_fr, parts_en
+
+
+def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
+    combat = _need_combat(state, "actions")
+    at = combat.attack
+    if at is None or at.phase != "invest":
+        raise refuse(
+            "R14",
+            "aucune attaque gagnée n'attend ses succès en plus",
+            "no won attack waits for its extra successes",
+        )
+    opts = state.options
+    d = _int(data.get("defence", 0), "defence")
+    g = _int(data.get("group", 0), "group")
+    soul = _int(data.get("soul", 0), "soul")
+    mans = _manoeuvres(data.get("manoeuvres", {}) or {}, opts)
     used = d + g + soul + sum(mans.values())
     if used > at.extra:
         raise refuse(
@@ -472,30 +500,15 @@ def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
     panic = mans.get("intimidation", 0) * opts["intimidation_panic"]
     chars = state.characters
     target = state.character(dfn.name)
-    assert target is not None
+    if target is None:  # pragma: no cover - a fighter is always a character of the table
+        raise refuse("R12", f"{dfn.name} n'a pas de fiche", f"{dfn.name} has no sheet")
     before = secondary(target, opts)
     new_t = replace(target, wounds=target.wounds + damage, panic=target.panic + panic)
     chars = tuple(new_t if c.name == target.name else c for c in chars)
     after = secondary(new_t, opts)
     combat = replace(combat, attack=None)
     state = replace(state, characters=chars, combat=combat, mode="none", tests=())
-    parts_fr = [f"{damage} dommage(s) (ND {at.nd} − AR {at.armour}"
-                + (f" + Critique {mans['critique'] * opts['critical_damage']}" if "critique" in mans else "") + ")"]
-    parts_en = [f"{damage} damage (ND {at.nd} − AR {at.armour}"
-                + (f" + Critical {mans['critique'] * opts['critical_damage']}" if "critique" in mans else "") + ")"]
-    for k, n in mans.items():
-        if k != "critique":
-            parts_fr.append(f"{MANOEUVRES[k]['fr']} ×{n}")
-            parts_en.append(f"{MANOEUVRES[k]['en']} ×{n}")
-    if soul:
-        parts_fr.append(f"âme de l'arme ({att.weapon_soul}) ×{soul}")
-        parts_en.append(f"weapon soul ({att.weapon_soul}) ×{soul}")
-    if d:
-        parts_fr.append(f"+{d} Dé(s) de Défense")
-        parts_en.append(f"+{d} Defence Dice")
-    if g:
-        parts_fr.append(f"+{g} dé(s) à la réserve de groupe")
-        parts_en.append(f"+{g} group reserve dice")
+    parts_fr, parts_en = _investment_parts(at, att, damage, mans, opts, soul, d, g)
     msg = text(f"{at.attacker} → {at.defender} : " + ", ".join(parts_fr) + f". Blessures {new_t.wounds}/{after['death_threshold']}.",
                f"{at.attacker} → {at.defender}: " + ", ".join(parts_en) + f". Wounds {new_t.wounds}/{after['death_threshold']}.")
     outs = [Outcome("attack.damage", msg, {"damage": damage, "wounds": new_t.wounds, "manoeuvres": mans, "soul": soul,

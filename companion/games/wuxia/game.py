@@ -35,7 +35,7 @@ from .flow import (
 )
 from .odds import contest_odds, opposed_odds
 from .options import Options, check_options, default_options
-from .sheet import fold_name, secondary, sheet_json
+from .sheet import Character, fold_name, secondary, sheet_json
 from .sheet_events import SHEET_HANDLERS, Handler, _char, _int
 from .state import PoolTest, WuxiaState
 from .state import evolve as replace
@@ -226,7 +226,9 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
 
 
 def _reroll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
-    wanted = lambda t: t.faces is not None and t.rerolls_left > 0 and not t.closed  # noqa: E731
+    def wanted(t: PoolTest) -> bool:
+        return t.faces is not None and t.rerolls_left > 0 and not t.closed
+
     if "who" not in data and state.tests and not any(wanted(t) for t in state.tests):
         i = max(i for i, t in enumerate(state.tests) if t.faces is not None or i == 0)  # say why it cannot
     else:
@@ -391,37 +393,41 @@ class WuxiaGame:
     def describe(self, state: WuxiaState, lang: str = "fr") -> str:
         fr = lang == "fr"
         lines = ["Wuxia"]
-        for c in state.characters:
-            sec = secondary(c, state.options)
-            names = _ATTRIBUTE_WORDS_FR if fr else _ATTRIBUTE_WORDS_EN
-            attrs = ", ".join(f"{n} {v}" for n, v in zip(names, c.attributes))
-            kind = f" ({c.hero_type})" if c.hero_type else ""
-            if fr:
-                lines.append(f"- {c.name}{kind} : {attrs} ; blessures {c.wounds}/{sec['death_threshold']},"
-                             f" panique {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Dés de Destinée {c.destiny}")
-            else:
-                lines.append(f"- {c.name}{kind}: {attrs}; wounds {c.wounds}/{sec['death_threshold']},"
-                             f" panic {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Destiny Dice {c.destiny}")
-        if state.combat is not None:
-            cj = cb.combat_json(state)
-            assert cj is not None
+        lines += [_describe_character(c, state.options, fr) for c in state.characters]
+        cj = cb.combat_json(state) if state.combat is not None else None
+        if cj is not None:
             phase = _PHASE_WORDS.get(cj["phase"], (cj["phase"], cj["phase"]))[0 if fr else 1]
             lines.append((f"Combat, round {cj['round']} ({phase}) : ordre " if fr else
                           f"Fight, round {cj['round']} ({phase}): order ") + ", ".join(cj["order"]))
-        for t in state.tests:
-            tj = pool_json(t, state.options)
-            r = tj["result"]
-            head = f"{t.who or '?'} {t.dice}d10 SR {t.sr} − {t.competence} = {t.threshold}"
-            if r is None:
-                lines.append(head + (" : dés attendus" if fr else ": dice awaited"))
-            else:
-                lines.append(head + f" {t.faces} → " + r["text"][("fr" if fr else "en")])
+        lines += [_describe_test(t, state.options, fr) for t in state.tests]
         if state.last:
             lines.append(("Dernier : " if fr else "Last: ") + state.last["text"]["fr" if fr else "en"])
         exp = self.expects(state)
         step = _STEP_WORDS.get(exp["step"], (exp["step"], exp["step"]))[0 if fr else 1]
         lines.append(("Attendu : " if fr else "Expects: ") + step + (f" ({exp['who']})" if exp.get("who") else ""))
         return "\n".join(lines)
+
+
+def _describe_character(c: Character, options: Mapping[str, Any], fr: bool) -> str:
+    """One line of ``describe``: a character's attributes and counters."""
+    sec = secondary(c, options)
+    names = _ATTRIBUTE_WORDS_FR if fr else _ATTRIBUTE_WORDS_EN
+    attrs = ", ".join(f"{n} {v}" for n, v in zip(names, c.attributes))
+    kind = f" ({c.hero_type})" if c.hero_type else ""
+    if fr:
+        return (f"- {c.name}{kind} : {attrs} ; blessures {c.wounds}/{sec['death_threshold']},"
+                f" panique {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Dés de Destinée {c.destiny}")
+    return (f"- {c.name}{kind}: {attrs}; wounds {c.wounds}/{sec['death_threshold']},"
+            f" panic {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Destiny Dice {c.destiny}")
+
+
+def _describe_test(t: PoolTest, options: Mapping[str, Any], fr: bool) -> str:
+    """One line of ``describe``: a pool and its result (or the dice it awaits)."""
+    r = pool_json(t, options)["result"]
+    head = f"{t.who or '?'} {t.dice}d10 SR {t.sr} − {t.competence} = {t.threshold}"
+    if r is None:
+        return head + (" : dés attendus" if fr else ": dice awaited")
+    return head + f" {t.faces} → " + str(r["text"]["fr" if fr else "en"])
 
 
 _ATTRIBUTE_WORDS_FR = ("Métal", "Feu", "Terre", "Eau", "Bois")
