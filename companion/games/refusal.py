@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from ..errors import CompanionError, EventError, RuleError
 
-__all__ = ["refuse", "malformed", "texts"]
+__all__ = ["refuse", "malformed", "texts", "broken"]
 
 
 def refuse(rule: str | None, fr: str, en: str) -> RuleError:
@@ -43,3 +43,12 @@ def texts(err: CompanionError) -> dict[str, str]:
     if isinstance(said, Mapping) and said.get("fr") and said.get("en"):
         return {"fr": str(said["fr"]), "en": str(said["en"])}
     return {"fr": str(err), "en": str(err)}
+
+
+def broken(what: str) -> RuleError:
+    """An invariant of the rules does not hold (a bug, not a move): raise what this returns.
+
+    The event is refused like any other, so the table keeps its state and its log.
+    """
+    return refuse("internal", f"état incohérent (erreur du programme)\u202f: {what}",
+                  f"inconsistent state (a bug): {what}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..refusal import malformed, refuse
+from ..refusal import broken, malformed, refuse
 from ..base import Outcome, text, de
 from .dice import Count
 from .sheet import Armour, Character, Weapon
@@ -359,7 +359,8 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
 
 def _damage(state: ShayoState, test: Test, c: Count, pre: list[Outcome]) -> tuple[ShayoState, list[Outcome]]:
     ex = state.exchange
-    assert ex is not None
+    if ex is None:  # pragma: no cover - an invariant of the rules
+        raise broken("ex is not None")
     sd, prot, _ = _armour_of(state, ex)
     protection = 0 if ex.ignore_protection else prot
     raw = c.net + ex.weapon_fixed
@@ -387,7 +388,8 @@ def _damage(state: ShayoState, test: Test, c: Count, pre: list[Outcome]) -> tupl
 def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Outcome]]:
     """Continue the exchange after one of its tests was counted."""
     ex = state.exchange
-    assert ex is not None
+    if ex is None:  # pragma: no cover - an invariant of the rules
+        raise broken("ex is not None")
     if test.kind == "attack":
         if c.net == 0:
             meaning = text("Aucun succès : l'attaque rate.", "No success: the attack misses.")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..refusal import malformed, refuse
+from ..refusal import broken, malformed, refuse
 from ..base import Outcome, text
 from .dice import Count
 from .options import QUALITIES
@@ -231,7 +231,8 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
 def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Outcome]]:
     """Book one period of the project; start the next one or finish."""
     p = state.project
-    assert p is not None
+    if p is None:  # pragma: no cover - an invariant of the rules
+        raise broken("p is not None")
     p = evolve(p, periods=p.periods + (c.net,), accumulated=p.accumulated + c.net)
     critical = is_critical(c, state.options["critical_failure"]) and c.net == 0
     hours = p.period_hours * len(p.periods)

@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import RuleError
 from ...events import Source
-from ..refusal import malformed, refuse
+from ..refusal import broken, malformed, refuse
 from .dice import Count, best_keep, check_keep, count, is_active_one
 from .odds import MAX_DICE
 from .sheet import norm_key
@@ -272,7 +272,8 @@ def enter_roll(state: ShayoState, dice: tuple[int, ...]) -> ShayoState:
 
 
 def _eligible(test: Test, sig: Signature, useful: bool, tens_mode: str) -> list[int]:
-    assert test.dice is not None
+    if test.dice is None:  # pragma: no cover - an invariant of the rules
+        raise broken("test.dice is not None")
     v, c, d = test.dice, test.cancelled, test.difficulty
     idx = range(len(v))
     if sig.kind == "reroll":
@@ -300,7 +301,8 @@ def _best_net(test: Test, values: Sequence[int], cancelled: Sequence[bool], scop
 def _could_help(test: Test, sig: Signature, i: int, tens_mode: str, scope: str) -> bool:
     """Would the signature on die ``i`` raise the net successes in its best case (a
     re-roll showing 10)? If not, the table does not wait for it."""
-    assert test.dice is not None
+    if test.dice is None:  # pragma: no cover - an invariant of the rules
+        raise broken("test.dice is not None")
     values, cancelled = list(test.dice), list(test.cancelled)
     now = _best_net(test, values, cancelled, scope)
     if sig.kind == "cancel_one":
@@ -413,7 +415,8 @@ def _awaiting_error(w: Declared) -> RuleError:
 def _awaited(test: Test, data: Mapping[str, Any]) -> tuple[Signature, list[int]]:
     """The declared re-roll that ``data`` completes (it may repeat its signature and dice)."""
     w = test.awaiting
-    assert w is not None
+    if w is None:  # pragma: no cover - an invariant of the rules
+        raise broken("w is not None")
     if data.get("signature", w.signature.id) != w.signature.id:
         raise _awaiting_error(w)
     if data.get("dice", list(w.dice)) != list(w.dice):
@@ -568,7 +571,8 @@ def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
 def resolve_empty(state: ShayoState) -> Resolved:
     """A5: nothing to roll or keep: 0 successes."""
     test = state.test
-    assert test is not None
+    if test is None:  # pragma: no cover - an invariant of the rules
+        raise broken("test is not None")
     return evolve(state, test=None), evolve(test, dice=()), Count((), 0, 0, 0, 0)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import Outcome, text
-from ..refusal import malformed, refuse
+from ..refusal import broken, malformed, refuse
 from .flow import make_test, result_of, settled
 from .sheet import Character, fold_name, secondary
 from .state import Attack, Combat, Fighter, PoolTest, WuxiaState
@@ -191,7 +191,8 @@ def end_combat(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
 
 def _init_successes(test: PoolTest, state: WuxiaState) -> tuple[int, bool]:
     res = result_of(test, state.options)
-    assert res is not None
+    if res is None:  # pragma: no cover - an invariant of the rules
+        raise broken("res is not None")
     if res.outcome == "critical":
         return 0, True
     return res.successes, False
@@ -208,7 +209,8 @@ def after_dice(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
         for t in state.tests:
             s, crit = _init_successes(t, state)
             f = combat.fighter(t.who or "")
-            assert f is not None
+            if f is None:  # pragma: no cover - an invariant of the rules
+                raise broken("f is not None")
             fighters[fighters.index(f)] = replace(f, init_successes=s, allocated=(s == 0))
             tag_fr = " (échec critique)" if crit and state.options["initiative_can_crit"] else ""
             tag_en = " (critical failure)" if crit and state.options["initiative_can_crit"] else ""
@@ -226,7 +228,8 @@ def after_dice(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
     if state.mode == "attack" and combat.attack is not None and combat.attack.phase == "roll":
         a_res = result_of(state.tests[0], state.options)
         d_res = result_of(state.tests[1], state.options)
-        assert a_res is not None and d_res is not None
+        if a_res is None or d_res is None:  # pragma: no cover - an invariant of the rules
+            raise broken("a_res is not None and d_res is not None")
         attack = replace(combat.attack, phase="defend")
         combat = replace(combat, attack=attack)
         att, dfn = attack.attacker, attack.defender
@@ -381,7 +384,8 @@ def defend(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
     opts = state.options
     a_res = result_of(state.tests[0], opts)
     d_res = result_of(state.tests[1], opts)
-    assert a_res is not None and d_res is not None
+    if a_res is None or d_res is None:  # pragma: no cover - an invariant of the rules
+        raise broken("a_res is not None and d_res is not None")
     a_score = max(0, a_res.successes - k - g)
     d_score = d_res.successes
     a_crit = a_res.outcome == "critical" and opts["contest_critical_loses"]

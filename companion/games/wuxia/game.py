@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping
 
 from ...events import Event
 from ..base import Outcome, percent, text
-from ..refusal import malformed, refuse
+from ..refusal import broken, malformed, refuse
 from . import combat as cb
 from .flow import (
     choose_reroll,
@@ -140,7 +140,8 @@ def _resolve(state: WuxiaState, i: int) -> tuple[WuxiaState, list[Outcome]]:
                             {"who": t.who, "dice": k}))
         return state, outs
     res = result_of(t, state.options)
-    assert res is not None
+    if res is None:  # pragma: no cover - an invariant of the rules
+        raise broken("res is not None")
     expl = explain(t, res, state.options)
     kind = {"success": "test.success", "failure": "test.failure", "critical": "test.critical_failure"}[res.outcome]
     if t.label == "initiative" and res.outcome == "critical" and not state.options["initiative_can_crit"]:
@@ -164,7 +165,8 @@ def _contest_outcome(state: WuxiaState) -> Outcome:
     scores = []
     for t in state.tests:
         res = result_of(t, opts)
-        assert res is not None
+        if res is None:  # pragma: no cover - an invariant of the rules
+            raise broken("res is not None")
         score = res.successes if opts["contest_score"] == "successes" else res.successes - res.ones
         crit = res.outcome == "critical"
         scores.append((t.who, score, crit))
@@ -262,7 +264,8 @@ def _attack_odds(state: WuxiaState) -> dict[str, Any]:
     opts = state.options
     ta, td = state.tests
     combat = state.combat
-    assert combat is not None and combat.attack is not None
+    if combat is None or combat.attack is None:  # pragma: no cover - an invariant of the rules
+        raise broken("combat is not None and combat.attack is not None")
     dfn = combat.fighter(combat.attack.defender)
     dd = dfn.defence_dice if dfn else 0
     o = opposed_odds(ta.dice, ta.threshold, td.dice, td.threshold, dd, rule=opts["threshold_rule"],
