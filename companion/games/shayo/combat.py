@@ -38,6 +38,38 @@ EXTRA_ACTION_KI = 5  # R6.4
 
 
 # -- initiative -------------------------------------------------------------------------
+def _combatant(state: ShayoState, c: Any) -> tuple[str, int, tuple[int, ...], int]:
+    """One combatant of ``shayo.initiative``: name, score (d10 + attribute − encumbrance,
+    R10), tie-break dice (A9) and actions."""
+    if not isinstance(c, Mapping) or not isinstance(c.get("name"), str):
+        raise malformed("chaque combattant a besoin d'un « name »", "each combatant needs a 'name'")
+    name = c["name"]
+    die = parse_dice([c.get("die")], "die")[0] if isinstance(c.get("die"), int) else None
+    if die is None:
+        raise malformed(
+            f"{name} : « die » doit être le d10 lancé pour l'initiative",
+            f"{name}: 'die' must be the d10 rolled for initiative",
+        )
+    attr_raw = c.get("attribute", state.options["initiative_attribute"])
+    who = name if name in state.characters else None
+    _, attr = rating(state, who, attr_raw, "attribute")
+    enc_default = state.characters[name].encumbrance if who else 0
+    enc = c.get("encumbrance", enc_default)
+    if not isinstance(enc, int) or isinstance(enc, bool) or not 0 <= enc <= MAX_VALUE:
+        raise malformed(
+            f"{name} : l'encombrement doit être un entier de 0 à {MAX_VALUE}, pas {enc!r}",
+            f"{name}: encumbrance must be a whole number from 0 to {MAX_VALUE}, not {enc!r}",
+        )
+    tb = parse_dice(c.get("tiebreak", []), "tiebreak")
+    acts = c.get("actions", 1)
+    if not isinstance(acts, int) or isinstance(acts, bool) or not 1 <= acts <= MAX_ACTIONS:
+        raise malformed(
+            f"{name} : « actions » doit être un entier de 1 à {MAX_ACTIONS}, pas {acts!r}",
+            f"{name}: 'actions' must be a whole number from 1 to {MAX_ACTIONS}, not {acts!r}",
+        )
+    return name, die + attr - enc, tb, acts
+
+
 def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
     """R10: 1d10 + an attribute − encumbrance, decreasing order. A9: ties are broken by
     ``tiebreak`` re-rolls, then by the order the players list the combatants in."""
@@ -50,34 +82,9 @@ def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, 
     rows = []
     natural: dict[str, int] = {}
     for pos, c in enumerate(raw):
-        if not isinstance(c, Mapping) or not isinstance(c.get("name"), str):
-            raise malformed("chaque combattant a besoin d'un « name »", "each combatant needs a 'name'")
-        name = c["name"]
-        die = parse_dice([c.get("die")], "die")[0] if isinstance(c.get("die"), int) else None
-        if die is None:
-            raise malformed(
-                f"{name} : « die » doit être le d10 lancé pour l'initiative",
-                f"{name}: 'die' must be the d10 rolled for initiative",
-            )
-        attr_raw = c.get("attribute", state.options["initiative_attribute"])
-        who = name if name in state.characters else None
-        _, attr = rating(state, who, attr_raw, "attribute")
-        enc_default = state.characters[name].encumbrance if who else 0
-        enc = c.get("encumbrance", enc_default)
-        if not isinstance(enc, int) or isinstance(enc, bool) or not 0 <= enc <= MAX_VALUE:
-            raise malformed(
-                f"{name} : l'encombrement doit être un entier de 0 à {MAX_VALUE}, pas {enc!r}",
-                f"{name}: encumbrance must be a whole number from 0 to {MAX_VALUE}, not {enc!r}",
-            )
-        tb = parse_dice(c.get("tiebreak", []), "tiebreak")
-        acts = c.get("actions", 1)
-        if not isinstance(acts, int) or isinstance(acts, bool) or not 1 <= acts <= MAX_ACTIONS:
-            raise malformed(
-                f"{name} : « actions » doit être un entier de 1 à {MAX_ACTIONS}, pas {acts!r}",
-                f"{name}: 'actions' must be a whole number from 1 to {MAX_ACTIONS}, not {acts!r}",
-            )
+        name, score, tb, acts = _combatant(state, c)
         natural[name] = acts
-        rows.append((name, die + attr - enc, tb, pos))
+        rows.append((name, score, tb, pos))
     names = [r[0] for r in rows]
     if len(set(names)) != len(names):
         raise malformed("un combattant est nommé deux fois", "a combatant is listed twice")

@@ -337,12 +337,24 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
             f"unknown character field(s): {', '.join(sorted(unknown))}",
         )
     new = ch
+    for step in (_edit_ratings, _edit_signatures, _edit_aspect, _edit_health, _edit_gear):
+        new = step(new, changes)
+    return _check(new)
+
+
+def _edit_ratings(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Attributes and skills, merged by key (R1)."""
     if "attributes" in changes:
         new = evolve(new, attributes={**new.attributes, **_ratings(changes["attributes"], "attribute")})
     if "skills" in changes:
         new = evolve(new, skills={**new.skills, **_ratings(changes["skills"], "skill")})
     if "attributes" in changes or "skills" in changes:
         new = evolve(new, names={**new.names, **_names(changes.get("attributes"), changes.get("skills"))})
+    return new
+
+
+def _edit_signatures(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Signatures per skill (an empty list removes them) and bonus signatures (R4)."""
     if "signatures" in changes:
         merged = {**new.signatures, **_signatures(changes["signatures"])}
         raw_sig = changes["signatures"] or {}
@@ -353,6 +365,11 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
     if "bonus_signatures" in changes:
         bonus = {norm_key(str(k)): _int(v, "bonus signatures") for k, v in (changes["bonus_signatures"] or {}).items()}
         new = evolve(new, bonus_signatures={**new.bonus_signatures, **bonus})
+    return new
+
+
+def _edit_aspect(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Aspect, its value and the flags."""
     if "aspect" in changes:
         a = changes["aspect"]
         new = evolve(new, aspect=norm_key(a) if isinstance(a, str) else a)
@@ -361,6 +378,11 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
     for flag in ("pc", "present"):
         if flag in changes:
             new = evolve(new, **{flag: bool(changes[flag])})
+    return new
+
+
+def _edit_health(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Life lines, damage and encumbrance (R16)."""
     if "life_boxes" in changes:
         b = changes["life_boxes"]
         if not isinstance(b, list) or not b:
@@ -370,6 +392,11 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
         new = evolve(new, damage=_int(changes["damage"], "damage"))
     if "encumbrance" in changes:
         new = evolve(new, encumbrance=_int(changes["encumbrance"], "encumbrance"))
+    return new
+
+
+def _edit_gear(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Weapons (null removes one) and armour (R16, R17)."""
     if "weapons" in changes:
         w = changes["weapons"] or {}
         if not isinstance(w, Mapping):
@@ -383,4 +410,4 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
         new = evolve(new, weapons=weapons)
     if "armour" in changes:
         new = evolve(new, armour=_armour(changes["armour"]))
-    return _check(new)
+    return new
