@@ -158,16 +158,9 @@ def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[
     return evolve(state, project=p, test=_period_test(state, p)), [out]
 
 
-def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
-    who, name, _ = _common(state, data)
-    key = data.get("improvement")
-    duration = _DURATION_ALIASES.get(data.get("duration", "permanent"), data.get("duration", "permanent"))
-    if not isinstance(key, str) or not isinstance(duration, str):
-        raise malformed(
-            "donnez « improvement » (une clé de la table des coûts) et « duration »",
-            "give 'improvement' (a key of the cost table) and 'duration'",
-        )
-    cost = cost_of(key, duration)
+def _improved_object(state: ShayoState, data: Mapping[str, Any], name: str, who: str) -> CraftedObject:
+    """The object to improve: the one of that name, or a new one of the given quality
+    (normal by default, R18); a broken object cannot be improved (R20)."""
     obj = state.objects.get(name)
     if obj is None:
         quality = data.get("quality", "normal")  # R18: equipment is normal by default
@@ -180,15 +173,12 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
                             int(state.options["quality_table"][quality]["pc"]))
     if obj.broken:
         raise refuse("R20", f"{name} est brisé : réparez-le d'abord", f"{name} is broken: repair it first")
-    attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
-    skill_name, mastery = rating(state, who, data.get("skill"), "skill")
-    need = {"superior": 3, "exceptional": 4}.get(obj.quality, int(state.options["mastery"]["mediocre"]))
-    if mastery < need:
-        raise refuse(
-            "R20",
-            f"travailler un objet de qualité {obj.quality} demande une maîtrise de {need} ; {who} a {mastery}",
-            f"working on a {obj.quality} object needs mastery {need}; {who} has {mastery}",
-        )
+    return obj
+
+
+def _check_room(state: ShayoState, obj: CraftedObject, key: str, duration: str, cost: int) -> None:
+    """R20, R21: a free slot of the improvement's class, and the PC to pay for it."""
+    name = obj.name
     cls = "P" if duration == "permanent" else "T"
     slots = int(state.options["improvement_slots"][obj.quality][cls])
     same_class = [(k, d) for k, d in obj.improvements if ("P" if d == "permanent" else "T") == cls]
@@ -206,6 +196,10 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
             f"{COSTS[key][0]} coûte {cost} PC ; il en reste {obj.pc} à {name}",
             f"{COSTS[key][0]} costs {cost} PC; {name} has {obj.pc} left",
         )
+
+
+def _work_numbers(state: ShayoState, data: Mapping[str, Any], cost: int) -> tuple[int, int]:
+    """The work's difficulty per period and the successes it requires (R20, A14)."""
     difficulty = data.get("difficulty")
     if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 2 <= difficulty <= MAX_DIFFICULTY:
         raise malformed(
@@ -218,6 +212,31 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
             f"les succès « required » doivent être un entier de 1 à {MAX_REQUIRED}, pas {required!r}",
             f"'required' successes must be a whole number from 1 to {MAX_REQUIRED}, not {required!r}",
         )
+    return difficulty, required
+
+
+def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
+    who, name, _ = _common(state, data)
+    key = data.get("improvement")
+    duration = _DURATION_ALIASES.get(data.get("duration", "permanent"), data.get("duration", "permanent"))
+    if not isinstance(key, str) or not isinstance(duration, str):
+        raise malformed(
+            "donnez « improvement » (une clé de la table des coûts) et « duration »",
+            "give 'improvement' (a key of the cost table) and 'duration'",
+        )
+    cost = cost_of(key, duration)
+    obj = _improved_object(state, data, name, who)
+    attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
+    skill_name, mastery = rating(state, who, data.get("skill"), "skill")
+    need = {"superior": 3, "exceptional": 4}.get(obj.quality, int(state.options["mastery"]["mediocre"]))
+    if mastery < need:
+        raise refuse(
+            "R20",
+            f"travailler un objet de qualité {obj.quality} demande une maîtrise de {need} ; {who} a {mastery}",
+            f"working on a {obj.quality} object needs mastery {need}; {who} has {mastery}",
+        )
+    _check_room(state, obj, key, duration, cost)
+    difficulty, required = _work_numbers(state, data, cost)
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     p = Project("improve", who, name, obj.quality, obj.quality, required, difficulty, hours, attr_name,
                 skill_name, attr, mastery, improvement=key, duration=duration, cost=cost, object_kind=obj.kind)
