@@ -277,20 +277,26 @@ def _eligible(test: Test, sig: Signature, useful: bool, tens_mode: str) -> list[
     v, c, d = test.dice, test.cancelled, test.difficulty
     idx = range(len(v))
     if sig.kind == "reroll":
-        if test.adjusted:
-            return []
-        if sig.which == "ones":
-            return [i for i in idx if is_active_one(v, c, i)]
-        if sig.which == "failures":
-            return [i for i in idx if v[i] != 1 and v[i] < d]
-        if useful and tens_mode == "explode" and d <= 10:
-            return []
-        return [i for i in idx if v[i] == 10]
+        return [] if test.adjusted else _reroll_eligible(v, c, d, sig, useful, tens_mode)
     if sig.kind == "cancel_one":
         return [i for i in idx if is_active_one(v, c, i)]
     if useful:
         return [i for i in idx if v[i] != 1 and v[i] == d - 1]
     return [i for i in idx if v[i] != 1]
+
+
+def _reroll_eligible(v: Sequence[int], c: Sequence[bool], d: int, sig: Signature, useful: bool,
+                     tens_mode: str) -> list[int]:
+    """The dice a re-roll signature may act on (A6): its 1s, its failures or its 10s (a
+    re-rolled 10 that explodes cannot help when a 10 already succeeds)."""
+    idx = range(len(v))
+    if sig.which == "ones":
+        return [i for i in idx if is_active_one(v, c, i)]
+    if sig.which == "failures":
+        return [i for i in idx if v[i] != 1 and v[i] < d]
+    if useful and tens_mode == "explode" and d <= 10:
+        return []
+    return [i for i in idx if v[i] == 10]
 
 
 def _best_net(test: Test, values: Sequence[int], cancelled: Sequence[bool], scope: str) -> int:
@@ -345,7 +351,12 @@ def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test
             "les signatures s'appliquent aux dés lancés (R3, étape 5) : aucun jet n'est ouvert",
             "signatures apply to rolled dice (R3 step 5): no roll is open",
         )
-    sid = data.get("signature")
+    sig = _open_signature(test, data.get("signature"))
+    return test, sig, _signature_dice(test, sig, data.get("dice"), state.options["tens_reroll"])
+
+
+def _open_signature(test: Test, sid: Any) -> Signature:
+    """The test's signature ``sid``, not used yet, in the A6 order (R4, A6)."""
     sig = next((s for s in test.signatures if s.id == sid), None)
     if sig is None:
         have = ", ".join(s.id for s in test.signatures) or "none"
@@ -366,7 +377,11 @@ def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test
             "les relances passent avant « annuler un 1 » et « +1 » (ordre A6)",
             "re-rolls come before 'cancel a 1' and '+1' (A6 order)",
         )
-    raw_idx = data.get("dice")
+    return sig
+
+
+def _signature_dice(test: Test, sig: Signature, raw_idx: Any, tens_mode: str) -> list[int]:
+    """The distinct dice positions the signature acts on, each eligible (R4)."""
     if not isinstance(raw_idx, list) or not raw_idx:
         raise malformed(
             "« dice » doit lister les positions (0, 1…) des dés sur lesquels agit la signature",
@@ -383,7 +398,7 @@ def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test
             f"la signature {sig.id!r} agit sur {sig.count} dé(s) au plus",
             f"signature {sig.id!r} acts on at most {sig.count} die(s)",
         )
-    ok = set(_eligible(test, sig, False, state.options["tens_reroll"]))
+    ok = set(_eligible(test, sig, False, tens_mode))
     wrong = [i for i in raw_idx if i not in ok]
     if wrong:
         raise refuse(
@@ -391,7 +406,7 @@ def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test
             f"la signature {sig.id!r} ne peut pas agir sur le ou les dés en position(s) {wrong}",
             f"signature {sig.id!r} cannot act on die/dice at position(s) {wrong}",
         )
-    return test, sig, list(raw_idx)
+    return list(raw_idx)
 
 
 def reroll_mode(sig: Signature, tens_mode: str) -> str:
