@@ -483,6 +483,43 @@ def withdraw_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Shay
     return evolve(state, test=evolve(test, awaiting=None)), w
 
 
+def _reroll_faces(data: Mapping[str, Any], raw_idx: Sequence[int], rng: random.Random,
+                  source: Source) -> tuple[int, ...]:
+    """The new faces of a re-roll: given in ``values``, or rolled by the companion for a
+    system event; one per re-rolled die."""
+    new_vals: tuple[int, ...] = ()
+    if "values" in data:
+        new_vals = parse_dice(data["values"], "values")
+    elif source == Source.SYSTEM:
+        new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
+    else:
+        raise malformed(
+            ("une relance demande les nouvelles « values » (une par dé relancé) ; pour les lancer dans le plateau," " déclarez-la d'abord (shayo.signature_declare)"),
+            "a re-roll needs the new 'values' (one per re-rolled die); to roll them in the tray,"
+                         " declare it first (shayo.signature_declare)",
+        )
+    if len(new_vals) != len(raw_idx):
+        raise malformed(
+            f"{len(raw_idx)} dé(s) relancé(s) mais {len(new_vals)} valeur(s) donnée(s)",
+            f"{len(raw_idx)} die/dice re-rolled but {len(new_vals)} value(s) given",
+        )
+    return new_vals
+
+
+def _apply_reroll(values: list[int], cancelled: list[bool], raw_idx: Sequence[int], new_vals: Sequence[int],
+                  mode: str) -> None:
+    """Put a re-roll's new faces in the pool (in place): replace, explode or add dice (A6)."""
+    if mode == "explode":
+        for i, nv in zip(raw_idx, new_vals):
+            values[i] = values[i] + nv
+    elif mode == "extra_die":
+        values.extend(new_vals)
+        cancelled.extend([False] * len(new_vals))
+    else:
+        for i, nv in zip(raw_idx, new_vals):
+            values[i] = nv
+
+
 def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
     """R3 step 5 / R4: apply one signature to chosen dice (or complete a declared re-roll)."""
     if state.test is not None and state.test.awaiting is not None:
@@ -495,30 +532,8 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
     cancelled = list(test.cancelled)
     new_vals: tuple[int, ...] = ()
     if sig.kind == "reroll":
-        if "values" in data:
-            new_vals = parse_dice(data["values"], "values")
-        elif source == Source.SYSTEM:
-            new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
-        else:
-            raise malformed(
-                ("une relance demande les nouvelles « values » (une par dé relancé) ; pour les lancer dans le plateau," " déclarez-la d'abord (shayo.signature_declare)"),
-                "a re-roll needs the new 'values' (one per re-rolled die); to roll them in the tray,"
-                             " declare it first (shayo.signature_declare)",
-            )
-        if len(new_vals) != len(raw_idx):
-            raise malformed(
-                f"{len(raw_idx)} dé(s) relancé(s) mais {len(new_vals)} valeur(s) donnée(s)",
-                f"{len(raw_idx)} die/dice re-rolled but {len(new_vals)} value(s) given",
-            )
-        if mode == "explode":
-            for i, nv in zip(raw_idx, new_vals):
-                values[i] = values[i] + nv
-        elif mode == "extra_die":
-            values.extend(new_vals)
-            cancelled.extend([False] * len(new_vals))
-        else:
-            for i, nv in zip(raw_idx, new_vals):
-                values[i] = nv
+        new_vals = _reroll_faces(data, raw_idx, rng, source)
+        _apply_reroll(values, cancelled, raw_idx, new_vals, mode)
     elif sig.kind == "cancel_one":
         for i in raw_idx:
             cancelled[i] = True
