@@ -131,6 +131,38 @@ def _ki_decl(state: ShayoState, who: str | None, raw: Any) -> tuple[int, int, An
     return a, b, raw.get("from"), bool(raw.get("surpass", False))
 
 
+def _manoeuvre(state: ShayoState, who: str | None, man: Any) -> tuple[int, int, str | None]:
+    """R8, A13: a manoeuvre adds difficulty (mastered or not) and may cost Ki; none in an
+    action bought with Ki (R6.4). Returns the difficulty added, the Ki and the note."""
+    if man is None:
+        return 0, 0, None
+    if not isinstance(man, Mapping):
+        raise malformed(
+            "« manoeuvre » doit être un objet {name, ki, mastered, difficulty}",
+            "'manoeuvre' must be an object {name, ki, mastered, difficulty}",
+        )
+    forbid_in_bought_action(state, who, "manoeuvre")
+    man_ki = _int(man.get("ki", 0), "manoeuvre Ki", 0)
+    mastered = bool(man.get("mastered", True))
+    table = state.options["manoeuvre_difficulty"]
+    plus = man.get("difficulty", table["mastered" if mastered else "unmastered"])
+    plus = _int(plus, "manoeuvre difficulty", None, MAX_DIFFICULTY)
+    label = str(man.get("name", "manœuvre"))
+    return plus, man_ki, f"{label} ({'maîtrisée' if mastered else 'non maîtrisée'}) +{plus}"
+
+
+def _modifiers(mods: Any) -> tuple[int, int]:
+    """The signed modifiers to the dice rolled and kept (``modifiers``)."""
+    if not isinstance(mods, Mapping) or set(mods) - {"rolled", "kept"}:
+        raise malformed(
+            "« modifiers » doit être un objet {rolled, kept} (entiers signés)",
+            "'modifiers' must be an object {rolled, kept} (signed integers)",
+        )
+    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled", None, 10 * MAX_DICE)
+    mod_k = _int(mods.get("kept", 0), "modifier to dice kept", None, 10 * MAX_DICE)
+    return mod_r, mod_k
+
+
 def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
                difficulty: int | None = None, extra_notes: Sequence[str] = (),
                who_key: str = "who") -> ShayoState:
@@ -149,32 +181,12 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
     notes = list(extra_notes)
     if difficulty is None:
         difficulty = _int(data.get("difficulty"), "difficulty", 2, MAX_DIFFICULTY)
-    man = data.get("manoeuvre")
-    man_ki = 0
-    if man is not None:
-        if not isinstance(man, Mapping):
-            raise malformed(
-                "« manoeuvre » doit être un objet {name, ki, mastered, difficulty}",
-                "'manoeuvre' must be an object {name, ki, mastered, difficulty}",
-            )
-        forbid_in_bought_action(state, who, "manoeuvre")
-        man_ki = _int(man.get("ki", 0), "manoeuvre Ki", 0)
-        mastered = bool(man.get("mastered", True))
-        table = state.options["manoeuvre_difficulty"]
-        plus = man.get("difficulty", table["mastered" if mastered else "unmastered"])
-        plus = _int(plus, "manoeuvre difficulty", None, MAX_DIFFICULTY)
-        difficulty += plus
-        label = str(man.get("name", "manœuvre"))
-        notes.append(f"{label} ({'maîtrisée' if mastered else 'non maîtrisée'}) +{plus}")
+    plus, man_ki, man_note = _manoeuvre(state, who, data.get("manoeuvre"))
+    difficulty += plus
+    if man_note:
+        notes.append(man_note)
     a, b, source, surpass = _ki_decl(state, who, data.get("ki"))
-    mods = data.get("modifiers") or {}
-    if not isinstance(mods, Mapping) or set(mods) - {"rolled", "kept"}:
-        raise malformed(
-            "« modifiers » doit être un objet {rolled, kept} (entiers signés)",
-            "'modifiers' must be an object {rolled, kept} (signed integers)",
-        )
-    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled", None, 10 * MAX_DICE)
-    mod_k = _int(mods.get("kept", 0), "modifier to dice kept", None, 10 * MAX_DICE)
+    mod_r, mod_k = _modifiers(data.get("modifiers") or {})
     if attr + a + mod_r > MAX_DICE or skill + b + mod_k > MAX_DICE:
         raise refuse("A5", f"au plus {MAX_DICE} dés dans une réserve", f"at most {MAX_DICE} dice in a pool")
     sigs = _test_signatures(state, who, skill_name, data.get("signatures"))
