@@ -23,6 +23,7 @@ MODULES = [
     "companion.games.options",
     "companion.games.wuxia.options",
     "companion.games.shayo.options",
+    "companion.games.refusal",
     "companion.roll.match",
     "vision.background",
     "vision.reader",

@@ -16,11 +16,12 @@ is ``"fr / en"`` (French first, for a caller that shows ``str(error)``), and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 
 from ..errors import CompanionError, EventError, RuleError
 
-__all__ = ["refuse", "malformed", "texts", "broken"]
+__all__ = ["refuse", "malformed", "texts", "broken", "french_name"]
 
 
 def refuse(rule: str | None, fr: str, en: str) -> RuleError:
@@ -52,3 +53,18 @@ def broken(what: str) -> RuleError:
     """
     return refuse("internal", f"état incohérent (erreur du programme)\u202f: {what}",
                   f"inconsistent state (a bug): {what}")
+
+
+def french_name(what: str, names: Sequence[tuple[str, str]]) -> str:
+    """The French name of a field an English message names: the first ``(pattern,
+    replacement)`` of ``names`` (regular expressions, whole name) that matches, else
+    ``what`` itself (a field's JSON key reads the same in both languages).
+
+    >>> french_name("weapon 'katana' dice", [(r"weapon (.+) dice", r"dés de l'arme \\1")])
+    "dés de l'arme 'katana'"
+    """
+    for pattern, replacement in names:
+        m = re.fullmatch(pattern, what)
+        if m:
+            return m.expand(replacement)
+    return what

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..refusal import malformed, refuse
+from ..refusal import french_name, malformed, refuse
 from .signatures import Signature, parse_signature
 
 from .values import MAX_VALUE, evolve
@@ -132,22 +132,39 @@ class Character:
 
 
 # -- parsing ------------------------------------------------------------------------------
+#: French names of the sheet's fields named in the refusals.
+_FR_NAMES = (
+    (r"attribute", "attributs"), (r"skill", "compétences"),
+    (r"attribute (.+)", r"attribut \1"), (r"skill (.+)", r"compétence \1"),
+    (r"weapon (.+) dice", r"dés de l'arme \1"), (r"weapon (.+) fixed damage", r"dégâts fixes de l'arme \1"),
+    (r"weapon (.+) solidity", r"solidité de l'arme \1"), (r"armour SD", "SD de l'armure"),
+    (r"armour fixed protection", "protection fixe de l'armure"), (r"armour solidity", "solidité de l'armure"),
+    (r"aspect value \(Terre or Ciel\)", "valeur d'aspect (Terre ou Ciel)"), (r"aspect value", "valeur d'aspect"),
+    (r"bonus signatures", "signatures en plus"), (r"damage", "dégâts"), (r"encumbrance", "encombrement"),
+    (r"life line boxes", "cases d'une ligne de vie"),
+)
+
+
+def _fr(what: str) -> str:
+    return french_name(what, _FR_NAMES)
+
+
 def _int(value: Any, what: str, lo: int | None = 0, hi: int | None = MAX_VALUE) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise malformed(
-            f"« {what} » doit être un nombre entier, pas {value!r}",
+            f"« {_fr(what)} » doit être un nombre entier, pas {value!r}",
             f"{what} must be an integer, not {value!r}",
         )
     if lo is not None and value < lo:
         raise refuse(
             "R1",
-            f"« {what} » doit valoir au moins {lo} (reçu : {value})",
+            f"« {_fr(what)} » doit valoir au moins {lo} (reçu : {value})",
             f"{what} must be at least {lo} (got {value})",
         )
     if hi is not None and value > hi:
         raise refuse(
             "R1",
-            f"« {what} » doit valoir au plus {hi} (reçu : {value})",
+            f"« {_fr(what)} » doit valoir au plus {hi} (reçu : {value})",
             f"{what} must be at most {hi} (got {value})",
         )
     return value
@@ -170,14 +187,14 @@ def _ratings(raw: Any, what: str) -> dict[str, int]:
         return {}
     if not isinstance(raw, Mapping):
         raise malformed(
-            f"« {what} » doit être un objet {{nom : valeur}}",
+            f"« {_fr(what)} » doit être un objet {{nom : valeur}}",
             f"'{what}' must be an object {{name: rating}}",
         )
     out: dict[str, int] = {}
     for name, value in raw.items():
         key = norm_key(str(name))
         if not key:
-            raise malformed(f"un nom vide dans « {what} »", f"an empty name in '{what}'")
+            raise malformed(f"un nom vide dans « {_fr(what)} »", f"an empty name in '{what}'")
         out[key] = _int(value, f"{what} {name!r}", 0, MAX_RATING)
     return out
 

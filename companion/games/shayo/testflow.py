@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import RuleError
 from ...events import Source
-from ..refusal import broken, malformed, refuse
+from ..refusal import broken, french_name, malformed, refuse
 from .dice import Count, best_keep, check_keep, count, is_active_one
 from .odds import MAX_DICE
 from .sheet import norm_key
@@ -31,6 +31,13 @@ from .state import Declared, ShayoState, Test, character, forbid_in_bought_actio
 
 #: A rating's name in French, for the refusals ("the attribute" -> "l'attribut").
 _FR_TABLE = {"attribute": "l'attribut", "skill": "la compétence"}
+#: French names of the fields named in the refusals.
+_FR_NAMES = (
+    (r"Ki for dice rolled", "Ki pour les dés lancés"), (r"Ki for dice kept", "Ki pour les dés gardés"),
+    (r"manoeuvre Ki", "Ki de la manœuvre"), (r"manoeuvre difficulty", "difficulté de la manœuvre"),
+    (r"modifier to dice rolled", "modificateur des dés lancés"), (r"modifier to dice kept", "modificateur des dés gardés"),
+    (r"'required'", "required"),
+)
 
 from .values import MAX_DIFFICULTY, evolve
 __all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "use_signature", "declare_signature",
@@ -42,11 +49,11 @@ Resolved = tuple[ShayoState, Test, Count]
 
 def _int(v: Any, what: str, lo: int | None = None, hi: int = MAX_DICE) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise malformed(f"« {what} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
+        raise malformed(f"« {french_name(what, _FR_NAMES)} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
     if lo is not None and v < lo:
-        raise malformed(f"« {what} » doit valoir au moins {lo}, pas {v}", f"{what} must be at least {lo}, not {v}")
+        raise malformed(f"« {french_name(what, _FR_NAMES)} » doit valoir au moins {lo}, pas {v}", f"{what} must be at least {lo}, not {v}")
     if not -hi <= v <= hi:
-        raise malformed(f"« {what} » doit être entre {-hi} et {hi}, pas {v}", f"{what} must be from {-hi} to {hi}, not {v}")
+        raise malformed(f"« {french_name(what, _FR_NAMES)} » doit être entre {-hi} et {hi}, pas {v}", f"{what} must be from {-hi} to {hi}, not {v}")
     return v
 
 
@@ -88,7 +95,7 @@ def rating(state: ShayoState, who: str | None, raw: Any, table: str) -> tuple[st
 def parse_dice(raw: Any, what: str = "dice") -> tuple[int, ...]:
     if not isinstance(raw, list):
         raise malformed(
-            f"« {what} » doit être une liste de valeurs de d10 (1 à 10 ; 0 vaut 10)",
+            f"« {french_name(what, _FR_NAMES)} » doit être une liste de valeurs de d10 (1 à 10 ; 0 vaut 10)",
             f"'{what}' must be a list of d10 values (1-10; 0 reads 10)",
         )
     out = []

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..base import Outcome, text
-from ..refusal import broken, malformed, refuse
+from ..refusal import broken, french_name, malformed, refuse
 from .flow import make_test, result_of, settled
 from .sheet import Character, fold_name, secondary
 from .state import Attack, Combat, Fighter, PoolTest, WuxiaState
@@ -49,12 +49,14 @@ MANOEUVRES = {
 #: The largest combat value an event may give (weapon ND, armour, successes shared or
 #: invested, dice): no rule gives one beyond a pool's 60 dice; it keeps 10**9 out.
 MAX_VALUE = 60
+#: French names of the fields named in the refusals.
+_FR_NAMES = ((r"weapon nd", "ND de l'arme"), (r"successes in (.+)", r"succès en \1"))
 
 
 def _int(v: Any, what: str, lo: int = 0, hi: int = MAX_VALUE) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise malformed(
-            f"« {what} » doit être un nombre entier de {lo} à {hi}, pas {v!r}",
+            f"« {french_name(what, _FR_NAMES)} » doit être un nombre entier de {lo} à {hi}, pas {v!r}",
             f"{what} must be a whole number from {lo} to {hi}, not {v!r}",
         )
     return v
