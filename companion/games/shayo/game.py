@@ -442,7 +442,9 @@ class ShayoGame:
         if state.base is None or not state.chain:
             raise refuse(
                 "R3",
-                ("il n'y a pas de jet à corriger ici (shayo.correct corrige le jet en cours) ; pour corriger un" " jet antérieur, renvoyez-le avec « corrects » (son numéro : la correction de la photo sur la tablette" " le fait) et la suite est recalculée"),
+                "il n'y a pas de jet à corriger ici (shayo.correct corrige le jet en cours) ; pour corriger un"
+                " jet antérieur, renvoyez-le avec « corrects » (son numéro : la correction de la photo sur la tablette"
+                " le fait) et la suite est recalculée",
                 "there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
                             " earlier roll, send it again with 'corrects' (its number: the tablet's photo correction"
                             " does this) and what followed is worked out again",

@@ -252,7 +252,8 @@ def _check(ch: Character) -> Character:
         if len(sigs) > allowed:
             raise refuse(
                 "R4",
-                (f"{ch.name} : {len(sigs)} signature(s) en {skill} (niveau {level}), mais {allowed} seulement" " permise(s) (une au niveau 3, une de plus au 5, plus les améliorations d'objets)"),
+                f"{ch.name} : {len(sigs)} signature(s) en {skill} (niveau {level}), mais {allowed} seulement"
+                " permise(s) (une au niveau 3, une de plus au 5, plus les améliorations d'objets)",
                 f"{ch.name}: {len(sigs)} signature(s) on {skill} (level {level}) but only {allowed}"
                 " allowed (one at level 3, one more at 5, plus object improvements)",
             )

@@ -294,7 +294,8 @@ def pay_ki(
         if h and not surpass:
             raise refuse(
                 "R7",
-                (f"pas assez de Ki : {who} a {p_left} personnel + {g_left} de groupe < {amount} ;" " pour se dépasser, cochez plutôt des cases de santé ('surpass' : true)"),
+                f"pas assez de Ki : {who} a {p_left} personnel + {g_left} de groupe < {amount} ;"
+                " pour se dépasser, cochez plutôt des cases de santé ('surpass' : true)",
                 f"not enough Ki: {who} has {p_left} personal + {g_left} group < {amount};"
                 " to surpass oneself, tick health boxes instead ('surpass': true)",
             )
@@ -303,7 +304,8 @@ def pay_ki(
             if p_left or g_left:
                 raise refuse(
                     "A8",
-                    ("se dépasser n'est permis que quand les deux réserves de Ki sont déjà vides" " (option surpass=only_when_empty)"),
+                    "se dépasser n'est permis que quand les deux réserves de Ki sont déjà vides"
+                    " (option surpass=only_when_empty)",
                     "surpassing oneself is only allowed when both Ki pools are already empty"
                     " (option surpass=only_when_empty)",
                 )

@@ -439,7 +439,9 @@ def reroll_mode(sig: Signature, tens_mode: str) -> str:
 def _awaiting_error(w: Declared) -> RuleError:
     return refuse(
         "R3",
-        (f"la relance de la signature {w.signature.id!r} attend les nouvelles faces du ou des dés en position(s)" f" {list(w.dice)} : lancez-les dans le plateau (ou saisissez-les avec shayo.signature)," " ou retirez-la (shayo.signature_cancel)"),
+        f"la relance de la signature {w.signature.id!r} attend les nouvelles faces du ou des dés en position(s)"
+        f" {list(w.dice)} : lancez-les dans le plateau (ou saisissez-les avec shayo.signature),"
+        " ou retirez-la (shayo.signature_cancel)",
         f"the re-roll of signature {w.signature.id!r} waits for the new faces of the die/dice at position(s)"
         f" {list(w.dice)}: roll them in the tray (or enter them with shayo.signature),"
         " or withdraw it (shayo.signature_cancel)",
@@ -456,7 +458,8 @@ def _awaited(test: Test, data: Mapping[str, Any]) -> tuple[Signature, list[int]]
     if data.get("dice", list(w.dice)) != list(w.dice):
         raise refuse(
             "R4",
-            (f"la signature {w.signature.id!r} a été déclarée sur la ou les position(s) {list(w.dice)}," f" pas {data.get('dice')!r}"),
+            f"la signature {w.signature.id!r} a été déclarée sur la ou les position(s) {list(w.dice)},"
+            f" pas {data.get('dice')!r}",
             f"signature {w.signature.id!r} was declared on position(s) {list(w.dice)},"
                         f" not {data.get('dice')!r}",
         )
@@ -513,7 +516,8 @@ def _reroll_faces(data: Mapping[str, Any], raw_idx: Sequence[int], rng: random.R
         new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
     else:
         raise malformed(
-            ("une relance demande les nouvelles « values » (une par dé relancé) ; pour les lancer dans le plateau," " déclarez-la d'abord (shayo.signature_declare)"),
+            "une relance demande les nouvelles « values » (une par dé relancé) ; pour les lancer dans le plateau,"
+            " déclarez-la d'abord (shayo.signature_declare)",
             "a re-roll needs the new 'values' (one per re-rolled die); to roll them in the tray,"
                          " declare it first (shayo.signature_declare)",
         )

@@ -216,7 +216,8 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
     if t.closed:
         raise refuse(
             "R7",
-            ("ce test est terminé : pour changer ses dés, renvoyez son jet avec « corrects » (le numéro de ce jet : la" " correction de la photo sur la tablette le fait) et la suite est recalculée ; ou annulez"),
+            "ce test est terminé : pour changer ses dés, renvoyez son jet avec « corrects » (le numéro de ce jet : la"
+            " correction de la photo sur la tablette le fait) et la suite est recalculée ; ou annulez",
             "this test is over: to change its dice, send its roll again with 'corrects' (the number of"
                         " that roll: the tablet's photo correction does this) and what followed is worked out"
                         " again; or undo",

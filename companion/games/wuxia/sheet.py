@@ -450,7 +450,8 @@ def _creation_priorities(char: Character) -> dict[str, int]:
     if set(prios) != set(CHARACTERISTICS) or sorted(prios.values()) != [1, 2, 3, 4, 5]:
         raise refuse(
             "R6",
-            ("création : donnez à chacune des cinq Caractéristiques (attributs, competences, pouvoirs, traits," " experience) une priorité différente de 1 à 5 (ou créez avec \"check\": false)"),
+            "création : donnez à chacune des cinq Caractéristiques (attributs, competences, pouvoirs, traits,"
+            " experience) une priorité différente de 1 à 5 (ou créez avec \"check\": false)",
             "creation: give each of the five Characteristics (attributs, competences, pouvoirs, traits,"
             " experience) a different priority 1..5 (or create with \"check\": false)",
         )
@@ -466,7 +467,8 @@ def _check_attribute_budget(char: Character, prios: Mapping[str, int], options: 
         if over:
             raise refuse(
                 "R6",
-                (f"création : avec les Attributs en priorité {prios['attributs']}, aucun attribut ne peut dépasser {cap}" f" ({', '.join(over)})"),
+                f"création : avec les Attributs en priorité {prios['attributs']}, aucun attribut ne peut dépasser {cap}"
+                f" ({', '.join(over)})",
                 f"creation: with Attributs at priority {prios['attributs']} no attribute may exceed {cap}"
                 f" ({', '.join(over)})",
             )
@@ -488,7 +490,8 @@ def _check_hero_type(char: Character, prios: Mapping[str, int], options: Mapping
         if char.hero_type is not None and char.hero_type not in choices:
             raise refuse(
                 "R6",
-                (f"création : avec les Pouvoirs en priorité {prios['pouvoirs']}, le type de héros est" f" {' ou '.join(choices)}, pas {char.hero_type}"),
+                f"création : avec les Pouvoirs en priorité {prios['pouvoirs']}, le type de héros est"
+                f" {' ou '.join(choices)}, pas {char.hero_type}",
                 f"creation: with Pouvoirs at priority {prios['pouvoirs']} the hero type is"
                 f" {' or '.join(choices)}, not {char.hero_type}",
             )
