@@ -44,6 +44,8 @@ class T:
         assert self.json == before_json
         if rule is not None:
             assert isinstance(err.value, RuleError) and err.value.rule == rule
+        said = getattr(err.value, "text", None)  # the tablet's French, and English
+        assert isinstance(said, dict) and said["fr"] and said["en"] and said["fr"] != said["en"], err.value
         return str(err.value)
 
     @property

@@ -12,7 +12,7 @@ from companion.events import Event
 from companion.games.wuxia import GAME
 
 from .test_wuxia_combat import A, B
-from .test_wuxia_rules import LIN, send, table
+from .test_wuxia_rules import LIN, assert_bilingual, send, table
 
 VERBS = sorted(GAME._handlers) + ["nope"]
 KEYS = ["who", "name", "attribute", "skill", "competence", "sr", "dice", "indices", "index", "value", "amount",
@@ -52,8 +52,9 @@ def test_random_events_are_refused_cleanly(which: int, evs: list[tuple[str, dict
         before = state
         try:
             state, outs = GAME.apply(state, Event(f"wuxia.{verb}", data, seq=100 + i), random.Random(i))
-        except CompanionError:
+        except CompanionError as err:
             assert state is before
+            assert_bilingual(err)
             continue
         GAME.state_json(state)
         assert all(o.text["fr"] and o.text["en"] for o in outs)

@@ -70,8 +70,16 @@ def refused(t: Table, verb: str, data: dict[str, Any], *, rule: str | None = Non
         assert type(err) is EventError, f"wanted a malformed-event EventError, got {err!r}"
     if says is not None:
         assert says in str(err), f"{says!r} not in {str(err)!r}"
+    assert_bilingual(err)
     assert t.state is before and len(t.frames) == n
     return str(err)
+
+
+def assert_bilingual(err: BaseException) -> None:
+    """A refusal of the rules carries a French text and an English one, not the same."""
+    said = getattr(err, "text", None)
+    assert isinstance(said, dict) and said.get("fr") and said.get("en"), f"no French/English text on {err!r}"
+    assert said["fr"] != said["en"], f"the French text of {err!r} is the English one"
 
 
 # -- W-T6..W-T10 ----------------------------------------------------------------

@@ -9,7 +9,9 @@ import pytest
 
 from companion.errors import EventError
 from companion.games.wuxia import GAME
-from companion.games.wuxia.options import DEFAULT_OPTIONS
+from companion.games.wuxia.options import default_options
+
+DEFAULT_OPTIONS = default_options()
 from companion.games.wuxia.sheet import secondary, sheet_from_data
 
 from .test_wuxia_rules import LIN, refused, send, sj, table

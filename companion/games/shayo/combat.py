@@ -20,14 +20,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ..refusal import broken, malformed, refuse
 from ..base import Outcome, text, de
 from .dice import Count
 from .sheet import Armour, Character, Weapon
 from .state import Exchange, ShayoState, Test, Turn, character
 from .testflow import explain, parse_dice, rating, start_test
 
-from .values import evolve
+from .values import MAX_DIFFICULTY, MAX_VALUE, evolve
+
+#: Most actions a combatant may have in a round (no rule gives a maximum).
+MAX_ACTIONS = 10
 __all__ = ["initiative", "next_action", "attack", "defend", "no_defence", "resolved",
            "life_line", "apply_damage", "buy_extra_action"]
 
@@ -35,37 +38,56 @@ EXTRA_ACTION_KI = 5  # R6.4
 
 
 # -- initiative -------------------------------------------------------------------------
+def _combatant(state: ShayoState, c: Any) -> tuple[str, int, tuple[int, ...], int]:
+    """One combatant of ``shayo.initiative``: name, score (d10 + attribute − encumbrance,
+    R10), tie-break dice (A9) and actions."""
+    if not isinstance(c, Mapping) or not isinstance(c.get("name"), str):
+        raise malformed("chaque combattant a besoin d'un « name »", "each combatant needs a 'name'")
+    name = c["name"]
+    die = parse_dice([c.get("die")], "die")[0] if isinstance(c.get("die"), int) else None
+    if die is None:
+        raise malformed(
+            f"{name} : « die » doit être le d10 lancé pour l'initiative",
+            f"{name}: 'die' must be the d10 rolled for initiative",
+        )
+    attr_raw = c.get("attribute", state.options["initiative_attribute"])
+    who = name if name in state.characters else None
+    _, attr = rating(state, who, attr_raw, "attribute")
+    enc_default = state.characters[name].encumbrance if who else 0
+    enc = c.get("encumbrance", enc_default)
+    if not isinstance(enc, int) or isinstance(enc, bool) or not 0 <= enc <= MAX_VALUE:
+        raise malformed(
+            f"{name} : l'encombrement doit être un entier de 0 à {MAX_VALUE}, pas {enc!r}",
+            f"{name}: encumbrance must be a whole number from 0 to {MAX_VALUE}, not {enc!r}",
+        )
+    tb = parse_dice(c.get("tiebreak", []), "tiebreak")
+    acts = c.get("actions", 1)
+    if not isinstance(acts, int) or isinstance(acts, bool) or not 1 <= acts <= MAX_ACTIONS:
+        raise malformed(
+            f"{name} : « actions » doit être un entier de 1 à {MAX_ACTIONS}, pas {acts!r}",
+            f"{name}: 'actions' must be a whole number from 1 to {MAX_ACTIONS}, not {acts!r}",
+        )
+    return name, die + attr - enc, tb, acts
+
+
 def initiative(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
     """R10: 1d10 + an attribute − encumbrance, decreasing order. A9: ties are broken by
     ``tiebreak`` re-rolls, then by the order the players list the combatants in."""
     raw = data.get("combatants")
     if not isinstance(raw, list) or not raw:
-        raise EventError("'combatants' must be a non-empty list of {name, die, attribute, encumbrance}")
+        raise malformed(
+            "« combatants » doit être une liste non vide de {name, die, attribute, encumbrance}",
+            "'combatants' must be a non-empty list of {name, die, attribute, encumbrance}",
+        )
     rows = []
     natural: dict[str, int] = {}
     for pos, c in enumerate(raw):
-        if not isinstance(c, Mapping) or not isinstance(c.get("name"), str):
-            raise EventError("each combatant needs a 'name'")
-        name = c["name"]
-        die = parse_dice([c.get("die")], "die")[0] if isinstance(c.get("die"), int) else None
-        if die is None:
-            raise EventError(f"{name}: 'die' must be the d10 rolled for initiative")
-        attr_raw = c.get("attribute", state.options["initiative_attribute"])
-        who = name if name in state.characters else None
-        _, attr = rating(state, who, attr_raw, "attribute")
-        enc_default = state.characters[name].encumbrance if who else 0
-        enc = c.get("encumbrance", enc_default)
-        if not isinstance(enc, int) or isinstance(enc, bool) or enc < 0:
-            raise EventError(f"{name}: encumbrance must be a non-negative integer")
-        tb = parse_dice(c.get("tiebreak", []), "tiebreak")
-        acts = c.get("actions", 1)
-        if not isinstance(acts, int) or isinstance(acts, bool) or acts < 1:
-            raise EventError(f"{name}: 'actions' must be a positive integer")
+        name, score, tb, acts = _combatant(state, c)
         natural[name] = acts
-        rows.append((name, die + attr - enc, tb, pos))
+        rows.append((name, score, tb, pos))
     names = [r[0] for r in rows]
     if len(set(names)) != len(names):
-        raise EventError("a combatant is listed twice")
+        raise malformed("un combattant est nommé deux fois", "a combatant is listed twice")
     rows.sort(key=lambda r: (-r[1], tuple(-x for x in r[2]), r[3]))
     ties = []
     for a, b in zip(rows, rows[1:]):
@@ -88,7 +110,11 @@ def next_action(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
     """R11: everyone acts once in order, then those with a 2nd action, and so on."""
     turn = state.turn
     if turn is None:
-        raise RuleError("no initiative order yet (shayo.initiative)", rule="R10")
+        raise refuse(
+            "R10",
+            "pas encore d'ordre d'initiative (shayo.initiative)",
+            "no initiative order yet (shayo.initiative)",
+        )
     acting = [n for n in turn.order if turn.actions.get(n, 1) >= turn.pass_no]
     if turn.index + 1 < len(acting):
         turn = evolve(turn, index=turn.index + 1)
@@ -116,42 +142,61 @@ def _weapon(state: ShayoState, attacker: str | None, raw: Any) -> tuple[str | No
         return None, Weapon(dice=0, fixed=0)
     if isinstance(raw, str):
         if attacker is None:
-            raise EventError("a weapon given by name needs the attacker's sheet ('who')")
+            raise malformed(
+                "une arme donnée par son nom demande la fiche de l'attaquant (« who »)",
+                "a weapon given by name needs the attacker's sheet ('who')",
+            )
         w = character(state, attacker).weapons.get(raw)
         if w is None:
-            raise RuleError(f"{attacker} has no weapon {raw!r}", rule="R16")
+            raise refuse("R16", f"{attacker} n'a pas d'arme {raw!r}", f"{attacker} has no weapon {raw!r}")
         if w.broken:
-            raise RuleError(f"{attacker}'s {raw} is broken (R17)", rule="R17")
+            raise refuse("R17", f"l'arme {raw} de {attacker} est brisée (R17)", f"{attacker}'s {raw} is broken (R17)")
         return raw, w
     if isinstance(raw, Mapping):
         dice, fixed = raw.get("dice", 1), raw.get("fixed", 0)
-        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (dice, fixed)):
-            raise EventError("weapon 'dice' and 'fixed' must be non-negative integers")
+        if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= MAX_VALUE for x in (dice, fixed)):
+            raise malformed(
+                f"« dice » et « fixed » d'une arme doivent être des entiers de 0 à {MAX_VALUE}, pas {dice!r} et {fixed!r}",
+                f"weapon 'dice' and 'fixed' must be whole numbers from 0 to {MAX_VALUE}, not {dice!r} and {fixed!r}",
+            )
         return None, Weapon(dice=dice, fixed=fixed)
-    raise EventError("'weapon' is a weapon name from the sheet or {dice, fixed}")
+    raise malformed(
+        "« weapon » est le nom d'une arme de la fiche ou {dice, fixed}",
+        "'weapon' is a weapon name from the sheet or {dice, fixed}",
+    )
 
 
 def attack(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
     if state.exchange is not None:
-        raise RuleError("an attack is already being resolved (or shayo.cancel it)", rule="R13")
+        raise refuse(
+            "R13",
+            "une attaque est déjà en cours de résolution (ou annulez-la avec shayo.cancel)",
+            "an attack is already being resolved (or shayo.cancel it)",
+        )
     who = data.get("who")
     target = data.get("target")
     if target is not None and not isinstance(target, str):
-        raise EventError("'target' must be a name")
+        raise malformed("« target » doit être un nom", "'target' must be a name")
     option = data.get("option", "normal")
     if option not in ("normal", "force", "finesse"):
-        raise EventError("'option' must be normal, force or finesse")
+        raise malformed(
+            "« option » doit valoir normal, force ou finesse",
+            "'option' must be normal, force or finesse",
+        )
     rng = data.get("range", "melee")
     if rng not in ("melee", "ranged"):
-        raise EventError("'range' must be melee or ranged")
+        raise malformed("« range » doit valoir melee ou ranged", "'range' must be melee or ranged")
     opts = state.options
     notes = []
     if rng == "melee":
         difficulty = opts["melee_difficulty"]
     else:
         d = data.get("difficulty")
-        if not isinstance(d, int) or isinstance(d, bool) or d < 2:
-            raise EventError("a ranged attack needs its 'difficulty' (it depends on the range, R13)")
+        if not isinstance(d, int) or isinstance(d, bool) or not 2 <= d <= MAX_DIFFICULTY:
+            raise malformed(
+                f"une attaque à distance demande sa « difficulty » (elle dépend de la portée, R13), de 2 à {MAX_DIFFICULTY}, pas {d!r}",
+                f"a ranged attack needs its 'difficulty' (it depends on the range, R13), from 2 to {MAX_DIFFICULTY}, not {d!r}",
+            )
         difficulty = d
     bonus_dice = 0
     ignore = False
@@ -179,24 +224,34 @@ def _target_armour(state: ShayoState, target: str | None, raw: Any) -> tuple[int
     if raw is None:
         return None
     if target is not None and target in state.characters:
-        raise EventError("the target has a sheet: its armour comes from it")
+        raise malformed(
+            "la cible a une fiche : son armure vient de la fiche",
+            "the target has a sheet: its armour comes from it",
+        )
     if not isinstance(raw, Mapping):
-        raise EventError("'target_armour' must be {sd, protection}")
+        raise malformed("« target_armour » doit être {sd, protection}", "'target_armour' must be {sd, protection}")
     sd, prot = raw.get("sd", state.options["unarmoured_sd"]), raw.get("protection", 0)
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (sd, prot)) or sd < 2 or prot < 0:
-        raise EventError("'target_armour' needs integer sd >= 2 and protection >= 0")
+    if (not all(isinstance(x, int) and not isinstance(x, bool) for x in (sd, prot))
+            or not 2 <= sd <= MAX_DIFFICULTY or not 0 <= prot <= MAX_VALUE):
+        raise malformed(
+            f"« target_armour » demande des entiers sd de 2 à {MAX_DIFFICULTY} et protection de 0 à {MAX_VALUE}, pas {sd!r} et {prot!r}",
+            f"'target_armour' needs whole numbers sd 2-{MAX_DIFFICULTY} and protection 0-{MAX_VALUE}, not {sd!r} and {prot!r}",
+        )
     return sd, prot
 
 
 def defend(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
     ex = state.exchange
     if ex is None or ex.step != "defence" or state.test is not None:
-        raise RuleError("no attack is waiting for a defence", rule="R14")
+        raise refuse("R14", "aucune attaque n'attend de défense", "no attack is waiting for a defence")
     data = dict(data)
     data.setdefault("who", ex.target)
     diff = data.get("difficulty", state.options["defence_difficulty"])
-    if not isinstance(diff, int) or isinstance(diff, bool) or diff < 2:
-        raise EventError("defence 'difficulty' must be an integer >= 2")
+    if not isinstance(diff, int) or isinstance(diff, bool) or not 2 <= diff <= MAX_DIFFICULTY:
+        raise malformed(
+            f"la « difficulty » de la défense doit être un entier de 2 à {MAX_DIFFICULTY}, pas {diff!r}",
+            f"defence 'difficulty' must be a whole number from 2 to {MAX_DIFFICULTY}, not {diff!r}",
+        )
     state = start_test(state, data, "defence", diff)
     return state, [Outcome("defence.declared", text(
         f"{data.get('who') or 'Le défenseur'} se défend (une action) : difficulté {diff}.",
@@ -206,7 +261,7 @@ def defend(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list
 def no_defence(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
     ex = state.exchange
     if ex is None or ex.step != "defence" or state.test is not None:
-        raise RuleError("no attack is waiting for a defence", rule="R14")
+        raise refuse("R14", "aucune attaque n'attend de défense", "no attack is waiting for a defence")
     return _after_defence(state, ex, 0)
 
 
@@ -311,7 +366,8 @@ def _wear(state: ShayoState, ex: Exchange, raw_damage: int) -> tuple[ShayoState,
 
 def _damage(state: ShayoState, test: Test, c: Count, pre: list[Outcome]) -> tuple[ShayoState, list[Outcome]]:
     ex = state.exchange
-    assert ex is not None
+    if ex is None:  # pragma: no cover - an invariant of the rules
+        raise broken("ex is not None")
     sd, prot, _ = _armour_of(state, ex)
     protection = 0 if ex.ignore_protection else prot
     raw = c.net + ex.weapon_fixed
@@ -339,7 +395,8 @@ def _damage(state: ShayoState, test: Test, c: Count, pre: list[Outcome]) -> tupl
 def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Outcome]]:
     """Continue the exchange after one of its tests was counted."""
     ex = state.exchange
-    assert ex is not None
+    if ex is None:  # pragma: no cover - an invariant of the rules
+        raise broken("ex is not None")
     if test.kind == "attack":
         if c.net == 0:
             meaning = text("Aucun succès : l'attaque rate.", "No success: the attack misses.")

@@ -24,14 +24,17 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ..refusal import broken, malformed, refuse
 from ..base import Outcome, text
 from .dice import Count
 from .options import QUALITIES
 from .state import CraftedObject, Project, ShayoState, Test, character
 from .testflow import explain, rating
 
-from .values import evolve
+from .values import MAX_DIFFICULTY, evolve
+
+#: Most successes a work may require (no rule gives a maximum; the quality table's is 12).
+MAX_REQUIRED = 1000
 __all__ = ["COSTS", "DURATIONS", "cost_of", "craft", "improve", "resolved", "is_critical", "end", "use_improvement"]
 
 #: R21: improvement -> (fr, en, permanent, single use, combat, scene), in PC.
@@ -59,10 +62,18 @@ _QUALITY_EN = {"mediocre": "mediocre", "normal": "normal", "superior": "superior
 def cost_of(improvement: str, duration: str) -> int:
     """R21 look-up: PC cost of one improvement for one duration."""
     if improvement not in COSTS:
-        raise RuleError(f"unknown improvement {improvement!r}; known: {', '.join(COSTS)}", rule="R21")
+        raise refuse(
+            "R21",
+            f"amélioration inconnue {improvement!r} ; connues : {', '.join(COSTS)}",
+            f"unknown improvement {improvement!r}; known: {', '.join(COSTS)}",
+        )
     d = _DURATION_ALIASES.get(duration, duration)
     if d not in DURATIONS:
-        raise RuleError(f"unknown duration {duration!r}; known: {', '.join(DURATIONS)} (or action)", rule="R21")
+        raise refuse(
+            "R21",
+            f"durée inconnue {duration!r} ; connues : {', '.join(DURATIONS)} (ou action)",
+            f"unknown duration {duration!r}; known: {', '.join(DURATIONS)} (or action)",
+        )
     row = COSTS[improvement]
     return (row[2], row[3], row[4], row[5])[DURATIONS.index(d)]
 
@@ -76,7 +87,7 @@ def is_critical(c: Count, predicate: str) -> bool:
 
 def _number(raw: Any, what: str, lo: float = 0) -> float:
     if not isinstance(raw, (int, float)) or isinstance(raw, bool) or raw < lo:
-        raise EventError(f"{what} must be a number >= {lo}")
+        raise malformed(f"« {what} » doit être un nombre ≥ {lo}", f"{what} must be a number >= {lo}")
     return raw
 
 
@@ -91,36 +102,53 @@ def _period_test(state: ShayoState, p: Project) -> Test:
 
 def _common(state: ShayoState, data: Mapping[str, Any]) -> tuple[str, str, None]:
     if state.project is not None or state.test is not None:
-        raise RuleError("finish (or shayo.cancel) the work or test in progress first", rule="R19")
+        raise refuse(
+            "R19",
+            "finissez (ou annulez avec shayo.cancel) d'abord le travail ou le test en cours",
+            "finish (or shayo.cancel) the work or test in progress first",
+        )
     who = character(state, data.get("who"), rule="R19").name
     obj = data.get("object")
     if not isinstance(obj, str) or not obj.strip():
-        raise EventError("give the 'object' (its name)")
+        raise malformed("donnez l'« object » (son nom)", "give the 'object' (its name)")
     return who, obj.strip(), None
 
 
 def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
     who, obj, _ = _common(state, data)
     if obj in state.objects:
-        raise RuleError(f"an object named {obj!r} already exists", rule="R19")
+        raise refuse("R19", f"un objet nommé {obj!r} existe déjà", f"an object named {obj!r} already exists")
     quality = data.get("quality", "normal")
     if quality not in QUALITIES:
-        raise EventError(f"'quality' must be one of {', '.join(QUALITIES)}")
+        raise malformed(
+            f"« quality » doit être l'un de {', '.join(QUALITIES)}",
+            f"'quality' must be one of {', '.join(QUALITIES)}",
+        )
     attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
     skill_name, mastery = rating(state, who, data.get("skill"), "skill")
     need = int(state.options["mastery"][quality])
     if mastery < need:
-        raise RuleError(f"a {quality} object needs mastery {need}; {who} has {mastery}", rule="R19")
+        raise refuse(
+            "R19",
+            f"un objet de qualité {quality} demande une maîtrise de {need} ; {who} a {mastery}",
+            f"a {quality} object needs mastery {need}; {who} has {mastery}",
+        )
     difficulty = data.get("difficulty")
-    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 2:
-        raise EventError("give the object type's 'difficulty' (SD per period, an integer >= 2)")
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 2 <= difficulty <= MAX_DIFFICULTY:
+        raise malformed(
+            f"donnez la « difficulty » du type d'objet (SD par période, un entier de 2 à {MAX_DIFFICULTY}), pas {difficulty!r}",
+            f"give the object type's 'difficulty' (SD per period, a whole number from 2 to {MAX_DIFFICULTY}), not {difficulty!r}",
+        )
     required = data.get("required", state.options["quality_table"][quality]["successes"])
-    if not isinstance(required, int) or isinstance(required, bool) or required < 1:
-        raise EventError("'required' successes must be a positive integer")
+    if not isinstance(required, int) or isinstance(required, bool) or not 1 <= required <= MAX_REQUIRED:
+        raise malformed(
+            f"les succès « required » doivent être un entier de 1 à {MAX_REQUIRED}, pas {required!r}",
+            f"'required' successes must be a whole number from 1 to {MAX_REQUIRED}, not {required!r}",
+        )
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     kind = data.get("kind", "other")
     if kind not in ("weapon", "armour", "other"):
-        raise EventError("'kind' must be weapon, armour or other")
+        raise malformed("« kind » doit valoir weapon, armour ou other", "'kind' must be weapon, armour or other")
     p = Project("craft", who, obj, quality, quality, required, difficulty, hours, attr_name, skill_name,
                 attr, mastery, object_kind=kind)
     out = Outcome("craft.started", text(
@@ -130,42 +158,85 @@ def craft(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[
     return evolve(state, project=p, test=_period_test(state, p)), [out]
 
 
-def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
-    who, name, _ = _common(state, data)
-    key = data.get("improvement")
-    duration = _DURATION_ALIASES.get(data.get("duration", "permanent"), data.get("duration", "permanent"))
-    if not isinstance(key, str) or not isinstance(duration, str):
-        raise EventError("give 'improvement' (a key of the cost table) and 'duration'")
-    cost = cost_of(key, duration)
+def _improved_object(state: ShayoState, data: Mapping[str, Any], name: str, who: str) -> CraftedObject:
+    """The object to improve: the one of that name, or a new one of the given quality
+    (normal by default, R18); a broken object cannot be improved (R20)."""
     obj = state.objects.get(name)
     if obj is None:
         quality = data.get("quality", "normal")  # R18: equipment is normal by default
         if quality not in QUALITIES:
-            raise EventError(f"'quality' must be one of {', '.join(QUALITIES)}")
+            raise malformed(
+                f"« quality » doit être l'un de {', '.join(QUALITIES)}",
+                f"'quality' must be one of {', '.join(QUALITIES)}",
+            )
         obj = CraftedObject(name, str(data.get("kind", "other")), quality, who,
                             int(state.options["quality_table"][quality]["pc"]))
     if obj.broken:
-        raise RuleError(f"{name} is broken: repair it first", rule="R20")
-    attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
-    skill_name, mastery = rating(state, who, data.get("skill"), "skill")
-    need = {"superior": 3, "exceptional": 4}.get(obj.quality, int(state.options["mastery"]["mediocre"]))
-    if mastery < need:
-        raise RuleError(f"working on a {obj.quality} object needs mastery {need}; {who} has {mastery}", rule="R20")
+        raise refuse("R20", f"{name} est brisé : réparez-le d'abord", f"{name} is broken: repair it first")
+    return obj
+
+
+def _check_room(state: ShayoState, obj: CraftedObject, key: str, duration: str, cost: int) -> None:
+    """R20, R21: a free slot of the improvement's class, and the PC to pay for it."""
+    name = obj.name
     cls = "P" if duration == "permanent" else "T"
     slots = int(state.options["improvement_slots"][obj.quality][cls])
     same_class = [(k, d) for k, d in obj.improvements if ("P" if d == "permanent" else "T") == cls]
     used = len([k for k, _ in same_class if k != "solidite"]) + (1 if any(k == "solidite" for k, _ in same_class) else 0)
     shares = key == "solidite" and any(k == "solidite" for k, _ in same_class)
     if not shares and used >= slots:
-        raise RuleError(f"{name} ({obj.quality}) has no free {cls} slot ({slots} in all)", rule="R20")
+        raise refuse(
+            "R20",
+            f"{name} ({obj.quality}) n'a plus d'emplacement {cls} libre ({slots} en tout)",
+            f"{name} ({obj.quality}) has no free {cls} slot ({slots} in all)",
+        )
     if cost > obj.pc:
-        raise RuleError(f"{COSTS[key][0]} costs {cost} PC; {name} has {obj.pc} left", rule="R21")
+        raise refuse(
+            "R21",
+            f"{COSTS[key][0]} coûte {cost} PC ; il en reste {obj.pc} à {name}",
+            f"{COSTS[key][0]} costs {cost} PC; {name} has {obj.pc} left",
+        )
+
+
+def _work_numbers(state: ShayoState, data: Mapping[str, Any], cost: int) -> tuple[int, int]:
+    """The work's difficulty per period and the successes it requires (R20, A14)."""
     difficulty = data.get("difficulty")
-    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or difficulty < 2:
-        raise EventError("give the 'difficulty' (SD per period, an integer >= 2)")
+    if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 2 <= difficulty <= MAX_DIFFICULTY:
+        raise malformed(
+            f"donnez la « difficulty » (SD par période, un entier de 2 à {MAX_DIFFICULTY}), pas {difficulty!r}",
+            f"give the 'difficulty' (SD per period, a whole number from 2 to {MAX_DIFFICULTY}), not {difficulty!r}",
+        )
     required = data.get("required", cost * int(state.options["improvement_successes_per_pc"]))
-    if not isinstance(required, int) or isinstance(required, bool) or required < 1:
-        raise EventError("'required' successes must be a positive integer")
+    if not isinstance(required, int) or isinstance(required, bool) or not 1 <= required <= MAX_REQUIRED:
+        raise malformed(
+            f"les succès « required » doivent être un entier de 1 à {MAX_REQUIRED}, pas {required!r}",
+            f"'required' successes must be a whole number from 1 to {MAX_REQUIRED}, not {required!r}",
+        )
+    return difficulty, required
+
+
+def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Outcome]]:
+    who, name, _ = _common(state, data)
+    key = data.get("improvement")
+    duration = _DURATION_ALIASES.get(data.get("duration", "permanent"), data.get("duration", "permanent"))
+    if not isinstance(key, str) or not isinstance(duration, str):
+        raise malformed(
+            "donnez « improvement » (une clé de la table des coûts) et « duration »",
+            "give 'improvement' (a key of the cost table) and 'duration'",
+        )
+    cost = cost_of(key, duration)
+    obj = _improved_object(state, data, name, who)
+    attr_name, attr = rating(state, who, data.get("attribute"), "attribute")
+    skill_name, mastery = rating(state, who, data.get("skill"), "skill")
+    need = {"superior": 3, "exceptional": 4}.get(obj.quality, int(state.options["mastery"]["mediocre"]))
+    if mastery < need:
+        raise refuse(
+            "R20",
+            f"travailler un objet de qualité {obj.quality} demande une maîtrise de {need} ; {who} a {mastery}",
+            f"working on a {obj.quality} object needs mastery {need}; {who} has {mastery}",
+        )
+    _check_room(state, obj, key, duration, cost)
+    difficulty, required = _work_numbers(state, data, cost)
     hours = _number(data.get("period_hours", 1), "'period_hours'")
     p = Project("improve", who, name, obj.quality, obj.quality, required, difficulty, hours, attr_name,
                 skill_name, attr, mastery, improvement=key, duration=duration, cost=cost, object_kind=obj.kind)
@@ -179,7 +250,8 @@ def improve(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, lis
 def resolved(state: ShayoState, test: Test, c: Count) -> tuple[ShayoState, list[Outcome]]:
     """Book one period of the project; start the next one or finish."""
     p = state.project
-    assert p is not None
+    if p is None:  # pragma: no cover - an invariant of the rules
+        raise broken("p is not None")
     p = evolve(p, periods=p.periods + (c.net,), accumulated=p.accumulated + c.net)
     critical = is_critical(c, state.options["critical_failure"]) and c.net == 0
     hours = p.period_hours * len(p.periods)
@@ -257,7 +329,7 @@ def end(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoState, list[Ou
     scene also ends its combats; the end of a combat also ends the initiative order."""
     what = data.get("what")
     if what not in ("combat", "scene"):
-        raise EventError("'what' must be 'combat' or 'scene'")
+        raise malformed("« what » doit valoir « combat » ou « scene »", "'what' must be 'combat' or 'scene'")
     gone = {"combat"} if what == "combat" else {"combat", "scene"}
     objects = dict(state.objects)
     expired: list[str] = []
@@ -280,9 +352,13 @@ def use_improvement(state: ShayoState, data: Mapping[str, Any]) -> tuple[ShayoSt
     name, key = data.get("object"), data.get("improvement")
     obj = state.objects.get(name) if isinstance(name, str) else None
     if obj is None:
-        raise RuleError(f"no object named {name!r}", rule="R20")
+        raise refuse("R20", f"aucun objet nommé {name!r}", f"no object named {name!r}")
     if not isinstance(key, str) or (key, "single_use") not in obj.improvements:
-        raise RuleError(f"{name} has no single-use improvement {key!r}", rule="R20")
+        raise refuse(
+            "R20",
+            f"{name} n'a pas d'amélioration à usage unique {key!r}",
+            f"{name} has no single-use improvement {key!r}",
+        )
     imps = list(obj.improvements)
     imps.remove((key, "single_use"))
     state = evolve(state, objects={**state.objects, obj.name: evolve(obj, improvements=tuple(imps))})

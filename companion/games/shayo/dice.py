@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ...errors import RuleError
+from ..refusal import refuse
 
 __all__ = ["Count", "best_keep", "check_keep", "count", "is_active_one", "keep_size"]
 
@@ -61,19 +61,35 @@ def check_keep(values: Sequence[int], cancelled: Sequence[bool], kept: int, scop
     with ``ones_forced_kept`` every active 1 (up to the keep) must be among them."""
     n = keep_size(len(values), kept)
     if any(not isinstance(i, int) or isinstance(i, bool) for i in chosen):
-        raise RuleError("kept dice are given by their position (0, 1, 2...) in the roll", rule="R3")
+        raise refuse(
+            "R3",
+            "les dés gardés se donnent par leur position (0, 1, 2…) dans le jet",
+            "kept dice are given by their position (0, 1, 2...) in the roll",
+        )
     if len(set(chosen)) != len(chosen):
-        raise RuleError("a die cannot be kept twice", rule="R3")
+        raise refuse("R3", "un dé ne peut pas être gardé deux fois", "a die cannot be kept twice")
     bad = [i for i in chosen if not 0 <= i < len(values)]
     if bad:
-        raise RuleError(f"no die at position(s) {bad}: the roll has {len(values)} dice", rule="R3")
+        raise refuse(
+            "R3",
+            f"aucun dé en position(s) {bad} : le jet compte {len(values)} dés",
+            f"no die at position(s) {bad}: the roll has {len(values)} dice",
+        )
     if len(chosen) != n:
-        raise RuleError(f"keep exactly {n} dice (keep {kept} of {len(values)} rolled), not {len(chosen)}", rule="R3")
+        raise refuse(
+            "R3",
+            f"gardez exactement {n} dés ({kept} gardés sur {len(values)} lancés), pas {len(chosen)}",
+            f"keep exactly {n} dice (keep {kept} of {len(values)} rolled), not {len(chosen)}",
+        )
     if scope == "ones_forced_kept":
         ones = [i for i in range(len(values)) if is_active_one(values, cancelled, i)]
         need = min(len(ones), n)
         if sum(1 for i in chosen if i in ones) < need:
-            raise RuleError("the 1s must be kept first (option ones_forced_kept)", rule="A1")
+            raise refuse(
+                "A1",
+                "les 1 doivent être gardés d'abord (option ones_forced_kept)",
+                "the 1s must be kept first (option ones_forced_kept)",
+            )
     return tuple(sorted(chosen))
 
 

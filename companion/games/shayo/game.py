@@ -20,18 +20,19 @@ import random
 
 from typing import Any, Callable, Mapping
 
-from ...errors import CompanionError, EventError, RuleError
+from ...errors import CompanionError
 from ...events import Event, Source
+from ..refusal import broken, malformed, refuse
 from ..base import Outcome, text, de
 from . import combat, crafting
 from .dice import Count
-from .options import check_options, default_options
+from .options import Options, check_options, default_options
 from .sheet import character_from_json, edit_character
 from .state import ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 from .testflow import (choose_keep, declare_ki, declare_signature, enter_roll, explain, parse_dice, reroll_mode,
                        reroll_text, resolve_empty, start_test, test_label, usable, use_signature, withdraw_signature)
 
-from .values import evolve
+from .values import MAX_VALUE, evolve
 from .camera import CAMERA
 from .expects import STEPS as EXPECTS_STEPS
 __all__ = ["ShayoGame", "GAME"]
@@ -48,7 +49,11 @@ def _boxes(state: ShayoState) -> tuple[int, ...]:
 def _character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     ch = character_from_json(ev.data, _boxes(state))
     if ch.name in state.characters:
-        raise RuleError(f"{ch.name} already exists: edit the sheet with shayo.edit_character", rule="R1")
+        raise refuse(
+            "R1",
+            f"{ch.name} existe déjà : modifiez sa fiche avec shayo.edit_character",
+            f"{ch.name} already exists: edit the sheet with shayo.edit_character",
+        )
     state = state.with_character(ch)
     return state, [Outcome("character.created", text(
         f"Fiche {de(ch.name)} créée : réserve de Ki personnelle {ch.personal_pool}.",
@@ -66,7 +71,7 @@ def _edit_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[S
 def _remove_character(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     ch = character(state, ev.data.get("name"), rule="R1")
     if state.test is not None and state.test.who == ch.name:
-        raise RuleError(f"{ch.name} has a test open", rule="R3")
+        raise refuse("R3", f"{ch.name} a un test ouvert", f"{ch.name} has a test open")
     chars = dict(state.characters)
     del chars[ch.name]
     return evolve(state, characters=chars), [Outcome("character.removed", text(
@@ -97,14 +102,23 @@ def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoSt
     who = character(state, d.get("who")).name
     use = d.get("use", "other")
     if use == "improve":
-        raise RuleError("Ki for extra dice is declared with the test (R3 step 2): use 'ki' in shayo.test or shayo.ki", rule="R6")
+        raise refuse(
+            "R6",
+            "le Ki pour des dés en plus se déclare avec le test (R3, étape 2) : utilisez « ki » dans shayo.test ou shayo.ki",
+            "Ki for extra dice is declared with the test (R3 step 2): use 'ki' in shayo.test or shayo.ki",
+        )
     if use not in _USES:
-        raise EventError(f"'use' must be one of {', '.join(_USES)}")
+        raise malformed(f"« use » doit être l'un de {', '.join(_USES)}", f"'use' must be one of {', '.join(_USES)}")
     amount = d.get("amount", combat.EXTRA_ACTION_KI if use == "extra_action" else None)
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-        raise EventError("'amount' must be a positive number of Ki")
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= MAX_VALUE:
+        raise malformed(f"« amount » doit être un nombre de Ki de 1 à {MAX_VALUE}, pas {amount!r}",
+                        f"'amount' must be a number of Ki from 1 to {MAX_VALUE}, not {amount!r}")
     if use == "extra_action" and amount != combat.EXTRA_ACTION_KI:
-        raise RuleError(f"an extra action costs {combat.EXTRA_ACTION_KI} Ki", rule="R6")
+        raise refuse(
+            "R6",
+            f"une action en plus coûte {combat.EXTRA_ACTION_KI} Ki",
+            f"an extra action costs {combat.EXTRA_ACTION_KI} Ki",
+        )
     if use in ("manoeuvre", "spell"):
         forbid_in_bought_action(state, who, "manoeuvre" if use == "manoeuvre" else "spell")
     state, paid = pay_ki(state, who, amount, d.get("from"), bool(d.get("surpass", False)))
@@ -127,8 +141,11 @@ def _spend_ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoSt
 def _health(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     ch = character(state, ev.data.get("who"), rule="R16")
     boxes = ev.data.get("boxes")
-    if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes == 0:
-        raise EventError("'boxes' must be a non-zero integer (positive ticks, negative heals)")
+    if not isinstance(boxes, int) or isinstance(boxes, bool) or boxes == 0 or not -MAX_VALUE <= boxes <= MAX_VALUE:
+        raise malformed(
+            f"« boxes » doit être un entier non nul de {-MAX_VALUE} à {MAX_VALUE} (positif : cases cochées, négatif : soins), pas {boxes!r}",
+            f"'boxes' must be a non-zero whole number from {-MAX_VALUE} to {MAX_VALUE} (positive ticks, negative heals), not {boxes!r}",
+        )
     if boxes > 0:
         state, info = combat.apply_damage(state, ch.name, boxes)
         outs = [Outcome("health.damage", text(
@@ -146,10 +163,15 @@ def _health(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
 # -- the test --------------------------------------------------------------------------------
 def _test(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     if state.exchange is not None or state.project is not None:
-        raise RuleError("an attack or a crafting work is in progress: finish or cancel it first", rule="R3")
+        raise refuse(
+            "R3",
+            "une attaque ou un travail d'artisanat est en cours : finissez-le ou annulez-le d'abord",
+            "an attack or a crafting work is in progress: finish or cancel it first",
+        )
     state = start_test(state, ev.data, "test")
     t = state.test
-    assert t is not None
+    if t is None:  # pragma: no cover - an invariant of the rules
+        raise broken("t is not None")
     return state, [Outcome("test.declared", text(
         f"Test {de(test_label(t))}, difficulté {t.difficulty} : lancez {t.rolled}d10, gardez {t.keep}.",
         f"Test of {test_label(t, 'en')}, difficulty {t.difficulty}: roll {t.rolled}d10, keep {t.keep}."),
@@ -159,7 +181,8 @@ def _test(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState,
 def _ki(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     state = declare_ki(state, ev.data)
     t = state.test
-    assert t is not None
+    if t is None:  # pragma: no cover - an invariant of the rules
+        raise broken("t is not None")
     return state, [Outcome("test.ki", text(
         f"Ki déclaré : +{t.ki_rolled} dé(s) lancé(s), +{t.ki_kept} gardé(s) : lancez {t.rolled}d10, gardez {t.keep}.",
         f"Ki declared: +{t.ki_rolled} die/dice rolled, +{t.ki_kept} kept: roll {t.rolled}d10, keep {t.keep}."),
@@ -179,7 +202,8 @@ def _roll(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState,
 def _signature(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     state = use_signature(state, ev.data, rng, ev.source)
     t = state.test
-    assert t is not None
+    if t is None:  # pragma: no cover - an invariant of the rules
+        raise broken("t is not None")
     note = t.notes[-1]
     return state, [Outcome("signature", text(
         f"Signature « {note['fr']} » : {note['before']} → {note['after']}",
@@ -189,7 +213,8 @@ def _signature(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoS
 def _signature_declare(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     state = declare_signature(state, ev.data)
     t = state.test
-    assert t is not None and t.awaiting is not None
+    if t is None or t.awaiting is None:  # pragma: no cover - an invariant of the rules
+        raise broken("t is not None and t.awaiting is not None")
     w = t.awaiting
     roll = reroll_text(w, state.options["tens_reroll"])
     return state, [Outcome("signature.declared", text(
@@ -215,7 +240,7 @@ def _cancel(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoStat
     """Drop the open test, attack or crafting work. Ki declared for dice not yet rolled is
     given back [Decision]; Ki of a rolled test stays spent."""
     if state.test is None and state.exchange is None and state.project is None:
-        raise RuleError("nothing to cancel", rule="R3")
+        raise refuse("R3", "rien à annuler", "nothing to cancel")
     t = state.test
     if t is not None and t.dice is None and t.who is not None and t.ki_paid:
         state = refund_ki(state, t.who, t.ki_paid)
@@ -275,7 +300,11 @@ def _settle(state: ShayoState) -> tuple[ShayoState, list[Outcome]]:
 # -- combat and crafting -------------------------------------------------------------------
 def _attack(state: ShayoState, ev: Event, rng: random.Random) -> tuple[ShayoState, list[Outcome]]:
     if state.test is not None or state.project is not None:
-        raise RuleError("finish (or cancel) the test or work in progress first", rule="R13")
+        raise refuse(
+            "R13",
+            "finissez (ou annulez) d'abord le test ou le travail en cours",
+            "finish (or cancel) the test or work in progress first",
+        )
     return combat.attack(state, ev.data)
 
 
@@ -313,7 +342,11 @@ def _reroll_at(chain: tuple[Event, ...], sid: Any) -> int:
             if (ev.data.get("signature") or declared) == sid and "values" in ev.data:
                 return i
             declared = None
-    raise RuleError(f"signature {sid!r} re-rolled no die with given faces since the last roll: nothing to correct", rule="R3")
+    raise refuse(
+        "R3",
+        f"la signature {sid!r} n'a relancé aucun dé aux faces données depuis le dernier jet : rien à corriger",
+        f"signature {sid!r} re-rolled no die with given faces since the last roll: nothing to correct",
+    )
 
 
 def _corrected(before: list[int], d: Mapping[str, Any], key: str) -> list[int]:
@@ -321,16 +354,25 @@ def _corrected(before: list[int], d: Mapping[str, Any], key: str) -> list[int]:
     if key in d:
         after = list(parse_dice(d[key], key))
         if len(after) != len(before):
-            raise EventError(f"the correction gives {len(after)} value(s) for {len(before)}")
+            raise malformed(
+                f"la correction donne {len(after)} valeur(s) pour {len(before)}",
+                f"the correction gives {len(after)} value(s) for {len(before)}",
+            )
         return after
     if "index" in d and "value" in d:
         i = d["index"]
         if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(before):
-            raise EventError(f"'index' must be a die position 0-{len(before) - 1}")
+            raise malformed(
+                f"« index » doit être une position de dé de 0 à {len(before) - 1}",
+                f"'index' must be a die position 0-{len(before) - 1}",
+            )
         after = list(before)
         after[i] = parse_dice([d["value"]], "value")[0]
         return after
-    raise EventError(f"a correction gives '{key}' (all values) or 'index' and 'value'")
+    raise malformed(
+        f"une correction donne « {key} » (toutes les valeurs) ou « index » et « value »",
+        f"a correction gives '{key}' (all values) or 'index' and 'value'",
+    )
 
 
 HANDLERS: Mapping[str, Handler] = {
@@ -368,6 +410,8 @@ class ShayoGame:
     #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
     expects_steps = EXPECTS_STEPS
     camera = CAMERA
+    #: The options, one field each (:mod:`companion.games.options`).
+    options_class = Options
 
     def default_options(self) -> dict[str, Any]:
         return default_options()
@@ -381,8 +425,11 @@ class ShayoGame:
             return self._correct(state, event, rng)
         handler = HANDLERS.get(verb)
         if handler is None:
-            raise EventError(f"unknown Shayo event {event.type!r}; known: "
-                             + ", ".join(f"shayo.{v}" for v in [*HANDLERS, "correct"]))
+            raise malformed(
+                (f"événement Shayo inconnu {event.type!r} ; connus : " + ", ".join(f"shayo.{v}" for v in [*HANDLERS, "correct"])),
+                f"unknown Shayo event {event.type!r}; known: "
+                             + ", ".join(f"shayo.{v}" for v in [*HANDLERS, "correct"]),
+            )
         new, outs = handler(state, event, rng)
         new, more = _settle(new)
         outs = outs + more
@@ -398,9 +445,15 @@ class ShayoGame:
         """Replace the dice of the last roll (or the new faces of one of its re-rolls,
         ``signature``) and re-fold what followed it."""
         if state.base is None or not state.chain:
-            raise RuleError("there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
+            raise refuse(
+                "R3",
+                "il n'y a pas de jet à corriger ici (shayo.correct corrige le jet en cours) ; pour corriger un"
+                " jet antérieur, renvoyez-le avec « corrects » (son numéro : la correction de la photo sur la tablette"
+                " le fait) et la suite est recalculée",
+                "there is no roll to correct here (shayo.correct fixes the roll in progress); to correct an"
                             " earlier roll, send it again with 'corrects' (its number: the tablet's photo correction"
-                            " does this) and what followed is worked out again", rule="R3")
+                            " does this) and what followed is worked out again",
+            )
         d = event.data
         at, key = (_reroll_at(state.chain, d["signature"]), "values") if "signature" in d else (0, "dice")
         target = state.chain[at]
@@ -414,7 +467,11 @@ class ShayoGame:
                 new, more = self.apply(new, ev, rng)
                 outs = outs + more
         except CompanionError as exc:
-            raise RuleError(f"this correction conflicts with a later choice ({exc}); undo that choice first", rule="R3") from None
+            raise refuse(
+                "R3",
+                f"cette correction contredit un choix ultérieur ({getattr(exc, 'text', {}).get('fr', exc)}) ; annulez d'abord ce choix",
+                f"this correction conflicts with a later choice ({exc}); undo that choice first",
+            ) from None
         shown = f"{' '.join(map(str, before))} → {' '.join(map(str, after))}"
         what = text("Correction : ", "Correction: ") if at == 0 else text(
             f"Correction de la relance ({d['signature']}) : ", f"Correction of the re-roll ({d['signature']}): ")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .signatures import Signature, merge_counts
 
@@ -215,7 +215,7 @@ def _replace(
     caps: tuple[int, ...],
     total_max: int,
     count: int | None,
-    pick,  # (state) -> list of (category, how many) to re-roll, total r
+    pick: Callable[[tuple[int, ...]], list[tuple[int, int]]],  # state -> (category, how many) to re-roll
     fresh: tuple[int, ...],
     keep_originals: bool = False,
 ) -> tuple[dict[tuple[int, ...], int], int]:

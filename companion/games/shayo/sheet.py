@@ -21,10 +21,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ..refusal import french_name, malformed, refuse
 from .signatures import Signature, parse_signature
 
-from .values import evolve
+from .values import MAX_VALUE, evolve
 __all__ = ["Character", "Weapon", "Armour", "norm_key", "character_from_json", "edit_character", "MAX_RATING"]
 
 MAX_RATING = 5
@@ -132,13 +132,41 @@ class Character:
 
 
 # -- parsing ------------------------------------------------------------------------------
-def _int(value: Any, what: str, lo: int | None = 0, hi: int | None = None) -> int:
+#: French names of the sheet's fields named in the refusals.
+_FR_NAMES = (
+    (r"attribute", "attributs"), (r"skill", "compétences"),
+    (r"attribute (.+)", r"attribut \1"), (r"skill (.+)", r"compétence \1"),
+    (r"weapon (.+) dice", r"dés de l'arme \1"), (r"weapon (.+) fixed damage", r"dégâts fixes de l'arme \1"),
+    (r"weapon (.+) solidity", r"solidité de l'arme \1"), (r"armour SD", "SD de l'armure"),
+    (r"armour fixed protection", "protection fixe de l'armure"), (r"armour solidity", "solidité de l'armure"),
+    (r"aspect value \(Terre or Ciel\)", "valeur d'aspect (Terre ou Ciel)"), (r"aspect value", "valeur d'aspect"),
+    (r"bonus signatures", "signatures en plus"), (r"damage", "dégâts"), (r"encumbrance", "encombrement"),
+    (r"life line boxes", "cases d'une ligne de vie"),
+)
+
+
+def _fr(what: str) -> str:
+    return french_name(what, _FR_NAMES)
+
+
+def _int(value: Any, what: str, lo: int | None = 0, hi: int | None = MAX_VALUE) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EventError(f"{what} must be an integer, not {value!r}")
+        raise malformed(
+            f"« {_fr(what)} » doit être un nombre entier, pas {value!r}",
+            f"{what} must be an integer, not {value!r}",
+        )
     if lo is not None and value < lo:
-        raise RuleError(f"{what} must be at least {lo} (got {value})", rule="R1")
+        raise refuse(
+            "R1",
+            f"« {_fr(what)} » doit valoir au moins {lo} (reçu : {value})",
+            f"{what} must be at least {lo} (got {value})",
+        )
     if hi is not None and value > hi:
-        raise RuleError(f"{what} must be at most {hi} (got {value})", rule="R1")
+        raise refuse(
+            "R1",
+            f"« {_fr(what)} » doit valoir au plus {hi} (reçu : {value})",
+            f"{what} must be at most {hi} (got {value})",
+        )
     return value
 
 
@@ -158,19 +186,25 @@ def _ratings(raw: Any, what: str) -> dict[str, int]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise EventError(f"'{what}' must be an object {{name: rating}}")
+        raise malformed(
+            f"« {_fr(what)} » doit être un objet {{nom : valeur}}",
+            f"'{what}' must be an object {{name: rating}}",
+        )
     out: dict[str, int] = {}
     for name, value in raw.items():
         key = norm_key(str(name))
         if not key:
-            raise EventError(f"an empty name in '{what}'")
+            raise malformed(f"un nom vide dans « {_fr(what)} »", f"an empty name in '{what}'")
         out[key] = _int(value, f"{what} {name!r}", 0, MAX_RATING)
     return out
 
 
 def _weapon(raw: Any, name: str) -> Weapon:
     if not isinstance(raw, Mapping):
-        raise EventError(f"weapon {name!r} must be an object {{dice, fixed, solidity}}")
+        raise malformed(
+            f"l'arme {name!r} doit être un objet {{dice, fixed, solidity}}",
+            f"weapon {name!r} must be an object {{dice, fixed, solidity}}",
+        )
     return Weapon(
         _int(raw.get("dice", 1), f"weapon {name!r} dice"),
         _int(raw.get("fixed", 0), f"weapon {name!r} fixed damage"),
@@ -183,7 +217,10 @@ def _armour(raw: Any) -> Armour | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise EventError("'armour' must be an object {sd, protection, solidity} or null")
+        raise malformed(
+            "« armour » doit être un objet {sd, protection, solidity} ou null",
+            "'armour' must be an object {sd, protection, solidity} or null",
+        )
     return Armour(
         _int(raw.get("sd", 5), "armour SD", 2),
         _int(raw.get("protection", 0), "armour fixed protection"),
@@ -199,23 +236,40 @@ def signature_allowance(level: int, bonus: int = 0) -> int:
 
 def _check(ch: Character) -> Character:
     if "ins" not in ch.attributes:
-        raise RuleError(f"{ch.name}: the attribute INS is required (it feeds and caps Ki)", rule="R5")
+        raise refuse(
+            "R5",
+            f"{ch.name} : l'attribut INS est obligatoire (il alimente et plafonne le Ki)",
+            f"{ch.name}: the attribute INS is required (it feeds and caps Ki)",
+        )
     if ch.aspect not in ASPECTS:
-        raise EventError(f"{ch.name}: 'aspect' must be 'terre' or 'ciel'")
+        raise malformed(
+            f"{ch.name} : « aspect » doit valoir « terre » ou « ciel »",
+            f"{ch.name}: 'aspect' must be 'terre' or 'ciel'",
+        )
     for skill, sigs in ch.signatures.items():
         level = ch.skills.get(skill, 0)
         allowed = signature_allowance(level, ch.bonus_signatures.get(skill, 0))
         if len(sigs) > allowed:
-            raise RuleError(
+            raise refuse(
+                "R4",
+                f"{ch.name} : {len(sigs)} signature(s) en {skill} (niveau {level}), mais {allowed} seulement"
+                " permise(s) (une au niveau 3, une de plus au 5, plus les améliorations d'objets)",
                 f"{ch.name}: {len(sigs)} signature(s) on {skill} (level {level}) but only {allowed}"
                 " allowed (one at level 3, one more at 5, plus object improvements)",
-                rule="R4",
             )
         ids = [s.id for s in sigs]
         if len(set(ids)) != len(ids):
-            raise RuleError(f"{ch.name}: the same signature twice on {skill}", rule="R4")
+            raise refuse(
+                "R4",
+                f"{ch.name} : la même signature deux fois en {skill}",
+                f"{ch.name}: the same signature twice on {skill}",
+            )
     if ch.damage > ch.health_boxes:
-        raise RuleError(f"{ch.name}: {ch.damage} boxes ticked but only {ch.health_boxes}", rule="R16")
+        raise refuse(
+            "R16",
+            f"{ch.name} : {ch.damage} cases cochées, mais seulement {ch.health_boxes}",
+            f"{ch.name}: {ch.damage} boxes ticked but only {ch.health_boxes}",
+        )
     return ch
 
 
@@ -223,11 +277,17 @@ def _signatures(raw: Any) -> dict[str, tuple[Signature, ...]]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise EventError("'signatures' must be an object {skill: [signature, ...]}")
+        raise malformed(
+            "« signatures » doit être un objet {compétence : [signature, ...]}",
+            "'signatures' must be an object {skill: [signature, ...]}",
+        )
     out: dict[str, tuple[Signature, ...]] = {}
     for skill, items in raw.items():
         if not isinstance(items, list):
-            raise EventError(f"signatures of {skill!r} must be a list")
+            raise malformed(
+                f"les signatures de {skill!r} doivent être une liste",
+                f"signatures of {skill!r} must be a list",
+            )
         if items:
             out[norm_key(str(skill))] = tuple(parse_signature(i) for i in items)
     return out
@@ -243,17 +303,26 @@ def character_from_json(raw: Mapping[str, Any], default_boxes: tuple[int, ...]) 
     """Build and check a sheet (creation rules R1, R4, R5)."""
     unknown = set(raw) - _FIELDS
     if unknown:
-        raise EventError(f"unknown character field(s): {', '.join(sorted(unknown))}")
+        raise malformed(
+            f"champ(s) de personnage inconnu(s) : {', '.join(sorted(unknown))}",
+            f"unknown character field(s): {', '.join(sorted(unknown))}",
+        )
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise EventError("a character needs a 'name'")
+        raise malformed("un personnage a besoin d'un « name »", "a character needs a 'name'")
     boxes_raw = raw.get("life_boxes", list(default_boxes))
     if not isinstance(boxes_raw, list) or not boxes_raw:
-        raise EventError("'life_boxes' must be a non-empty list of box counts, one per life line")
+        raise malformed(
+            "« life_boxes » doit être une liste non vide de nombres de cases, un par ligne de vie",
+            "'life_boxes' must be a non-empty list of box counts, one per life line",
+        )
     boxes = tuple(_int(b, "life line boxes", 1) for b in boxes_raw)
     weapons_raw = raw.get("weapons", {}) or {}
     if not isinstance(weapons_raw, Mapping):
-        raise EventError("'weapons' must be an object {name: {dice, fixed, solidity}}")
+        raise malformed(
+            "« weapons » doit être un objet {nom : {dice, fixed, solidity}}",
+            "'weapons' must be an object {name: {dice, fixed, solidity}}",
+        )
     aspect = raw.get("aspect", "terre")
     aspect = norm_key(aspect) if isinstance(aspect, str) else aspect
     ch = Character(
@@ -281,14 +350,29 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
     """Apply a partial edit (objects are merged key by key) and check the result again."""
     unknown = set(changes) - (_FIELDS - {"name"})
     if unknown:
-        raise EventError(f"unknown character field(s): {', '.join(sorted(unknown))}")
+        raise malformed(
+            f"champ(s) de personnage inconnu(s) : {', '.join(sorted(unknown))}",
+            f"unknown character field(s): {', '.join(sorted(unknown))}",
+        )
     new = ch
+    for step in (_edit_ratings, _edit_signatures, _edit_aspect, _edit_health, _edit_gear):
+        new = step(new, changes)
+    return _check(new)
+
+
+def _edit_ratings(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Attributes and skills, merged by key (R1)."""
     if "attributes" in changes:
         new = evolve(new, attributes={**new.attributes, **_ratings(changes["attributes"], "attribute")})
     if "skills" in changes:
         new = evolve(new, skills={**new.skills, **_ratings(changes["skills"], "skill")})
     if "attributes" in changes or "skills" in changes:
         new = evolve(new, names={**new.names, **_names(changes.get("attributes"), changes.get("skills"))})
+    return new
+
+
+def _edit_signatures(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Signatures per skill (an empty list removes them) and bonus signatures (R4)."""
     if "signatures" in changes:
         merged = {**new.signatures, **_signatures(changes["signatures"])}
         raw_sig = changes["signatures"] or {}
@@ -299,6 +383,11 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
     if "bonus_signatures" in changes:
         bonus = {norm_key(str(k)): _int(v, "bonus signatures") for k, v in (changes["bonus_signatures"] or {}).items()}
         new = evolve(new, bonus_signatures={**new.bonus_signatures, **bonus})
+    return new
+
+
+def _edit_aspect(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Aspect, its value and the flags."""
     if "aspect" in changes:
         a = changes["aspect"]
         new = evolve(new, aspect=norm_key(a) if isinstance(a, str) else a)
@@ -307,19 +396,29 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
     for flag in ("pc", "present"):
         if flag in changes:
             new = evolve(new, **{flag: bool(changes[flag])})
+    return new
+
+
+def _edit_health(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Life lines, damage and encumbrance (R16)."""
     if "life_boxes" in changes:
         b = changes["life_boxes"]
         if not isinstance(b, list) or not b:
-            raise EventError("'life_boxes' must be a non-empty list")
+            raise malformed("« life_boxes » doit être une liste non vide", "'life_boxes' must be a non-empty list")
         new = evolve(new, life_boxes=tuple(_int(x, "life line boxes", 1) for x in b))
     if "damage" in changes:
         new = evolve(new, damage=_int(changes["damage"], "damage"))
     if "encumbrance" in changes:
         new = evolve(new, encumbrance=_int(changes["encumbrance"], "encumbrance"))
+    return new
+
+
+def _edit_gear(new: Character, changes: Mapping[str, Any]) -> Character:
+    """Weapons (null removes one) and armour (R16, R17)."""
     if "weapons" in changes:
         w = changes["weapons"] or {}
         if not isinstance(w, Mapping):
-            raise EventError("'weapons' must be an object")
+            raise malformed("« weapons » doit être un objet", "'weapons' must be an object")
         weapons = dict(new.weapons)
         for k, v in w.items():
             if v is None:
@@ -329,4 +428,4 @@ def edit_character(ch: Character, changes: Mapping[str, Any]) -> Character:
         new = evolve(new, weapons=weapons)
     if "armour" in changes:
         new = evolve(new, armour=_armour(changes["armour"]))
-    return _check(new)
+    return new

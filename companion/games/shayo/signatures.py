@@ -28,7 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ...errors import EventError
+from ..refusal import malformed
+from .values import MAX_VALUE
 
 __all__ = ["Signature", "CATALOGUE", "parse_signature", "KINDS", "WHICH", "merge_counts"]
 
@@ -73,37 +74,74 @@ CATALOGUE: Mapping[str, Signature] = {
 }
 
 
+def _catalogued(raw: str) -> Signature:
+    """The catalogue's signature ``raw`` (R4)."""
+    sig = CATALOGUE.get(raw)
+    if sig is None:
+        raise malformed(
+            f"signature inconnue {raw!r} ; connues : {', '.join(CATALOGUE)} (ou donnez une fiche complète)",
+            f"unknown signature {raw!r}; known: {', '.join(CATALOGUE)} (or give a full record)",
+        )
+    return sig
+
+
+def _which(sid: str, kind: Any, which: Any) -> Any:
+    """Which dice a re-roll targets (ones, failures, tens); nothing for other kinds."""
+    if kind == "reroll":
+        if which not in WHICH:
+            raise malformed(
+                f"signature {sid!r} : une relance demande « which » parmi {', '.join(WHICH)}",
+                f"signature {sid!r}: a re-roll needs 'which' in {', '.join(WHICH)}",
+            )
+    elif which is not None:
+        raise malformed(
+            f"signature {sid!r} : « which » ne sert qu'aux relances",
+            f"signature {sid!r}: 'which' is only for re-rolls",
+        )
+    return which
+
+
+def _count(sid: str, count: Any) -> Any:
+    """How many dice the signature acts on: 1 to MAX_VALUE, or null for every die."""
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_VALUE):
+        raise malformed(
+            f"signature {sid!r} : « count » doit être un entier de 1 à {MAX_VALUE} ou null (tous les dés), pas {count!r}",
+            f"signature {sid!r}: 'count' must be a whole number from 1 to {MAX_VALUE} or null (every die), not {count!r}",
+        )
+    return count
+
+
 def parse_signature(raw: Any) -> Signature:
     """A signature from its catalogue id (a string) or a full record (an object)."""
     if isinstance(raw, str):
-        sig = CATALOGUE.get(raw)
-        if sig is None:
-            raise EventError(
-                f"unknown signature {raw!r}; known: {', '.join(CATALOGUE)} (or give a full record)"
-            )
-        return sig
+        return _catalogued(raw)
     if not isinstance(raw, Mapping):
-        raise EventError("a signature is a catalogue id or an object {id, kind, which, count}")
+        raise malformed(
+            "une signature est un identifiant du catalogue ou un objet {id, kind, which, count}",
+            "a signature is a catalogue id or an object {id, kind, which, count}",
+        )
     sid = raw.get("id")
     if not isinstance(sid, str) or not sid:
-        raise EventError("a signature record needs an 'id' (a string)")
+        raise malformed(
+            "une fiche de signature a besoin d'un « id » (un texte)",
+            "a signature record needs an 'id' (a string)",
+        )
     base = CATALOGUE.get(sid)
     kind = raw.get("kind", base.kind if base else None)
     if kind not in KINDS:
-        raise EventError(f"signature {sid!r}: 'kind' must be one of {', '.join(KINDS)}")
-    which = raw.get("which", base.which if base else None)
-    if kind == "reroll":
-        if which not in WHICH:
-            raise EventError(f"signature {sid!r}: a re-roll needs 'which' in {', '.join(WHICH)}")
-    elif which is not None:
-        raise EventError(f"signature {sid!r}: 'which' is only for re-rolls")
-    count = raw.get("count", base.count if base else 1)
-    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 1):
-        raise EventError(f"signature {sid!r}: 'count' must be a positive integer or null (every die)")
+        raise malformed(
+            f"signature {sid!r} : « kind » doit être l'un de {', '.join(KINDS)}",
+            f"signature {sid!r}: 'kind' must be one of {', '.join(KINDS)}",
+        )
+    which = _which(sid, kind, raw.get("which", base.which if base else None))
+    count = _count(sid, raw.get("count", base.count if base else 1))
     fr = raw.get("fr", base.fr if base else sid)
     en = raw.get("en", base.en if base else sid)
     if not isinstance(fr, str) or not isinstance(en, str):
-        raise EventError(f"signature {sid!r}: 'fr' and 'en' must be strings")
+        raise malformed(
+            f"signature {sid!r} : « fr » et « en » doivent être des textes",
+            f"signature {sid!r}: 'fr' and 'en' must be strings",
+        )
     return Signature(sid, kind, which, count, fr, en)
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
 from ...events import Event
+from ..refusal import malformed, refuse
 from .sheet import Character
 from .signatures import Signature
 
@@ -208,17 +208,25 @@ class ShayoState:
 def forbid_in_bought_action(state: "ShayoState", who: str | None, what: str) -> None:
     """R6.4: no manoeuvre and no spell in an action bought with Ki."""
     if state.turn is not None and state.turn.in_bought_action(who):
-        raise RuleError(f"{who} is in an extra action bought with Ki: no {what} allowed", rule="R6")
+        raise refuse(
+            "R6",
+            f"{who} est dans une action en plus achetée avec du Ki : " + ("aucune manœuvre permise" if what == "manoeuvre" else "aucun sortilège permis"),
+            f"{who} is in an extra action bought with Ki: no {what} allowed",
+        )
 
 
 # -- Ki ------------------------------------------------------------------------------------
 def character(state: ShayoState, name: Any, rule: str = "R5") -> Character:
     if not isinstance(name, str):
-        raise EventError("give the character's 'who' (a name)")
+        raise malformed("donnez le nom du personnage (« who »)", "give the character's 'who' (a name)")
     ch = state.characters.get(name)
     if ch is None:
         known = ", ".join(state.characters) or "none yet"
-        raise RuleError(f"no character named {name!r} (known: {known})", rule=rule)
+        raise refuse(
+            rule,
+            f"aucun personnage nommé {name!r} (connus : {known})",
+            f"no character named {name!r} (known: {known})",
+        )
     return ch
 
 
@@ -234,7 +242,10 @@ def group_left(state: ShayoState) -> int:
 def _nonneg(raw: Mapping[str, Any], key: str) -> int:
     v = raw.get(key, 0)
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise EventError(f"Ki drawn from {key!r} must be a non-negative integer")
+        raise malformed(
+            f"le Ki tiré de {key!r} doit être un entier positif ou nul",
+            f"Ki drawn from {key!r} must be a non-negative integer",
+        )
     return v
 
 
@@ -253,36 +264,63 @@ def pay_ki(
     p_left, g_left = ch.personal_left, group_left(state)
     if source is not None:
         if not isinstance(source, Mapping) or set(source) - {"personal", "group", "health"}:
-            raise EventError("'from' must be an object with 'personal', 'group' and/or 'health'")
+            raise malformed(
+                "« from » doit être un objet avec « personal », « group » et/ou « health »",
+                "'from' must be an object with 'personal', 'group' and/or 'health'",
+            )
         p, g, h = _nonneg(source, "personal"), _nonneg(source, "group"), _nonneg(source, "health")
         if p + g + h != amount:
-            raise RuleError(f"the Ki drawn ({p}+{g}+{h}) must equal the Ki spent ({amount})", rule="R5")
+            raise refuse(
+                "R5",
+                f"le Ki tiré ({p}+{g}+{h}) doit égaler le Ki dépensé ({amount})",
+                f"the Ki drawn ({p}+{g}+{h}) must equal the Ki spent ({amount})",
+            )
         if p > p_left:
-            raise RuleError(f"{who}'s personal pool has only {p_left} Ki left", rule="R5")
+            raise refuse(
+                "R5",
+                f"la réserve personnelle de {who} n'a plus que {p_left} Ki",
+                f"{who}'s personal pool has only {p_left} Ki left",
+            )
         if g > g_left:
-            raise RuleError(f"the group pool has only {g_left} Ki left", rule="R5")
+            raise refuse(
+                "R5",
+                f"la réserve de groupe n'a plus que {g_left} Ki",
+                f"the group pool has only {g_left} Ki left",
+            )
     else:
         p = min(amount, p_left)
         g = min(amount - p, g_left)
         h = amount - p - g
         if h and not surpass:
-            raise RuleError(
+            raise refuse(
+                "R7",
+                f"pas assez de Ki : {who} a {p_left} personnel + {g_left} de groupe < {amount} ;"
+                " pour se dépasser, cochez plutôt des cases de santé ('surpass' : true)",
                 f"not enough Ki: {who} has {p_left} personal + {g_left} group < {amount};"
                 " to surpass oneself, tick health boxes instead ('surpass': true)",
-                rule="R7",
             )
     if h:
         if state.options["surpass"] == "only_when_empty":
             if p_left or g_left:
-                raise RuleError(
+                raise refuse(
+                    "A8",
+                    "se dépasser n'est permis que quand les deux réserves de Ki sont déjà vides"
+                    " (option surpass=only_when_empty)",
                     "surpassing oneself is only allowed when both Ki pools are already empty"
                     " (option surpass=only_when_empty)",
-                    rule="A8",
                 )
         elif p != p_left or g != g_left:
-            raise RuleError("empty both Ki pools before paying Ki with health boxes", rule="A8")
+            raise refuse(
+                "A8",
+                "videz les deux réserves de Ki avant de payer du Ki en cases de santé",
+                "empty both Ki pools before paying Ki with health boxes",
+            )
         if ch.damage + h > ch.health_boxes:
-            raise RuleError(f"{who} has only {ch.health_boxes - ch.damage} health boxes left", rule="R7")
+            raise refuse(
+                "R7",
+                f"il ne reste à {who} que {ch.health_boxes - ch.damage} case(s) de santé",
+                f"{who} has only {ch.health_boxes - ch.damage} health boxes left",
+            )
     ch = evolve(ch, ki_spent=ch.ki_spent + p, damage=ch.damage + h)
     new = evolve(state.with_character(ch), group_spent=state.group_spent + g)
     paid = {k: v for k, v in (("personal", p), ("group", g), ("health", h)) if v}

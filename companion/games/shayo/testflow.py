@@ -20,15 +20,26 @@ import random
 
 from typing import Any, Iterator, Mapping, Sequence
 
-from ...errors import EventError, RuleError
+from ...errors import RuleError
 from ...events import Source
+from ..refusal import broken, french_name, malformed, refuse
 from .dice import Count, best_keep, check_keep, count, is_active_one
 from .odds import MAX_DICE
 from .sheet import norm_key
 from .signatures import Signature, parse_signature
 from .state import Declared, ShayoState, Test, character, forbid_in_bought_action, pay_ki, refund_ki
 
-from .values import evolve
+#: A rating's name in French, for the refusals ("the attribute" -> "l'attribut").
+_FR_TABLE = {"attribute": "l'attribut", "skill": "la compétence"}
+#: French names of the fields named in the refusals.
+_FR_NAMES = (
+    (r"Ki for dice rolled", "Ki pour les dés lancés"), (r"Ki for dice kept", "Ki pour les dés gardés"),
+    (r"manoeuvre Ki", "Ki de la manœuvre"), (r"manoeuvre difficulty", "difficulté de la manœuvre"),
+    (r"modifier to dice rolled", "modificateur des dés lancés"), (r"modifier to dice kept", "modificateur des dés gardés"),
+    (r"'required'", "required"),
+)
+
+from .values import MAX_DIFFICULTY, evolve
 __all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "use_signature", "declare_signature",
            "withdraw_signature", "reroll_mode", "reroll_text", "choose_keep", "usable", "explain", "parse_dice",
            "rating", "Resolved"]
@@ -36,11 +47,13 @@ __all__ = ["Explanation", "labels", "start_test", "declare_ki", "enter_roll", "u
 Resolved = tuple[ShayoState, Test, Count]
 
 
-def _int(v: Any, what: str, lo: int | None = None) -> int:
+def _int(v: Any, what: str, lo: int | None = None, hi: int = MAX_DICE) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise EventError(f"{what} must be an integer, not {v!r}")
+        raise malformed(f"« {french_name(what, _FR_NAMES)} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
     if lo is not None and v < lo:
-        raise EventError(f"{what} must be at least {lo}")
+        raise malformed(f"« {french_name(what, _FR_NAMES)} » doit valoir au moins {lo}, pas {v}", f"{what} must be at least {lo}, not {v}")
+    if not -hi <= v <= hi:
+        raise malformed(f"« {french_name(what, _FR_NAMES)} » doit être entre {-hi} et {hi}, pas {v}", f"{what} must be from {-hi} to {hi}, not {v}")
     return v
 
 
@@ -50,29 +63,48 @@ def rating(state: ShayoState, who: str | None, raw: Any, table: str) -> tuple[st
     A skill missing from the sheet is 0 (untrained, A16); a missing attribute is an error.
     """
     if isinstance(raw, int) and not isinstance(raw, bool):
-        if raw < 0:
-            raise EventError(f"the {table} cannot be negative")
+        if not 0 <= raw <= MAX_DICE:
+            raise malformed(
+                f"la valeur de {_FR_TABLE.get(table, table)} doit être entre 0 et {MAX_DICE}, pas {raw}",
+                f"the {table} must be from 0 to {MAX_DICE}, not {raw}",
+            )
         return None, raw
     if not isinstance(raw, str) or not raw.strip():
-        raise EventError(f"give the {table} (a name on the sheet or a number)")
+        raise malformed(
+            f"donnez {_FR_TABLE.get(table, table)} (un nom de la fiche ou un nombre)",
+            f"give the {table} (a name on the sheet or a number)",
+        )
     if who is None:
-        raise EventError(f"the {table} {raw!r} is a name: say whose sheet ('who')")
+        raise malformed(
+            f"{_FR_TABLE.get(table, table)} {raw!r} est un nom : dites de quelle fiche (« who »)",
+            f"the {table} {raw!r} is a name: say whose sheet ('who')",
+        )
     ch = character(state, who)
     key = norm_key(raw)
     if table == "attribute":
         if key not in ch.attributes:
-            raise RuleError(f"{who} has no attribute {raw!r} (has: {', '.join(ch.attributes)})", rule="R1")
+            raise refuse(
+                "R1",
+                f"{who} n'a pas d'attribut {raw!r} (a : {', '.join(ch.attributes)})",
+                f"{who} has no attribute {raw!r} (has: {', '.join(ch.attributes)})",
+            )
         return key, ch.attributes[key]
     return key, ch.skills.get(key, 0)
 
 
 def parse_dice(raw: Any, what: str = "dice") -> tuple[int, ...]:
     if not isinstance(raw, list):
-        raise EventError(f"'{what}' must be a list of d10 values (1-10; 0 reads 10)")
+        raise malformed(
+            f"« {french_name(what, _FR_NAMES)} » doit être une liste de valeurs de d10 (1 à 10 ; 0 vaut 10)",
+            f"'{what}' must be a list of d10 values (1-10; 0 reads 10)",
+        )
     out = []
     for v in raw:
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10:
-            raise EventError(f"{v!r} is not a d10 face (1-10, or 0 for 10)")
+            raise malformed(
+                f"{v!r} n'est pas une face de d10 (1 à 10, ou 0 pour 10)",
+                f"{v!r} is not a d10 face (1-10, or 0 for 10)",
+            )
         out.append(10 if v == 0 else v)
     return tuple(out)
 
@@ -81,22 +113,61 @@ def _ki_decl(state: ShayoState, who: str | None, raw: Any) -> tuple[int, int, An
     if raw is None:
         return 0, 0, None, False
     if not isinstance(raw, Mapping):
-        raise EventError("'ki' must be an object {rolled, kept, from, surpass}")
+        raise malformed(
+            "« ki » doit être un objet {rolled, kept, from, surpass}",
+            "'ki' must be an object {rolled, kept, from, surpass}",
+        )
     unknown = set(raw) - {"rolled", "kept", "from", "surpass"}
     if unknown:
-        raise EventError(f"unknown Ki field(s): {', '.join(sorted(unknown))}")
+        raise malformed(
+            f"champ(s) de Ki inconnu(s) : {', '.join(sorted(unknown))}",
+            f"unknown Ki field(s): {', '.join(sorted(unknown))}",
+        )
     a = _int(raw.get("rolled", 0), "Ki for dice rolled", 0)
     b = _int(raw.get("kept", 0), "Ki for dice kept", 0)
     if a + b:
         if who is None:
-            raise EventError("spending Ki needs a character ('who')")
+            raise malformed("dépenser du Ki demande un personnage (« who »)", "spending Ki needs a character ('who')")
         ins = character(state, who).ins
         if a + b > ins:
-            raise RuleError(
+            raise refuse(
+                "R6",
+                f"au plus INS = {ins} Ki par action pour des dés en plus ; {a} lancés + {b} gardés = {a + b}",
                 f"at most INS = {ins} Ki per action on extra dice; {a} rolled + {b} kept = {a + b}",
-                rule="R6",
             )
     return a, b, raw.get("from"), bool(raw.get("surpass", False))
+
+
+def _manoeuvre(state: ShayoState, who: str | None, man: Any) -> tuple[int, int, str | None]:
+    """R8, A13: a manoeuvre adds difficulty (mastered or not) and may cost Ki; none in an
+    action bought with Ki (R6.4). Returns the difficulty added, the Ki and the note."""
+    if man is None:
+        return 0, 0, None
+    if not isinstance(man, Mapping):
+        raise malformed(
+            "« manoeuvre » doit être un objet {name, ki, mastered, difficulty}",
+            "'manoeuvre' must be an object {name, ki, mastered, difficulty}",
+        )
+    forbid_in_bought_action(state, who, "manoeuvre")
+    man_ki = _int(man.get("ki", 0), "manoeuvre Ki", 0)
+    mastered = bool(man.get("mastered", True))
+    table = state.options["manoeuvre_difficulty"]
+    plus = man.get("difficulty", table["mastered" if mastered else "unmastered"])
+    plus = _int(plus, "manoeuvre difficulty", None, MAX_DIFFICULTY)
+    label = str(man.get("name", "manœuvre"))
+    return plus, man_ki, f"{label} ({'maîtrisée' if mastered else 'non maîtrisée'}) +{plus}"
+
+
+def _modifiers(mods: Any) -> tuple[int, int]:
+    """The signed modifiers to the dice rolled and kept (``modifiers``)."""
+    if not isinstance(mods, Mapping) or set(mods) - {"rolled", "kept"}:
+        raise malformed(
+            "« modifiers » doit être un objet {rolled, kept} (entiers signés)",
+            "'modifiers' must be an object {rolled, kept} (signed integers)",
+        )
+    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled", None, 10 * MAX_DICE)
+    mod_k = _int(mods.get("kept", 0), "modifier to dice kept", None, 10 * MAX_DICE)
+    return mod_r, mod_k
 
 
 def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
@@ -104,7 +175,11 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
                who_key: str = "who") -> ShayoState:
     """R3 steps 1–3: declare a test (refused while another test is open)."""
     if state.test is not None:
-        raise RuleError("a test is already open: enter its dice, or cancel it (shayo.cancel)", rule="R3")
+        raise refuse(
+            "R3",
+            "un test est déjà ouvert : saisissez ses dés, ou annulez-le (shayo.cancel)",
+            "a test is already open: enter its dice, or cancel it (shayo.cancel)",
+        )
     who = data.get(who_key)
     if who is not None:
         character(state, who)
@@ -112,34 +187,20 @@ def start_test(state: ShayoState, data: Mapping[str, Any], kind: str = "test",
     skill_name, skill = rating(state, who, data.get("skill"), "skill")
     notes = list(extra_notes)
     if difficulty is None:
-        difficulty = _int(data.get("difficulty"), "'difficulty'", 2)
-    man = data.get("manoeuvre")
-    man_ki = 0
-    if man is not None:
-        if not isinstance(man, Mapping):
-            raise EventError("'manoeuvre' must be an object {name, ki, mastered, difficulty}")
-        forbid_in_bought_action(state, who, "manoeuvre")
-        man_ki = _int(man.get("ki", 0), "manoeuvre Ki", 0)
-        mastered = bool(man.get("mastered", True))
-        table = state.options["manoeuvre_difficulty"]
-        plus = man.get("difficulty", table["mastered" if mastered else "unmastered"])
-        plus = _int(plus, "manoeuvre difficulty")
-        difficulty += plus
-        label = str(man.get("name", "manœuvre"))
-        notes.append(f"{label} ({'maîtrisée' if mastered else 'non maîtrisée'}) +{plus}")
+        difficulty = _int(data.get("difficulty"), "difficulty", 2, MAX_DIFFICULTY)
+    plus, man_ki, man_note = _manoeuvre(state, who, data.get("manoeuvre"))
+    difficulty += plus
+    if man_note:
+        notes.append(man_note)
     a, b, source, surpass = _ki_decl(state, who, data.get("ki"))
-    mods = data.get("modifiers") or {}
-    if not isinstance(mods, Mapping) or set(mods) - {"rolled", "kept"}:
-        raise EventError("'modifiers' must be an object {rolled, kept} (signed integers)")
-    mod_r = _int(mods.get("rolled", 0), "modifier to dice rolled")
-    mod_k = _int(mods.get("kept", 0), "modifier to dice kept")
+    mod_r, mod_k = _modifiers(data.get("modifiers") or {})
     if attr + a + mod_r > MAX_DICE or skill + b + mod_k > MAX_DICE:
-        raise RuleError(f"at most {MAX_DICE} dice in a pool", rule="A5")
+        raise refuse("A5", f"au plus {MAX_DICE} dés dans une réserve", f"at most {MAX_DICE} dice in a pool")
     sigs = _test_signatures(state, who, skill_name, data.get("signatures"))
     required = _int(data.get("required", state.options["required_successes"]), "'required'", 1)
     if a + b + man_ki:
         if who is None:
-            raise EventError("spending Ki needs a character ('who')")
+            raise malformed("dépenser du Ki demande un personnage (« who »)", "spending Ki needs a character ('who')")
         state, paid = pay_ki(state, who, a + b + man_ki, source, surpass)
     else:
         paid = {}
@@ -163,14 +224,21 @@ def _test_signatures(state: ShayoState, who: str | None, skill: str | None, raw:
     if raw is None:
         return own
     if not isinstance(raw, list):
-        raise EventError("'signatures' must be a list of signature ids (or records for a character without a sheet)")
+        raise malformed(
+            "« signatures » doit être une liste d'identifiants de signatures (ou de fiches pour un personnage sans fiche)",
+            "'signatures' must be a list of signature ids (or records for a character without a sheet)",
+        )
     if who is not None and skill is not None:
         by_id = {s.id: s for s in own}
         out = []
         for r in raw:
             sid = r if isinstance(r, str) else (r.get("id") if isinstance(r, Mapping) else None)
             if sid not in by_id:
-                raise RuleError(f"{who} has no signature {sid!r} on {skill}", rule="R4")
+                raise refuse(
+                    "R4",
+                    f"{who} n'a pas de signature {sid!r} en {skill}",
+                    f"{who} has no signature {sid!r} on {skill}",
+                )
             out.append(by_id[sid])
         return tuple(out)
     return tuple(parse_signature(r) for r in raw)
@@ -180,9 +248,16 @@ def declare_ki(state: ShayoState, data: Mapping[str, Any]) -> ShayoState:
     """R3 step 2 (again): replace the Ki declared for the open test, before its roll."""
     test = state.test
     if test is None or test.dice is not None:
-        raise RuleError("Ki for dice is declared before the roll (R3 step 2)", rule="R6")
+        raise refuse(
+            "R6",
+            "le Ki pour des dés se déclare avant le jet (R3, étape 2)",
+            "Ki for dice is declared before the roll (R3 step 2)",
+        )
     if test.who is None:
-        raise EventError("this test has no character: no Ki to spend")
+        raise malformed(
+            "ce test n'a pas de personnage : pas de Ki à dépenser",
+            "this test has no character: no Ki to spend",
+        )
     state = refund_ki(state, test.who, test.ki_paid)
     a, b, source, surpass = _ki_decl(state, test.who, data)
     total = a + b + test.ki_extra
@@ -195,33 +270,52 @@ def enter_roll(state: ShayoState, dice: tuple[int, ...]) -> ShayoState:
     """R3 step 4: the dice rolled (the count must match what the test expects)."""
     test = state.test
     if test is None:
-        raise RuleError("no test is waiting for dice: declare one first (shayo.test, shayo.attack...)", rule="R3")
+        raise refuse(
+            "R3",
+            "aucun test n'attend de dés : déclarez-en un d'abord (shayo.test, shayo.attack…)",
+            "no test is waiting for dice: declare one first (shayo.test, shayo.attack...)",
+        )
     if test.dice is not None:
-        raise RuleError("the dice of this test are already entered; use shayo.correct to fix them", rule="R3")
+        raise refuse(
+            "R3",
+            "les dés de ce test sont déjà saisis ; corrigez-les avec shayo.correct",
+            "the dice of this test are already entered; use shayo.correct to fix them",
+        )
     if len(dice) != test.rolled:
-        raise RuleError(f"this test rolls {test.rolled} d10, but {len(dice)} were given", rule="R3")
+        raise refuse(
+            "R3",
+            f"ce test lance {test.rolled} d10, mais {len(dice)} ont été donnés",
+            f"this test rolls {test.rolled} d10, but {len(dice)} were given",
+        )
     return evolve(state, test=evolve(test, dice=dice, entered=dice, cancelled=(False,) * len(dice)))
 
 
 def _eligible(test: Test, sig: Signature, useful: bool, tens_mode: str) -> list[int]:
-    assert test.dice is not None
+    if test.dice is None:  # pragma: no cover - an invariant of the rules
+        raise broken("test.dice is not None")
     v, c, d = test.dice, test.cancelled, test.difficulty
     idx = range(len(v))
     if sig.kind == "reroll":
-        if test.adjusted:
-            return []
-        if sig.which == "ones":
-            return [i for i in idx if is_active_one(v, c, i)]
-        if sig.which == "failures":
-            return [i for i in idx if v[i] != 1 and v[i] < d]
-        if useful and tens_mode == "explode" and d <= 10:
-            return []
-        return [i for i in idx if v[i] == 10]
+        return [] if test.adjusted else _reroll_eligible(v, c, d, sig, useful, tens_mode)
     if sig.kind == "cancel_one":
         return [i for i in idx if is_active_one(v, c, i)]
     if useful:
         return [i for i in idx if v[i] != 1 and v[i] == d - 1]
     return [i for i in idx if v[i] != 1]
+
+
+def _reroll_eligible(v: Sequence[int], c: Sequence[bool], d: int, sig: Signature, useful: bool,
+                     tens_mode: str) -> list[int]:
+    """The dice a re-roll signature may act on (A6): its 1s, its failures or its 10s (a
+    re-rolled 10 that explodes cannot help when a 10 already succeeds)."""
+    idx = range(len(v))
+    if sig.which == "ones":
+        return [i for i in idx if is_active_one(v, c, i)]
+    if sig.which == "failures":
+        return [i for i in idx if v[i] != 1 and v[i] < d]
+    if useful and tens_mode == "explode" and d <= 10:
+        return []
+    return [i for i in idx if v[i] == 10]
 
 
 def _best_net(test: Test, values: Sequence[int], cancelled: Sequence[bool], scope: str) -> int:
@@ -232,7 +326,8 @@ def _best_net(test: Test, values: Sequence[int], cancelled: Sequence[bool], scop
 def _could_help(test: Test, sig: Signature, i: int, tens_mode: str, scope: str) -> bool:
     """Would the signature on die ``i`` raise the net successes in its best case (a
     re-roll showing 10)? If not, the table does not wait for it."""
-    assert test.dice is not None
+    if test.dice is None:  # pragma: no cover - an invariant of the rules
+        raise broken("test.dice is not None")
     values, cancelled = list(test.dice), list(test.cancelled)
     now = _best_net(test, values, cancelled, scope)
     if sig.kind == "cancel_one":
@@ -270,28 +365,67 @@ def _checked_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Test
     (a re-roll waiting for its dice): the open test, the signature, the dice it acts on."""
     test = state.test
     if test is None or test.dice is None:
-        raise RuleError("signatures apply to rolled dice (R3 step 5): no roll is open", rule="R3")
-    sid = data.get("signature")
+        raise refuse(
+            "R3",
+            "les signatures s'appliquent aux dés lancés (R3, étape 5) : aucun jet n'est ouvert",
+            "signatures apply to rolled dice (R3 step 5): no roll is open",
+        )
+    sig = _open_signature(test, data.get("signature"))
+    return test, sig, _signature_dice(test, sig, data.get("dice"), state.options["tens_reroll"])
+
+
+def _open_signature(test: Test, sid: Any) -> Signature:
+    """The test's signature ``sid``, not used yet, in the A6 order (R4, A6)."""
     sig = next((s for s in test.signatures if s.id == sid), None)
     if sig is None:
         have = ", ".join(s.id for s in test.signatures) or "none"
-        raise RuleError(f"signature {sid!r} is not available on this test (available: {have})", rule="R4")
+        raise refuse(
+            "R4",
+            f"la signature {sid!r} n'est pas disponible pour ce test (disponibles : {have})",
+            f"signature {sid!r} is not available on this test (available: {have})",
+        )
     if sig.id in test.used:
-        raise RuleError(f"signature {sig.id!r} was already used in this test (once per test)", rule="A6")
+        raise refuse(
+            "A6",
+            f"la signature {sig.id!r} a déjà servi dans ce test (une fois par test)",
+            f"signature {sig.id!r} was already used in this test (once per test)",
+        )
     if sig.kind == "reroll" and test.adjusted:
-        raise RuleError("re-rolls come before 'cancel a 1' and '+1' (A6 order)", rule="A6")
-    raw_idx = data.get("dice")
+        raise refuse(
+            "A6",
+            "les relances passent avant « annuler un 1 » et « +1 » (ordre A6)",
+            "re-rolls come before 'cancel a 1' and '+1' (A6 order)",
+        )
+    return sig
+
+
+def _signature_dice(test: Test, sig: Signature, raw_idx: Any, tens_mode: str) -> list[int]:
+    """The distinct dice positions the signature acts on, each eligible (R4)."""
     if not isinstance(raw_idx, list) or not raw_idx:
-        raise EventError("'dice' must list the positions (0, 1, ...) of the dice the signature acts on")
+        raise malformed(
+            "« dice » doit lister les positions (0, 1…) des dés sur lesquels agit la signature",
+            "'dice' must list the positions (0, 1, ...) of the dice the signature acts on",
+        )
     if any(not isinstance(i, int) or isinstance(i, bool) for i in raw_idx) or len(set(raw_idx)) != len(raw_idx):
-        raise EventError("'dice' must be distinct positions (integers)")
+        raise malformed(
+            "« dice » doit donner des positions distinctes (entiers)",
+            "'dice' must be distinct positions (integers)",
+        )
     if sig.count is not None and len(raw_idx) > sig.count:
-        raise RuleError(f"signature {sig.id!r} acts on at most {sig.count} die(s)", rule="R4")
-    ok = set(_eligible(test, sig, False, state.options["tens_reroll"]))
+        raise refuse(
+            "R4",
+            f"la signature {sig.id!r} agit sur {sig.count} dé(s) au plus",
+            f"signature {sig.id!r} acts on at most {sig.count} die(s)",
+        )
+    ok = set(_eligible(test, sig, False, tens_mode))
     wrong = [i for i in raw_idx if i not in ok]
     if wrong:
-        raise RuleError(f"signature {sig.id!r} cannot act on die/dice at position(s) {wrong}", rule="R4")
-    return test, sig, list(raw_idx)
+        raise refuse(
+            "R4",
+            f"la signature {sig.id!r} ne peut pas agir sur le ou les dés en position(s) {wrong}",
+            f"signature {sig.id!r} cannot act on die/dice at position(s) {wrong}",
+        )
+    return list(raw_idx)
 
 
 def reroll_mode(sig: Signature, tens_mode: str) -> str:
@@ -303,21 +437,32 @@ def reroll_mode(sig: Signature, tens_mode: str) -> str:
 
 
 def _awaiting_error(w: Declared) -> RuleError:
-    return RuleError(
+    return refuse(
+        "R3",
+        f"la relance de la signature {w.signature.id!r} attend les nouvelles faces du ou des dés en position(s)"
+        f" {list(w.dice)} : lancez-les dans le plateau (ou saisissez-les avec shayo.signature),"
+        " ou retirez-la (shayo.signature_cancel)",
         f"the re-roll of signature {w.signature.id!r} waits for the new faces of the die/dice at position(s)"
         f" {list(w.dice)}: roll them in the tray (or enter them with shayo.signature),"
-        " or withdraw it (shayo.signature_cancel)", rule="R3")
+        " or withdraw it (shayo.signature_cancel)",
+    )
 
 
 def _awaited(test: Test, data: Mapping[str, Any]) -> tuple[Signature, list[int]]:
     """The declared re-roll that ``data`` completes (it may repeat its signature and dice)."""
     w = test.awaiting
-    assert w is not None
+    if w is None:  # pragma: no cover - an invariant of the rules
+        raise broken("w is not None")
     if data.get("signature", w.signature.id) != w.signature.id:
         raise _awaiting_error(w)
     if data.get("dice", list(w.dice)) != list(w.dice):
-        raise RuleError(f"signature {w.signature.id!r} was declared on position(s) {list(w.dice)},"
-                        f" not {data.get('dice')!r}", rule="R4")
+        raise refuse(
+            "R4",
+            f"la signature {w.signature.id!r} a été déclarée sur la ou les position(s) {list(w.dice)},"
+            f" pas {data.get('dice')!r}",
+            f"signature {w.signature.id!r} was declared on position(s) {list(w.dice)},"
+                        f" not {data.get('dice')!r}",
+        )
     return w.signature, list(w.dice)
 
 
@@ -327,10 +472,17 @@ def declare_signature(state: ShayoState, data: Mapping[str, Any]) -> ShayoState:
     if state.test is not None and state.test.awaiting is not None:
         raise _awaiting_error(state.test.awaiting)
     if "values" in data:
-        raise EventError("a declared re-roll has no 'values' yet: send them with shayo.signature once rolled")
+        raise malformed(
+            "une relance déclarée n'a pas encore de « values » : envoyez-les avec shayo.signature une fois lancées",
+            "a declared re-roll has no 'values' yet: send them with shayo.signature once rolled",
+        )
     test, sig, dice = _checked_signature(state, data)
     if sig.kind != "reroll":
-        raise RuleError(f"signature {sig.id!r} re-rolls no die: apply it at once with shayo.signature", rule="R4")
+        raise refuse(
+            "R4",
+            f"la signature {sig.id!r} ne relance aucun dé : appliquez-la tout de suite avec shayo.signature",
+            f"signature {sig.id!r} re-rolls no die: apply it at once with shayo.signature",
+        )
     return evolve(state, test=evolve(test, awaiting=Declared(sig, tuple(dice))))
 
 
@@ -338,11 +490,57 @@ def withdraw_signature(state: ShayoState, data: Mapping[str, Any]) -> tuple[Shay
     """Drop the declared re-roll: its signature was not used and stays available."""
     test = state.test
     if test is None or test.awaiting is None:
-        raise RuleError("no re-roll signature is waiting for its dice", rule="R3")
+        raise refuse(
+            "R3",
+            "aucune signature de relance n'attend ses dés",
+            "no re-roll signature is waiting for its dice",
+        )
     w = test.awaiting
     if data.get("signature", w.signature.id) != w.signature.id:
-        raise RuleError(f"the re-roll waiting is signature {w.signature.id!r}, not {data.get('signature')!r}", rule="R3")
+        raise refuse(
+            "R3",
+            f"la relance en attente est la signature {w.signature.id!r}, pas {data.get('signature')!r}",
+            f"the re-roll waiting is signature {w.signature.id!r}, not {data.get('signature')!r}",
+        )
     return evolve(state, test=evolve(test, awaiting=None)), w
+
+
+def _reroll_faces(data: Mapping[str, Any], raw_idx: Sequence[int], rng: random.Random,
+                  source: Source) -> tuple[int, ...]:
+    """The new faces of a re-roll: given in ``values``, or rolled by the companion for a
+    system event; one per re-rolled die."""
+    new_vals: tuple[int, ...] = ()
+    if "values" in data:
+        new_vals = parse_dice(data["values"], "values")
+    elif source == Source.SYSTEM:
+        new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
+    else:
+        raise malformed(
+            "une relance demande les nouvelles « values » (une par dé relancé) ; pour les lancer dans le plateau,"
+            " déclarez-la d'abord (shayo.signature_declare)",
+            "a re-roll needs the new 'values' (one per re-rolled die); to roll them in the tray,"
+                         " declare it first (shayo.signature_declare)",
+        )
+    if len(new_vals) != len(raw_idx):
+        raise malformed(
+            f"{len(raw_idx)} dé(s) relancé(s) mais {len(new_vals)} valeur(s) donnée(s)",
+            f"{len(raw_idx)} die/dice re-rolled but {len(new_vals)} value(s) given",
+        )
+    return new_vals
+
+
+def _apply_reroll(values: list[int], cancelled: list[bool], raw_idx: Sequence[int], new_vals: Sequence[int],
+                  mode: str) -> None:
+    """Put a re-roll's new faces in the pool (in place): replace, explode or add dice (A6)."""
+    if mode == "explode":
+        for i, nv in zip(raw_idx, new_vals):
+            values[i] = values[i] + nv
+    elif mode == "extra_die":
+        values.extend(new_vals)
+        cancelled.extend([False] * len(new_vals))
+    else:
+        for i, nv in zip(raw_idx, new_vals):
+            values[i] = nv
 
 
 def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random, source: Source) -> ShayoState:
@@ -357,24 +555,8 @@ def use_signature(state: ShayoState, data: Mapping[str, Any], rng: random.Random
     cancelled = list(test.cancelled)
     new_vals: tuple[int, ...] = ()
     if sig.kind == "reroll":
-        if "values" in data:
-            new_vals = parse_dice(data["values"], "values")
-        elif source == Source.SYSTEM:
-            new_vals = tuple(rng.randint(1, 10) for _ in raw_idx)
-        else:
-            raise EventError("a re-roll needs the new 'values' (one per re-rolled die); to roll them in the tray,"
-                             " declare it first (shayo.signature_declare)")
-        if len(new_vals) != len(raw_idx):
-            raise EventError(f"{len(raw_idx)} die/dice re-rolled but {len(new_vals)} value(s) given")
-        if mode == "explode":
-            for i, nv in zip(raw_idx, new_vals):
-                values[i] = values[i] + nv
-        elif mode == "extra_die":
-            values.extend(new_vals)
-            cancelled.extend([False] * len(new_vals))
-        else:
-            for i, nv in zip(raw_idx, new_vals):
-                values[i] = nv
+        new_vals = _reroll_faces(data, raw_idx, rng, source)
+        _apply_reroll(values, cancelled, raw_idx, new_vals, mode)
     elif sig.kind == "cancel_one":
         for i in raw_idx:
             cancelled[i] = True
@@ -422,7 +604,7 @@ def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
     """R3 steps 6–7: keep (given or best) and count; the test is closed."""
     test = state.test
     if test is None or test.dice is None:
-        raise RuleError("no rolled test to keep dice from", rule="R3")
+        raise refuse("R3", "aucun test lancé dont garder des dés", "no rolled test to keep dice from")
     if test.awaiting is not None:
         raise _awaiting_error(test.awaiting)
     scope = state.options["ones_scope"]
@@ -430,7 +612,10 @@ def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
         kept = tuple(range(len(test.dice))) if test.keep_all else best_keep(test.dice, test.cancelled, test.keep, scope)
     else:
         if not isinstance(chosen, list):
-            raise EventError("'dice' must list the positions of the kept dice")
+            raise malformed(
+                "« dice » doit lister les positions des dés gardés",
+                "'dice' must list the positions of the kept dice",
+            )
         kept = check_keep(test.dice, test.cancelled, test.keep, scope, chosen)
     c = count(test.dice, test.cancelled, kept, test.difficulty, scope, test.ones_cancel)
     return evolve(state, test=None), test, c
@@ -439,7 +624,8 @@ def choose_keep(state: ShayoState, chosen: Any) -> Resolved:
 def resolve_empty(state: ShayoState) -> Resolved:
     """A5: nothing to roll or keep: 0 successes."""
     test = state.test
-    assert test is not None
+    if test is None:  # pragma: no cover - an invariant of the rules
+        raise broken("test is not None")
     return evolve(state, test=None), evolve(test, dice=()), Count((), 0, 0, 0, 0)
 
 

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-__all__ = ["evolve"]
+__all__ = ["evolve", "MAX_DIFFICULTY", "MAX_VALUE"]
 
 T = TypeVar("T")
+
+#: The highest difficulty (SD) an event may give: a d10 reaches 20 and more only by
+#: re-rolled 10s. No rule gives a maximum; this keeps a typo such as 10**9 out.
+MAX_DIFFICULTY = 50
+#: The largest count an event may give (dice, Ki, boxes, damage, encumbrance): no rule
+#: gives one, no tray holds more dice (``odds.MAX_DICE``).
+MAX_VALUE = 100
 
 
 def evolve(obj: T, **changes: Any) -> T:

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import RuleError
 from ..expects import DiceWanted
+from ..refusal import broken
 from .combat import life_line
 from .dice import best_keep
 from .expects import Defence, Idle, RerollDice, Roll, ShayoStep, SignatureRef, Signatures
 from .odds import as_floats, net_distribution, pool_from, success_probability
+from .sheet import Character
 from .state import ShayoState, Test, group_left, group_pool
 from .testflow import labels, reroll_mode, reroll_text, test_label, usable
 
@@ -76,7 +77,7 @@ def _reroll_expects(state: ShayoState, t: Test) -> RerollDice:
     """A declared re-roll waits for its dice (see the module docstring)."""
     w = t.awaiting
     if w is None:
-        raise RuleError("no re-roll is declared")
+        raise broken("the step waits for a declared re-roll")
     tens = state.options["tens_reroll"]
     sig = w.signature
     return RerollDice("reroll_dice", t.who, t.kind, SignatureRef(sig.id, sig.fr, sig.en, sig.which),
@@ -171,25 +172,43 @@ def describe(state: ShayoState, lang: str = "fr") -> str:
     gp = group_pool(state)
     lines.append(("Réserve de groupe" if fr else "Group pool") + f" : {group_left(state)}/{gp}")
     labels = state.options["life_lines"]
-    for ch in state.characters.values():
-        line = life_line(ch)
-        lab = labels[line].get(lang, "") if line < len(labels) else ""
-        lines.append(f"- {ch.name}{' : ' if fr else ': '}Ki {ch.personal_left}/{ch.personal_pool}, "
-                     + ("santé" if fr else "health") + f" {ch.damage}/{ch.health_boxes} ({lab})"
-                     + (f", {ch.grave_wounds} " + ("blessure(s) grave(s)" if fr else "grave wound(s)") if ch.grave_wounds else ""))
+    lines += [_character_line(ch, labels, lang) for ch in state.characters.values()]
     for o in state.objects.values():
         quality = _QUALITY_WORDS.get(o.quality, (o.quality, o.quality))[0 if fr else 1]
         lines.append(f"* {o.name}{' : ' if fr else ': '}{quality}, {o.pc} PC" + (", cassé" if o.broken and fr else ", broken" if o.broken else ""))
-    if state.last:
-        m = state.last.get("meaning", {})
-        lines.append(("Dernier résultat" if fr else "Last outcome") + f" : {m.get(lang, '')}")
-        if state.last.get("dice") is not None:
-            kept = ", ".join(map(str, state.last.get("kept_values") or [])) or "-"
-            dice = ", ".join(map(str, state.last["dice"])) or "-"
-            lines.append((f"Dés : {dice} ; gardés : {kept}" if fr else f"Dice: {dice}; kept: {kept}"))
-    e = expects(state)
-    step = _STEP_WORDS.get(e["step"], (e["step"], e["step"]))[0 if fr else 1]
-    lines.append(("Attendu : " if fr else "Expecting: ") + step
-                 + (f" ({e['dice'][0]['count']}d10, " + ("garder" if fr else "keep") + f" {e['keep']}, SD {e['difficulty']})"
-                    if e["step"] == "roll" else f" ({e['text']['fr' if fr else 'en']})" if e["step"] == "reroll_dice" else ""))
+    lines += _last_lines(state, lang)
+    lines.append(_expecting_line(state, fr))
     return "\n".join(lines)
+
+
+def _character_line(ch: Character, labels: Any, lang: str) -> str:
+    """One line of ``describe``: a character's Ki, health and grave wounds."""
+    fr = lang == "fr"
+    line = life_line(ch)
+    lab = str(labels[line].get(lang, "")) if line < len(labels) else ""
+    return (f"- {ch.name}{' : ' if fr else ': '}Ki {ch.personal_left}/{ch.personal_pool}, "
+            + ("santé" if fr else "health") + f" {ch.damage}/{ch.health_boxes} ({lab})"
+            + (f", {ch.grave_wounds} " + ("blessure(s) grave(s)" if fr else "grave wound(s)") if ch.grave_wounds else ""))
+
+
+def _last_lines(state: ShayoState, lang: str) -> list[str]:
+    """The lines of ``describe`` about the last outcome and its dice."""
+    fr = lang == "fr"
+    if not state.last:
+        return []
+    m = state.last.get("meaning", {})
+    lines = [("Dernier résultat" if fr else "Last outcome") + f" : {m.get(lang, '')}"]
+    if state.last.get("dice") is not None:
+        kept = ", ".join(map(str, state.last.get("kept_values") or [])) or "-"
+        dice = ", ".join(map(str, state.last["dice"])) or "-"
+        lines.append((f"Dés : {dice} ; gardés : {kept}" if fr else f"Dice: {dice}; kept: {kept}"))
+    return lines
+
+
+def _expecting_line(state: ShayoState, fr: bool) -> str:
+    """The last line of ``describe``: what the table waits for."""
+    e = expects(state)
+    step = str(_STEP_WORDS.get(e["step"], (e["step"], e["step"]))[0 if fr else 1])
+    return (("Attendu : " if fr else "Expecting: ") + step
+            + (f" ({e['dice'][0]['count']}d10, " + ("garder" if fr else "keep") + f" {e['keep']}, SD {e['difficulty']})"
+               if e["step"] == "roll" else f" ({e['text']['fr' if fr else 'en']})" if e["step"] == "reroll_dice" else ""))

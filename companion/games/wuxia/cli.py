@@ -91,52 +91,15 @@ def _err(msg: str) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
-    from .odds import MAX_DICE, table, pool_odds
+    from .odds import pool_odds
 
     rule = "above" if args.above else "at_least"
-    fr = args.lang == "fr"
     if args.table:
-        if not 1 <= args.max_attribute <= MAX_DICE:
-            return _err(f"--max-attribute must be 1..{MAX_DICE}")
-        attrs = list(range(1, args.max_attribute + 1))
-        ts = list(range(2, 11))
-        tab = table(attrs, ts, rule)
-        if args.json:
-            out = {
-                "game": "wuxia",
-                "attributes": attrs,
-                "thresholds": ts,
-                "note": "threshold 2 stands for every T <= 2, 10 for every T >= 10",
-                "success": {str(t): {str(n): float(tab[(n, t)][0]) for n in attrs} for t in ts},
-                "critical_failure": {str(t): {str(n): float(tab[(n, t)][1]) for n in attrs} for t in ts},
-            }
-            json.dump(out, sys.stdout, indent=2)
-            sys.stdout.write("\n")
-            return 0
-        for idx, title in ((0, "P(réussite) en %" if fr else "P(success) %"), (1, "P(échec critique) en %" if fr else "P(critical failure) %")):
-            print(title)
-            print("T \\ n " + "".join(f"{n:>7}" for n in attrs))
-            for t in ts:
-                lab = "<=2" if t == 2 else (">=10" if t == 10 else str(t))
-                print(f"{lab:>5} " + "".join(f"{_pct(tab[(n, t)][idx], 'fr' if fr else 'en'):>7}" for n in attrs))
-            print()
-        print("À seuil bas, un dé de plus peut faire baisser la réussite : il peut donner un 1, et plus de 1 que de"
-              " réussites est un échec critique (R7)." if fr else
-              "At a low threshold one more die can lower the success: it may show a 1, and more 1s than successes"
-              " is a critical failure (R7).")
-        return 0
-    if args.attribute is None:
-        return _err("--attribute is required (or --table)")
+        return _odds_table(args, rule)
     comp = args.competence or 0
-    if not 1 <= args.attribute <= MAX_DICE:
-        return _err(f"--attribute must be 1..{MAX_DICE} dice: an attribute is at least 1 (R1), so a test"
-                    " rolls at least one die")
-    if not 0 <= comp <= 10:
-        return _err("--competence must be 0..10")
-    if not 8 <= args.sr <= 13:
-        return _err("--sr must be 8..13 (8 routine, 10 standard, 13 extreme)")
-    if not 0 <= args.rerolls <= 10:
-        return _err("--rerolls must be 0..10")
+    bad = _pool_args_problem(args, comp)
+    if bad:
+        return _err(bad)
     t = args.sr - comp
     if args.versus is not None:
         return _attack(args, comp, rule)
@@ -147,6 +110,67 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         json.dump(res, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
+    _print_pool(args, o, comp, t, rule)
+    return 0
+
+
+def _pool_args_problem(args: argparse.Namespace, comp: int) -> str | None:
+    """Why the pool's arguments are out of the rules' ranges, or None."""
+    from .odds import MAX_DICE
+
+    if args.attribute is None:
+        return "--attribute is required (or --table)"
+    if not 1 <= args.attribute <= MAX_DICE:
+        return (f"--attribute must be 1..{MAX_DICE} dice: an attribute is at least 1 (R1), so a test"
+                " rolls at least one die")
+    if not 0 <= comp <= 10:
+        return "--competence must be 0..10"
+    if not 8 <= args.sr <= 13:
+        return "--sr must be 8..13 (8 routine, 10 standard, 13 extreme)"
+    if not 0 <= args.rerolls <= 10:
+        return "--rerolls must be 0..10"
+    return None
+
+
+def _odds_table(args: argparse.Namespace, rule: str) -> int:
+    """``--table``: P(success) and P(critical failure) per pool size and threshold."""
+    from .odds import MAX_DICE, table
+
+    fr = args.lang == "fr"
+    if not 1 <= args.max_attribute <= MAX_DICE:
+        return _err(f"--max-attribute must be 1..{MAX_DICE}")
+    attrs = list(range(1, args.max_attribute + 1))
+    ts = list(range(2, 11))
+    tab = table(attrs, ts, rule)
+    if args.json:
+        out = {
+            "game": "wuxia",
+            "attributes": attrs,
+            "thresholds": ts,
+            "note": "threshold 2 stands for every T <= 2, 10 for every T >= 10",
+            "success": {str(t): {str(n): float(tab[(n, t)][0]) for n in attrs} for t in ts},
+            "critical_failure": {str(t): {str(n): float(tab[(n, t)][1]) for n in attrs} for t in ts},
+        }
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for idx, title in ((0, "P(réussite) en %" if fr else "P(success) %"), (1, "P(échec critique) en %" if fr else "P(critical failure) %")):
+        print(title)
+        print("T \\ n " + "".join(f"{n:>7}" for n in attrs))
+        for t in ts:
+            lab = "<=2" if t == 2 else (">=10" if t == 10 else str(t))
+            print(f"{lab:>5} " + "".join(f"{_pct(tab[(n, t)][idx], 'fr' if fr else 'en'):>7}" for n in attrs))
+        print()
+    print("À seuil bas, un dé de plus peut faire baisser la réussite : il peut donner un 1, et plus de 1 que de"
+          " réussites est un échec critique (R7)." if fr else
+          "At a low threshold one more die can lower the success: it may show a 1, and more 1s than successes"
+          " is a critical failure (R7).")
+    return 0
+
+
+def _print_pool(args: argparse.Namespace, o: Any, comp: int, t: int, rule: str) -> None:
+    """The odds of one pool, as text in the chosen language."""
+    fr = args.lang == "fr"
     if fr:
         print(f"Wuxia : {args.attribute} d10, SR {args.sr} − compétence {comp} = seuil {t}"
               + (f", {args.rerolls} relance(s)" if args.rerolls else ""))
@@ -167,7 +191,6 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     note = fewer_dice_note(args.attribute, t, o.success, args.rerolls, rule, args.policy, not args.no_reroll_ones, lang)
     if note:
         print(note)
-    return 0
 
 
 def _pc(p: Any, lang: str) -> str:

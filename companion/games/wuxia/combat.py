@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
 from ..base import Outcome, text
+from ..refusal import broken, french_name, malformed, refuse
 from .flow import make_test, result_of, settled
 from .sheet import Character, fold_name, secondary
 from .state import Attack, Combat, Fighter, PoolTest, WuxiaState
@@ -46,35 +46,57 @@ MANOEUVRES = {
 }
 
 
-def _int(v: Any, what: str, lo: int = 0) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or v < lo:
-        raise EventError(f"{what} must be an integer >= {lo}, not {v!r}")
+#: The largest combat value an event may give (weapon ND, armour, successes shared or
+#: invested, dice): no rule gives one beyond a pool's 60 dice; it keeps 10**9 out.
+MAX_VALUE = 60
+#: French names of the fields named in the refusals.
+_FR_NAMES = ((r"weapon nd", "ND de l'arme"), (r"successes in (.+)", r"succès en \1"))
+
+
+def _int(v: Any, what: str, lo: int = 0, hi: int = MAX_VALUE) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise malformed(
+            f"« {french_name(what, _FR_NAMES)} » doit être un nombre entier de {lo} à {hi}, pas {v!r}",
+            f"{what} must be a whole number from {lo} to {hi}, not {v!r}",
+        )
     return v
 
 
 def _need_char(state: WuxiaState, name: Any) -> Character:
     if not isinstance(name, str):
-        raise EventError("a character's name is needed")
+        raise malformed("il faut le nom d'un personnage", "a character's name is needed")
     c = state.character(name)
     if c is None:
-        raise RuleError(f"no character named {name!r}: create the sheet first", rule="R1")
+        raise refuse(
+            "R1",
+            f"aucun personnage nommé {name!r} : créez d'abord sa fiche",
+            f"no character named {name!r}: create the sheet first",
+        )
     return c
 
 
 def _need_combat(state: WuxiaState, phase: str | None = None) -> Combat:
     if state.combat is None:
-        raise RuleError("no fight in progress: start one with wuxia.combat_start", rule="R12")
+        raise refuse(
+            "R12",
+            "aucun combat en cours : commencez-en un avec wuxia.combat_start",
+            "no fight in progress: start one with wuxia.combat_start",
+        )
     if phase is not None and state.combat.phase != phase:
-        raise RuleError(f"the round is at the '{state.combat.phase}' step, not '{phase}'", rule="R13")
+        raise refuse(
+            "R13",
+            f"le round en est à l'étape « {state.combat.phase} », pas « {phase} »",
+            f"the round is at the '{state.combat.phase}' step, not '{phase}'",
+        )
     return state.combat
 
 
 def _fighter(combat: Combat, name: Any) -> Fighter:
     if not isinstance(name, str):
-        raise EventError("a fighter's name is needed")
+        raise malformed("il faut le nom d'un combattant", "a fighter's name is needed")
     f = combat.fighter(name)
     if f is None:
-        raise RuleError(f"{name} is not in this fight", rule="R12")
+        raise refuse("R12", f"{name} n'est pas dans ce combat", f"{name} is not in this fight")
     return f
 
 
@@ -100,28 +122,38 @@ def _initiative_tests(state: WuxiaState, combat: Combat) -> tuple[PoolTest, ...]
 
 def start_combat(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     if state.combat is not None:
-        raise RuleError("a fight is already in progress: end it first (wuxia.combat_end)", rule="R12")
+        raise refuse(
+            "R12",
+            "un combat est déjà en cours : terminez-le d'abord (wuxia.combat_end)",
+            "a fight is already in progress: end it first (wuxia.combat_end)",
+        )
     raw = data.get("fighters")
     if not isinstance(raw, list) or len(raw) < 2:
-        raise EventError("'fighters' must list at least two fighters: {who, side, skill or competence, weapon, armour}")
+        raise malformed(
+            "« fighters » doit lister au moins deux combattants : {who, side, skill ou competence, weapon, armour}",
+            "'fighters' must list at least two fighters: {who, side, skill or competence, weapon, armour}",
+        )
     fighters: list[Fighter] = []
     for item in raw:
         if not isinstance(item, Mapping):
-            raise EventError("each fighter is an object {who, side, skill|competence, weapon: {nd, soul}, armour}")
+            raise malformed(
+                "chaque combattant est un objet {who, side, skill|competence, weapon : {nd, soul}, armour}",
+                "each fighter is an object {who, side, skill|competence, weapon: {nd, soul}, armour}",
+            )
         c = _need_char(state, item.get("who"))
         if any(f.name == c.name for f in fighters):
-            raise EventError(f"{c.name} is listed twice")
+            raise malformed(f"{c.name} est nommé deux fois", f"{c.name} is listed twice")
         spec = {k: item[k] for k in ("skill", "competence", "rerolls", "specialisation") if k in item}
         t = make_test({**spec, "sr": state.options["combat_sr"]}, c, state.options, attribute="metal")
         weapon = item.get("weapon") or {}
         if not isinstance(weapon, Mapping):
-            raise EventError("weapon must be an object {nd, soul}")
+            raise malformed("« weapon » doit être un objet {nd, soul}", "weapon must be an object {nd, soul}")
         soul = weapon.get("soul")
         if soul is not None and not isinstance(soul, str):
-            raise EventError("a weapon's soul is a text")
+            raise malformed("l'âme d'une arme est un texte", "a weapon's soul is a text")
         side = item.get("side", "heroes")
         if not isinstance(side, str) or not side:
-            raise EventError("side must be a name")
+            raise malformed("« side » doit être un nom", "side must be a name")
         fighters.append(Fighter(
             name=c.name, side=side, competence=t.competence, skill=t.skill, how=t.how, rerolls=t.rerolls,
             weapon_nd=_int(weapon.get("nd", 0), "weapon nd"), weapon_soul=soul,
@@ -138,7 +170,7 @@ def start_combat(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState
 def next_round(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
     combat = _need_combat(state)
     if combat.attack is not None:
-        raise RuleError("finish the attack in progress first", rule="R14")
+        raise refuse("R14", "finissez d'abord l'attaque en cours", "finish the attack in progress first")
     keep = state.options["defence_dice_persist"]
     fighters = tuple(
         replace(f, initiative=(state.character(f.name) or _need_char(state, f.name)).attribute("metal"),
@@ -161,7 +193,8 @@ def end_combat(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
 
 def _init_successes(test: PoolTest, state: WuxiaState) -> tuple[int, bool]:
     res = result_of(test, state.options)
-    assert res is not None
+    if res is None:  # pragma: no cover - an invariant of the rules
+        raise broken("res is not None")
     if res.outcome == "critical":
         return 0, True
     return res.successes, False
@@ -178,7 +211,8 @@ def after_dice(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
         for t in state.tests:
             s, crit = _init_successes(t, state)
             f = combat.fighter(t.who or "")
-            assert f is not None
+            if f is None:  # pragma: no cover - an invariant of the rules
+                raise broken("f is not None")
             fighters[fighters.index(f)] = replace(f, init_successes=s, allocated=(s == 0))
             tag_fr = " (échec critique)" if crit and state.options["initiative_can_crit"] else ""
             tag_en = " (critical failure)" if crit and state.options["initiative_can_crit"] else ""
@@ -196,7 +230,8 @@ def after_dice(state: WuxiaState) -> tuple[WuxiaState, list[Outcome]]:
     if state.mode == "attack" and combat.attack is not None and combat.attack.phase == "roll":
         a_res = result_of(state.tests[0], state.options)
         d_res = result_of(state.tests[1], state.options)
-        assert a_res is not None and d_res is not None
+        if a_res is None or d_res is None:  # pragma: no cover - an invariant of the rules
+            raise broken("a_res is not None and d_res is not None")
         attack = replace(combat.attack, phase="defend")
         combat = replace(combat, attack=attack)
         att, dfn = attack.attacker, attack.defender
@@ -227,14 +262,22 @@ def allocate_initiative(state: WuxiaState, data: Mapping[str, Any]) -> tuple[Wux
     combat = _need_combat(state, "allocate")
     f = _fighter(combat, data.get("who"))
     if f.init_successes is None:
-        raise RuleError(f"{f.name} has no initiative test this round", rule="R13")
+        raise refuse(
+            "R13",
+            f"{f.name} n'a pas de test d'initiative ce round",
+            f"{f.name} has no initiative test this round",
+        )
     if f.allocated and f.init_successes == 0:
-        raise RuleError(f"{f.name} has no success to share", rule="R13")
+        raise refuse("R13", f"{f.name} n'a aucun succès à répartir", f"{f.name} has no success to share")
     i = _int(data.get("initiative", 0), "initiative")
     a = _int(data.get("actions", 0), "actions")
     d = _int(data.get("defence", 0), "defence")
     if i + a + d != f.init_successes:
-        raise RuleError(f"{f.name} has {f.init_successes} success(es) to share; {i} + {a} + {d} given", rule="R13")
+        raise refuse(
+            "R13",
+            f"{f.name} a {f.init_successes} succès à répartir ; {i} + {a} + {d} donnés",
+            f"{f.name} has {f.init_successes} success(es) to share; {i} + {a} + {d} given",
+        )
     c = _need_char(state, f.name)
     nf = replace(f, initiative=c.attribute("metal") + i * state.options["initiative_per_success"],
                  actions=1 + a, defence_dice=(f.defence_dice if state.options["defence_dice_persist"] else 0) + d,
@@ -261,7 +304,11 @@ def _take_group(combat: Combat, who: Fighter, n: int, options: Mapping[str, Any]
         return combat
     usable = _group_usable(combat, who, options)
     if n > len(usable):
-        raise RuleError(f"{who.name} may use {len(usable)} die/dice of the group reserve, not {n}", rule="R14")
+        raise refuse(
+            "R14",
+            f"{who.name} peut utiliser {len(usable)} dé(s) de la réserve de groupe, pas {n}",
+            f"{who.name} may use {len(usable)} die/dice of the group reserve, not {n}",
+        )
     drop = set(usable[:n])
     return replace(combat, group=tuple(g for i, g in enumerate(combat.group) if i not in drop))
 
@@ -273,13 +320,13 @@ def _actions_left(f: Fighter) -> int:
 def spend_action(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     combat = _need_combat(state, "actions")
     if combat.attack is not None:
-        raise RuleError("finish the attack in progress first", rule="R14")
+        raise refuse("R14", "finissez d'abord l'attaque en cours", "finish the attack in progress first")
     f = _fighter(combat, data.get("who"))
     if _actions_left(f) <= 0:
-        raise RuleError(f"{f.name} has no action left this round", rule="R13")
+        raise refuse("R13", f"{f.name} n'a plus d'action ce round", f"{f.name} has no action left this round")
     note = data.get("note", "")
     if not isinstance(note, str):
-        raise EventError("note must be a text")
+        raise malformed("« note » doit être un texte", "note must be a text")
     combat = _set_fighter(combat, replace(f, actions_used=f.actions_used + 1))
     return replace(state, combat=combat), [Outcome("combat.action", text(f"{f.name} agit. {note}".strip(), f"{f.name} acts. {note}".strip()), {"who": f.name})]
 
@@ -287,15 +334,15 @@ def spend_action(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState
 def start_attack(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     combat = _need_combat(state, "actions")
     if combat.attack is not None:
-        raise RuleError("an attack is already being resolved", rule="R14")
+        raise refuse("R14", "une attaque est déjà en cours de résolution", "an attack is already being resolved")
     att = _fighter(combat, data.get("attacker"))
     dfn = _fighter(combat, data.get("defender"))
     if att.name == dfn.name:
-        raise RuleError("a fighter cannot attack themself", rule="R14")
+        raise refuse("R14", "un combattant ne peut pas s'attaquer lui-même", "a fighter cannot attack themself")
     if _actions_left(att) <= 0:
-        raise RuleError(f"{att.name} has no action left this round", rule="R13")
+        raise refuse("R13", f"{att.name} n'a plus d'action ce round", f"{att.name} has no action left this round")
     if not _alive(state, dfn.name) or not _alive(state, att.name):
-        raise RuleError("the dead do not fight", rule="W9")
+        raise refuse("W9", "les morts ne combattent pas", "the dead do not fight")
     g = _int(data.get("group_dice", 0), "group_dice")
     combat = _take_group(combat, att, g, state.options)
     nd = _int(data.get("nd", att.weapon_nd), "nd")
@@ -320,18 +367,27 @@ def defend(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
     combat = _need_combat(state, "actions")
     at = combat.attack
     if at is None or at.phase != "defend":
-        raise RuleError("no attack waits for the defence: both pools must be rolled first", rule="R14")
+        raise refuse(
+            "R14",
+            "aucune attaque n'attend la défense : les deux réserves doivent d'abord être lancées",
+            "no attack waits for the defence: both pools must be rolled first",
+        )
     dfn = _fighter(combat, at.defender)
     k = _int(data.get("defence", 0), "defence")
     g = _int(data.get("group", 0), "group")
     if k > dfn.defence_dice:
-        raise RuleError(f"{dfn.name} has {dfn.defence_dice} Defence Dice, not {k}", rule="R14")
+        raise refuse(
+            "R14",
+            f"{dfn.name} a {dfn.defence_dice} Dé(s) de Défense, pas {k}",
+            f"{dfn.name} has {dfn.defence_dice} Defence Dice, not {k}",
+        )
     combat = _take_group(combat, dfn, g, state.options)
     combat = _set_fighter(combat, replace(dfn, defence_dice=dfn.defence_dice - k))
     opts = state.options
     a_res = result_of(state.tests[0], opts)
     d_res = result_of(state.tests[1], opts)
-    assert a_res is not None and d_res is not None
+    if a_res is None or d_res is None:  # pragma: no cover - an invariant of the rules
+        raise broken("a_res is not None and d_res is not None")
     a_score = max(0, a_res.successes - k - g)
     d_score = d_res.successes
     a_crit = a_res.outcome == "critical" and opts["contest_critical_loses"]
@@ -359,54 +415,36 @@ def defend(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
     return state, outs
 
 
-def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
-    combat = _need_combat(state, "actions")
-    at = combat.attack
-    if at is None or at.phase != "invest":
-        raise RuleError("no won attack waits for its extra successes", rule="R14")
-    opts = state.options
-    d = _int(data.get("defence", 0), "defence")
-    g = _int(data.get("group", 0), "group")
-    soul = _int(data.get("soul", 0), "soul")
-    man = data.get("manoeuvres", {}) or {}
+def _manoeuvres(man: Any, opts: Mapping[str, Any]) -> dict[str, int]:
+    """The successes invested per manoeuvre, each at least its cost (R14)."""
     if not isinstance(man, Mapping):
-        raise EventError("manoeuvres must be an object {name: successes}")
+        raise malformed(
+            "« manoeuvres » doit être un objet {nom : succès}",
+            "manoeuvres must be an object {name: successes}",
+        )
     mans: dict[str, int] = {}
     for k, v in man.items():
         key = fold_name(str(k)).replace(" ", "_")
         if key not in MANOEUVRES:
-            raise EventError(f"unknown manoeuvre {k!r}; expected {', '.join(MANOEUVRES)}")
+            raise malformed(
+                f"manœuvre inconnue {k!r} ; attendu : {', '.join(MANOEUVRES)}",
+                f"unknown manoeuvre {k!r}; expected {', '.join(MANOEUVRES)}",
+            )
         n = _int(v, f"successes in {k}")
         if 0 < n < opts["manoeuvre_cost"]:
-            raise RuleError(f"a manoeuvre costs {opts['manoeuvre_cost']} success(es)", rule="R14")
+            raise refuse(
+                "R14",
+                f"une manœuvre coûte {opts['manoeuvre_cost']} succès",
+                f"a manoeuvre costs {opts['manoeuvre_cost']} success(es)",
+            )
         if n:
             mans[key] = n
-    used = d + g + soul + sum(mans.values())
-    if used > at.extra:
-        raise RuleError(f"{used} successes invested, {at.extra} available", rule="R14")
-    att = _fighter(combat, at.attacker)
-    dfn = _fighter(combat, at.defender)
-    if soul and not att.weapon_soul:
-        raise RuleError(f"{att.name}'s weapon has no soul to awaken", rule="R14")
-    att = replace(att, defence_dice=att.defence_dice + d)
-    combat = _set_fighter(combat, att)
-    combat = replace(combat, group=combat.group + ((att.side, att.name),) * g)
-    stun = mans.get("estourbir", 0) * opts["stun_terre"]
-    if stun:
-        combat = _set_fighter(combat, replace(dfn, stun_next=dfn.stun_next + stun))
-    damage = 0
-    if at.extra > 0 or not opts["damage_needs_extra"]:
-        damage = max(0, at.nd - at.armour) + mans.get("critique", 0) * opts["critical_damage"]
-    panic = mans.get("intimidation", 0) * opts["intimidation_panic"]
-    chars = state.characters
-    target = state.character(dfn.name)
-    assert target is not None
-    before = secondary(target, opts)
-    new_t = replace(target, wounds=target.wounds + damage, panic=target.panic + panic)
-    chars = tuple(new_t if c.name == target.name else c for c in chars)
-    after = secondary(new_t, opts)
-    combat = replace(combat, attack=None)
-    state = replace(state, characters=chars, combat=combat, mode="none", tests=())
+    return mans
+
+
+def _investment_parts(at: Attack, att: Fighter, damage: int, mans: Mapping[str, int], opts: Mapping[str, Any],
+                      soul: int, d: int, g: int) -> tuple[list[str], list[str]]:
+    """What the extra successes bought, in French and English (for the outcome)."""
     parts_fr = [f"{damage} dommage(s) (ND {at.nd} − AR {at.armour}"
                 + (f" + Critique {mans['critique'] * opts['critical_damage']}" if "critique" in mans else "") + ")"]
     parts_en = [f"{damage} damage (ND {at.nd} − AR {at.armour}"
@@ -424,6 +462,59 @@ def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list
     if g:
         parts_fr.append(f"+{g} dé(s) à la réserve de groupe")
         parts_en.append(f"+{g} group reserve dice")
+    return parts_fr, parts_en
+
+
+def invest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
+    combat = _need_combat(state, "actions")
+    at = combat.attack
+    if at is None or at.phase != "invest":
+        raise refuse(
+            "R14",
+            "aucune attaque gagnée n'attend ses succès en plus",
+            "no won attack waits for its extra successes",
+        )
+    opts = state.options
+    d = _int(data.get("defence", 0), "defence")
+    g = _int(data.get("group", 0), "group")
+    soul = _int(data.get("soul", 0), "soul")
+    mans = _manoeuvres(data.get("manoeuvres", {}) or {}, opts)
+    used = d + g + soul + sum(mans.values())
+    if used > at.extra:
+        raise refuse(
+            "R14",
+            f"{used} succès investi(s), {at.extra} disponible(s)",
+            f"{used} successes invested, {at.extra} available",
+        )
+    att = _fighter(combat, at.attacker)
+    dfn = _fighter(combat, at.defender)
+    if soul and not att.weapon_soul:
+        raise refuse(
+            "R14",
+            f"l'arme de {att.name} n'a pas d'âme à éveiller",
+            f"{att.name}'s weapon has no soul to awaken",
+        )
+    att = replace(att, defence_dice=att.defence_dice + d)
+    combat = _set_fighter(combat, att)
+    combat = replace(combat, group=combat.group + ((att.side, att.name),) * g)
+    stun = mans.get("estourbir", 0) * opts["stun_terre"]
+    if stun:
+        combat = _set_fighter(combat, replace(dfn, stun_next=dfn.stun_next + stun))
+    damage = 0
+    if at.extra > 0 or not opts["damage_needs_extra"]:
+        damage = max(0, at.nd - at.armour) + mans.get("critique", 0) * opts["critical_damage"]
+    panic = mans.get("intimidation", 0) * opts["intimidation_panic"]
+    chars = state.characters
+    target = state.character(dfn.name)
+    if target is None:  # pragma: no cover - a fighter is always a character of the table
+        raise refuse("R12", f"{dfn.name} n'a pas de fiche", f"{dfn.name} has no sheet")
+    before = secondary(target, opts)
+    new_t = replace(target, wounds=target.wounds + damage, panic=target.panic + panic)
+    chars = tuple(new_t if c.name == target.name else c for c in chars)
+    after = secondary(new_t, opts)
+    combat = replace(combat, attack=None)
+    state = replace(state, characters=chars, combat=combat, mode="none", tests=())
+    parts_fr, parts_en = _investment_parts(at, att, damage, mans, opts, soul, d, g)
     msg = text(f"{at.attacker} → {at.defender} : " + ", ".join(parts_fr) + f". Blessures {new_t.wounds}/{after['death_threshold']}.",
                f"{at.attacker} → {at.defender}: " + ", ".join(parts_en) + f". Wounds {new_t.wounds}/{after['death_threshold']}.")
     outs = [Outcome("attack.damage", msg, {"damage": damage, "wounds": new_t.wounds, "manoeuvres": mans, "soul": soul,

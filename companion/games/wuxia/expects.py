@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
-from ...errors import RuleError
 from ..expects import DiceWanted, Step, _omit, optional
+from ..refusal import broken
 from . import combat as cb
 from .flow import odds_json, result_of
 from .odds import contest_odds, opposed_odds
@@ -182,7 +182,7 @@ def _fight(state: WuxiaState, hints: tuple[Reroll, ...]) -> WuxiaStep | None:
     if at is not None and at.phase in ("defend", "invest"):
         f = combat.fighter(at.defender if at.phase == "defend" else at.attacker)
         if f is None:
-            raise RuleError(f"the attack names a fighter who is not in the fight ({at.defender}, {at.attacker})")
+            raise broken(f"the attack names a fighter who is not in the fight ({at.defender}, {at.attacker})")
         if at.phase == "defend":
             return Defend("defend", at.defender, f.defence_dice, len(cb._group_usable(combat, f, state.options)), hints)
         return Invest("invest", at.attacker, at.extra,

@@ -19,8 +19,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from ...errors import EventError, RuleError
 from ..base import text
+from ..refusal import malformed, refuse
 from .dice import PoolResult, evaluate
 from .odds import pool_odds
 from .sheet import ATTRIBUTE_LABELS, ATTRIBUTES, Character, fold_name, resolve_skill
@@ -33,18 +33,24 @@ __all__ = ["make_test", "parse_faces", "enter_dice", "correct_dice", "choose_rer
 
 def _int(v: Any, what: str) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise EventError(f"{what} must be an integer, not {v!r}")
+        raise malformed(f"« {what} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
     return v
 
 
 def attribute_key(name: Any) -> str:
     if not isinstance(name, str):
-        raise EventError(f"attribute must be one of {', '.join(ATTRIBUTES)}, not {name!r}")
+        raise malformed(
+            f"l'attribut doit être l'un de {', '.join(ATTRIBUTES)}, pas {name!r}",
+            f"attribute must be one of {', '.join(ATTRIBUTES)}, not {name!r}",
+        )
     key = fold_name(name)
     aliases = {"metal": "metal", "fire": "feu", "earth": "terre", "water": "eau", "wood": "bois"}
     key = aliases.get(key, key)
     if key not in ATTRIBUTES:
-        raise EventError(f"unknown attribute {name!r}; expected {', '.join(ATTRIBUTES)}")
+        raise malformed(
+            f"attribut inconnu {name!r} ; attendu : {', '.join(ATTRIBUTES)}",
+            f"unknown attribute {name!r}; expected {', '.join(ATTRIBUTES)}",
+        )
     return key
 
 
@@ -53,12 +59,46 @@ def make_test(spec: Mapping[str, Any], state_char: Character | None, options: Ma
               dice_bonus: int = 0, attribute_malus: int = 0) -> PoolTest:
     """A new pool from a test description (``who``, ``attribute``, ``skill`` or
     ``competence``, ``sr``, ``dice``, ``rerolls``, ``specialisation``, ``label``)."""
+    sr = _test_sr(spec, options, default_sr)
+    n, attr_key = _pool_size(spec, state_char, attribute, dice_bonus, attribute_malus)
+    who = state_char.name if state_char else None
+    skill = spec.get("skill")
+    if skill is not None and not isinstance(skill, str):
+        raise malformed("« skill » doit être le nom d'une compétence", "skill must be a skill's name")
+    comp, rr, how, used = _competence(spec, state_char, skill, options)
+    if "rerolls" in spec:
+        rr = _int(spec["rerolls"], "rerolls")
+        if not 0 <= rr <= 10:
+            raise refuse("R9", "les relances doivent être entre 0 et 10", "rerolls must be 0..10")
+    lab = spec.get("label", label)
+    if lab is not None and not isinstance(lab, str):
+        raise malformed("« label » doit être un texte", "label must be a string")
+    test = PoolTest(who=who, label=lab or "", attribute=attr_key, dice=n, competence=comp, sr=sr, how=how,
+                    skill=used, rerolls=rr)
+    if n == 0:
+        test = replace(test, faces=())
+    return test
+
+
+
+
+def _test_sr(spec: Mapping[str, Any], options: Mapping[str, Any], default_sr: int) -> int:
+    """The test's SR, within the options' range (R7, R8)."""
     sr = spec.get("sr", default_sr)
     sr = _int(sr, "sr")
     if not options["sr_min"] <= sr <= options["sr_max"]:
-        raise RuleError(f"SR must be {options['sr_min']}..{options['sr_max']} (8 routine, 10 standard, 13 extreme), not {sr}", rule="R7")
+        raise refuse(
+            "R7",
+            f"la SR doit être entre {options['sr_min']} et {options['sr_max']} (8 routine, 10 standard, 13 extrême), pas {sr}",
+            f"SR must be {options['sr_min']}..{options['sr_max']} (8 routine, 10 standard, 13 extreme), not {sr}",
+        )
+    return sr
+
+
+def _pool_size(spec: Mapping[str, Any], state_char: Character | None, attribute: str | None,
+               dice_bonus: int, attribute_malus: int) -> tuple[int, str | None]:
+    """The number of dice (the attribute's value, or ``dice``) and the attribute's key (R7)."""
     attr = attribute if attribute is not None else spec.get("attribute")
-    who = state_char.name if state_char else None
     if state_char is not None:
         key = attribute_key(attr)
         n = state_char.attribute(key)
@@ -69,58 +109,71 @@ def make_test(spec: Mapping[str, Any], state_char: Character | None, options: Ma
             attr_key = attribute_key(attr)
             attr = spec.get("dice")
             if attr is None:
-                raise EventError("without 'who', give the number of dice ('dice' or a number as 'attribute')")
+                raise malformed(
+                    "sans « who », donnez le nombre de dés (« dice » ou un nombre comme « attribute »)",
+                    "without 'who', give the number of dice ('dice' or a number as 'attribute')",
+                )
         n = _int(spec.get("dice", attr), "dice")
     if "dice" in spec and state_char is not None:
         n = _int(spec["dice"], "dice")  # an explicit pool size wins (GM's ruling)
     n = max(0, n - attribute_malus) + dice_bonus
     if not 0 <= n <= 60:
-        raise RuleError(f"a pool has 0..60 dice, not {n}", rule="R7")
-    skill = spec.get("skill")
-    if skill is not None and not isinstance(skill, str):
-        raise EventError("skill must be a skill's name")
+        raise refuse("R7", f"une réserve compte de 0 à 60 dés, pas {n}", f"a pool has 0..60 dice, not {n}")
+    return n, attr_key
+
+
+def _competence(spec: Mapping[str, Any], state_char: Character | None, skill: str | None,
+                options: Mapping[str, Any]) -> tuple[int, int, str, str | None]:
+    """Compétence, re-rolls, how it was found and the skill used (R2, R3, R9, W18)."""
     if "competence" in spec:
         comp = _int(spec["competence"], "competence")
         if not 0 <= comp <= 10:
-            raise RuleError(f"Compétence must be 0..10, not {comp}", rule="R2")
+            raise refuse(
+                "R2",
+                f"la Compétence doit être entre 0 et 10, pas {comp}",
+                f"Compétence must be 0..10, not {comp}",
+            )
         how, used = "given", skill
         from .options import reroll_count
 
         spec_flag = spec.get("specialisation", False)
         if not isinstance(spec_flag, bool):
-            raise EventError("specialisation must be true or false when 'competence' is given")
+            raise malformed(
+                "« specialisation » doit valoir true ou false quand « competence » est donnée",
+                "specialisation must be true or false when 'competence' is given",
+            )
         rr = reroll_count(comp, options) if spec_flag else 0
     else:
         if skill is not None and state_char is not None and state_char.skill(skill) is None:
-            raise RuleError(
+            raise refuse(
+                "R2",
+                f"{state_char.name} n'a pas la compétence {skill!r} : donnez « competence » (0 sans formation, W18) ou ajoutez-la à la fiche",
                 f"{state_char.name} has no skill {skill!r}: give 'competence' (0 untrained, W18) or add it to the sheet",
-                rule="R2",
             )
         comp, rr, how, used = resolve_skill(state_char, skill, options)
-    if "rerolls" in spec:
-        rr = _int(spec["rerolls"], "rerolls")
-        if not 0 <= rr <= 10:
-            raise RuleError("rerolls must be 0..10", rule="R9")
-    lab = spec.get("label", label)
-    if lab is not None and not isinstance(lab, str):
-        raise EventError("label must be a string")
-    test = PoolTest(who=who, label=lab or "", attribute=attr_key, dice=n, competence=comp, sr=sr, how=how,
-                    skill=used, rerolls=rr)
-    if n == 0:
-        test = replace(test, faces=())
-    return test
+    return comp, rr, how, used
 
 
 def parse_faces(raw: Any, count: int | None = None) -> tuple[int, ...]:
     if not isinstance(raw, list):
-        raise EventError("'dice' must be a list of d10 faces (1..10; 0 reads as 10)")
+        raise malformed(
+            "« dice » doit être une liste de faces de d10 (1 à 10 ; 0 vaut 10)",
+            "'dice' must be a list of d10 faces (1..10; 0 reads as 10)",
+        )
     faces = []
     for v in raw:
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 10:
-            raise EventError(f"a d10 face is 1..10 (0 reads as 10), not {v!r}")
+            raise malformed(
+                f"une face de d10 vaut de 1 à 10 (0 vaut 10), pas {v!r}",
+                f"a d10 face is 1..10 (0 reads as 10), not {v!r}",
+            )
         faces.append(10 if v == 0 else v)
     if count is not None and len(faces) != count:
-        raise RuleError(f"this step waits for {count} d10, the event gives {len(faces)}", rule="R7")
+        raise refuse(
+            "R7",
+            f"cette étape attend {count} d10, l'événement en donne {len(faces)}",
+            f"this step waits for {count} d10, the event gives {len(faces)}",
+        )
     return tuple(faces)
 
 
@@ -131,9 +184,16 @@ def dice_from_read(read: Any) -> list[int]:
     the event is refused and the tablet asks the players for them.
     """
     if not isinstance(read, Mapping) or not isinstance(read.get("objects"), list):
-        raise EventError("'read' must be a camera read: {\"objects\": [{kind, value, status}, ...]}")
+        raise malformed(
+            "« read » doit être une lecture de la caméra : {\"objects\": [{kind, value, status}, ...]}",
+            "'read' must be a camera read: {\"objects\": [{kind, value, status}, ...]}",
+        )
     if read.get("error"):
-        raise RuleError(f"the camera could not read the tray: {read['error']}", rule="R7")
+        raise refuse(
+            "R7",
+            f"la caméra n'a pas pu lire le plateau : {read['error']}",
+            f"the camera could not read the tray: {read['error']}",
+        )
     faces: list[int] = []
     unsure = 0
     for obj in read["objects"]:
@@ -144,7 +204,11 @@ def dice_from_read(read: Any) -> list[int]:
             continue
         faces.append(obj["value"])
     if unsure:
-        raise RuleError(f"the camera is unsure of {unsure} d10: tap their faces on the tablet", rule="R7")
+        raise refuse(
+            "R7",
+            f"la caméra hésite sur {unsure} d10 : touchez leurs faces sur la tablette",
+            f"the camera is unsure of {unsure} d10: tap their faces on the tablet",
+        )
     return faces
 
 
@@ -152,7 +216,11 @@ def enter_dice(test: PoolTest, raw: Any) -> PoolTest:
     """Fill what the test waits for: the pool, the re-rolled dice or the extra dice."""
     need = test.waiting_dice
     if need == 0 and test.faces is not None:
-        raise RuleError("this pool waits for no dice: choose dice to re-roll first", rule="R9")
+        raise refuse(
+            "R9",
+            "cette réserve n'attend aucun dé : choisissez d'abord les dés à relancer",
+            "this pool waits for no dice: choose dice to re-roll first",
+        )
     faces = parse_faces(raw, need)
     if test.faces is None:
         return replace(test, faces=faces)
@@ -167,12 +235,19 @@ def enter_dice(test: PoolTest, raw: Any) -> PoolTest:
 def correct_dice(test: PoolTest, data: Mapping[str, Any]) -> PoolTest:
     """A correction: the whole pool again (``dice``) or one die (``index``, ``value``)."""
     if test.faces is None:
-        raise RuleError("nothing to correct: this pool has not been rolled yet", rule="R7")
+        raise refuse(
+            "R7",
+            "rien à corriger : cette réserve n'a pas encore été lancée",
+            "nothing to correct: this pool has not been rolled yet",
+        )
     if "dice" in data:
         return replace(test, faces=parse_faces(data["dice"], len(test.faces)))
     idx = _int(data.get("index"), "index")
     if not 0 <= idx < len(test.faces):
-        raise EventError(f"index must be 0..{len(test.faces) - 1}")
+        raise malformed(
+            f"« index » doit être entre 0 et {len(test.faces) - 1}",
+            f"index must be 0..{len(test.faces) - 1}",
+        )
     (face,) = parse_faces([data.get("value")])
     cur = list(test.faces)
     cur[idx] = face
@@ -187,49 +262,39 @@ def result_of(test: PoolTest, options: Mapping[str, Any]) -> PoolResult | None:
 
 def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolTest:
     """Check the chosen positions against R9/W5 and the re-rolls left; mark them pending."""
-    if test.faces is None or test.waiting_dice:
-        raise RuleError("roll the pool (and any dice awaited) before re-rolling", rule="R9")
-    if test.closed:
-        raise RuleError("this test is over: its dice can no longer be re-rolled", rule="R9")
-    if not isinstance(raw, list) or not raw:
-        raise EventError("'indices' must be a non-empty list of dice positions (0-based)")
-    idx = []
-    for v in raw:
-        i = _int(v, "a die position")
-        if not 0 <= i < len(test.faces):
-            raise EventError(f"die position {i} is not in the pool (positions count from 0: 0..{len(test.faces) - 1})")
-        idx.append(i)
-    if len(set(idx)) != len(idx):
-        raise EventError("a die is named twice")
-    res = result_of(test, options)
-    assert res is not None
+    faces = _rerollable_faces(test)
+    idx = _reroll_positions(raw, faces)
     special_left = max(0, test.rerolls - test.rerolls_used)
     destiny_left = max(0, test.destiny_rerolls - test.destiny_rerolls_used)
     if special_left + destiny_left == 0:
-        raise RuleError(
+        raise refuse(
+            "R9",
+            "aucune relance disponible : les relances viennent d'une spécialisation (R9) ou des Dés de Destinée (option destiny_effect)",
             "no re-roll available: re-rolls come from a specialisation (R9) or Destiny Dice (option destiny_effect)",
-            rule="R9",
         )
     if options["reroll_once"]:
         again = [i for i in idx if i in test.rerolled]
         if again:
-            raise RuleError(f"die #{again[0] + 1} (position {again[0]}) was already re-rolled (each die once, W5)", rule="W5")
-    need_destiny = 0
-    for i in idx:
-        cls = res.classes[i]
-        if cls == "success" and options["reroll_only_failed"]:
-            need_destiny += 1  # only a Destiny re-roll may touch a success
-        elif cls == "one" and not options["reroll_ones"]:
-            need_destiny += 1
+            raise refuse(
+                "W5",
+                f"le dé n° {again[0] + 1} (position {again[0]}) a déjà été relancé (une fois par dé, W5)",
+                f"die #{again[0] + 1} (position {again[0]}) was already re-rolled (each die once, W5)",
+            )
+    need_destiny = _needing_destiny(test, idx, options)
     if need_destiny > destiny_left:
-        raise RuleError(
+        raise refuse(
+            "R9",
+            ("seuls les dés ratés peuvent être relancés par une spécialisation" + ("" if options["reroll_ones"] else ", et pas les 1") + " (R9, W5)"),
             "only failed dice may be re-rolled by a specialisation"
             + ("" if options["reroll_ones"] else ", and not the 1s")
             + " (R9, W5)",
-            rule="R9",
         )
     if len(idx) > special_left + destiny_left:
-        raise RuleError(f"{len(idx)} dice chosen, {special_left + destiny_left} re-roll(s) left", rule="R9")
+        raise refuse(
+            "R9",
+            f"{len(idx)} dé(s) choisi(s), {special_left + destiny_left} relance(s) restante(s)",
+            f"{len(idx)} dice chosen, {special_left + destiny_left} re-roll(s) left",
+        )
     use_special = min(special_left, len(idx) - need_destiny)
     use_destiny = len(idx) - use_special
     return replace(
@@ -238,6 +303,64 @@ def choose_reroll(test: PoolTest, raw: Any, options: Mapping[str, Any]) -> PoolT
         rerolls_used=test.rerolls_used + use_special,
         destiny_rerolls_used=test.destiny_rerolls_used + use_destiny,
     )
+
+
+
+
+def _rerollable_faces(test: PoolTest) -> tuple[int, ...]:
+    """The pool's faces, once rolled and while its test is open (R9)."""
+    if test.faces is None or test.waiting_dice:
+        raise refuse(
+            "R9",
+            "lancez la réserve (et les dés attendus) avant de relancer",
+            "roll the pool (and any dice awaited) before re-rolling",
+        )
+    if test.closed:
+        raise refuse(
+            "R9",
+            "ce test est terminé : ses dés ne peuvent plus être relancés",
+            "this test is over: its dice can no longer be re-rolled",
+        )
+    if test.faces is None:  # pragma: no cover - refused just above
+        raise refuse("R9", "la réserve n'a pas encore de faces", "the pool has no faces yet")
+    return test.faces
+
+
+def _reroll_positions(raw: Any, faces: tuple[int, ...]) -> list[int]:
+    """The distinct positions named in ``indices``, each in the pool."""
+    if not isinstance(raw, list) or not raw:
+        raise malformed(
+            "« indices » doit être une liste non vide de positions de dés (à partir de 0)",
+            "'indices' must be a non-empty list of dice positions (0-based)",
+        )
+    idx = []
+    for v in raw:
+        i = _int(v, "indices")
+        if not 0 <= i < len(faces):
+            raise malformed(
+                f"la position {i} n'est pas dans la réserve (les positions comptent à partir de 0 : 0 à {len(faces) - 1})",
+                f"die position {i} is not in the pool (positions count from 0: 0..{len(faces) - 1})",
+            )
+        idx.append(i)
+    if len(set(idx)) != len(idx):
+        raise malformed("un dé est nommé deux fois", "a die is named twice")
+    return idx
+
+
+def _needing_destiny(test: PoolTest, idx: list[int], options: Mapping[str, Any]) -> int:
+    """How many of the chosen dice only a Destiny re-roll may touch (a success, or a 1
+    when the options forbid re-rolling 1s: R9, W5)."""
+    res = result_of(test, options)
+    if res is None:  # pragma: no cover - the faces were checked by the caller
+        raise refuse("R9", "la réserve n'a pas encore de faces", "the pool has no faces yet")
+    need_destiny = 0
+    for i in idx:
+        cls = res.classes[i]
+        if cls == "success" and options["reroll_only_failed"]:
+            need_destiny += 1  # only a Destiny re-roll may touch a success
+        elif cls == "one" and not options["reroll_ones"]:
+            need_destiny += 1
+    return need_destiny
 
 
 def odds_json(test: PoolTest, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome, percent, text
+from ..refusal import broken, malformed, refuse
 from . import combat as cb
 from .flow import (
     choose_reroll,
@@ -33,8 +33,8 @@ from .flow import (
     result_of,
     settled,
 )
-from .options import DEFAULT_OPTIONS, check_options
-from .sheet import fold_name, secondary, sheet_json
+from .options import Options, check_options, default_options
+from .sheet import Character, fold_name, secondary, sheet_json
 from .sheet_events import SHEET_HANDLERS, Handler, _char, _int
 from .state import PoolTest, WuxiaState
 from .state import evolve as replace
@@ -48,7 +48,11 @@ __all__ = ["WuxiaGame", "GAME"]
 # -- tests ------------------------------------------------------------------------
 def _close_all(state: WuxiaState) -> WuxiaState:
     if state.mode == "initiative" or (state.combat is not None and state.combat.attack is not None):
-        raise RuleError("the fight waits for its own dice: finish the initiative or the attack first", rule="R13")
+        raise refuse(
+            "R13",
+            "le combat attend ses propres dés : finissez d'abord l'initiative ou l'attaque",
+            "the fight waits for its own dice: finish the initiative or the attack first",
+        )
     return replace(state, tests=(), mode="none", extra={})
 
 
@@ -76,19 +80,25 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
     state = _close_all(state)
     raw = data.get("participants")
     if not isinstance(raw, list) or len(raw) < 2:
-        raise EventError("'participants' must list at least two tests {who, attribute, skill|competence, sr}")
+        raise malformed(
+            "« participants » doit lister au moins deux tests {who, attribute, skill|competence, sr}",
+            "'participants' must list at least two tests {who, attribute, skill|competence, sr}",
+        )
     sr = _int(data.get("sr", 10), "sr")
     tests: list[PoolTest] = []
     for p in raw:
         if not isinstance(p, Mapping):
-            raise EventError("each participant is an object {who, attribute, skill|competence, sr}")
+            raise malformed(
+                "chaque participant est un objet {who, attribute, skill|competence, sr}",
+                "each participant is an object {who, attribute, skill|competence, sr}",
+            )
         c = _char(state, p.get("who"))
         if any(t.who == c.name for t in tests):
-            raise EventError(f"{c.name} is listed twice")
+            raise malformed(f"{c.name} est nommé deux fois", f"{c.name} is listed twice")
         tests.append(make_test(p, c, state.options, default_sr=sr))
     label = data.get("label", "")
     if not isinstance(label, str):
-        raise EventError("label must be a text")
+        raise malformed("« label » doit être un texte", "label must be a text")
     state = replace(state, mode="contest", tests=tuple(tests), extra={"label": label})
     names = ", ".join(t.who or "?" for t in tests)
     return state, [Outcome("contest.start", text(f"Compétition : {names}. Chacun lance son test.",
@@ -97,19 +107,27 @@ def _start_contest(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
 
 def _target(state: WuxiaState, data: Mapping[str, Any], want: Callable[[PoolTest], bool], what: str) -> int:
     if not state.tests:
-        raise RuleError("no test in progress: start one with wuxia.test", rule="R7")
+        raise refuse(
+            "R7",
+            "aucun test en cours : commencez-en un avec wuxia.test",
+            "no test in progress: start one with wuxia.test",
+        )
     who = data.get("who")
     if who is not None:
         if not isinstance(who, str):
-            raise EventError("'who' must name a character")
+            raise malformed("« who » doit nommer un personnage", "'who' must name a character")
         for i, t in enumerate(state.tests):
             if t.who is not None and fold_name(t.who) == fold_name(who):
                 return i
-        raise RuleError(f"{who} has no pool in the current action", rule="R7")
+        raise refuse(
+            "R7",
+            f"{who} n'a pas de réserve dans l'action en cours",
+            f"{who} has no pool in the current action",
+        )
     for i, t in enumerate(state.tests):
         if want(t):
             return i
-    raise RuleError(f"no pool waits for {what}", rule="R7")
+    raise refuse("R7", f"aucune réserve n'attend {what}", f"no pool waits for {what}")
 
 
 def _resolve(state: WuxiaState, i: int) -> tuple[WuxiaState, list[Outcome]]:
@@ -124,7 +142,8 @@ def _resolve(state: WuxiaState, i: int) -> tuple[WuxiaState, list[Outcome]]:
                             {"who": t.who, "dice": k}))
         return state, outs
     res = result_of(t, state.options)
-    assert res is not None
+    if res is None:  # pragma: no cover - an invariant of the rules
+        raise broken("res is not None")
     expl = explain(t, res, state.options)
     kind = {"success": "test.success", "failure": "test.failure", "critical": "test.critical_failure"}[res.outcome]
     if t.label == "initiative" and res.outcome == "critical" and not state.options["initiative_can_crit"]:
@@ -148,7 +167,8 @@ def _contest_outcome(state: WuxiaState) -> Outcome:
     scores = []
     for t in state.tests:
         res = result_of(t, opts)
-        assert res is not None
+        if res is None:  # pragma: no cover - an invariant of the rules
+            raise broken("res is not None")
         score = res.successes if opts["contest_score"] == "successes" else res.successes - res.ones
         crit = res.outcome == "critical"
         scores.append((t.who, score, crit))
@@ -172,7 +192,7 @@ def _roll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[
     i = _target(state, data, lambda t: t.waiting_dice > 0, "dice")
     t = state.tests[i]
     if t.closed:
-        raise RuleError("this test is over", rule="R7")
+        raise refuse("R7", "ce test est terminé", "this test is over")
     raw = data.get("dice")
     if raw is None and "read" in data:
         raw = dice_from_read(data["read"])
@@ -189,12 +209,21 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
     elif rolled:
         i = rolled[-1]
     else:
-        raise RuleError("nothing to correct: no pool has been rolled", rule="R7")
+        raise refuse(
+            "R7",
+            "rien à corriger : aucune réserve n'a été lancée",
+            "nothing to correct: no pool has been rolled",
+        )
     t = state.tests[i]
     if t.closed:
-        raise RuleError("this test is over: to change its dice, send its roll again with 'corrects' (the number of"
+        raise refuse(
+            "R7",
+            "ce test est terminé : pour changer ses dés, renvoyez son jet avec « corrects » (le numéro de ce jet : la"
+            " correction de la photo sur la tablette le fait) et la suite est recalculée ; ou annulez",
+            "this test is over: to change its dice, send its roll again with 'corrects' (the number of"
                         " that roll: the tablet's photo correction does this) and what followed is worked out"
-                        " again; or undo", rule="R7")
+                        " again; or undo",
+        )
     t = correct_dice(t, data)
     tests = list(state.tests)
     tests[i] = t
@@ -202,7 +231,9 @@ def _correct(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, li
 
 
 def _reroll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
-    wanted = lambda t: t.faces is not None and t.rerolls_left > 0 and not t.closed  # noqa: E731
+    def wanted(t: PoolTest) -> bool:
+        return t.faces is not None and t.rerolls_left > 0 and not t.closed
+
     if "who" not in data and state.tests and not any(wanted(t) for t in state.tests):
         i = max(i for i, t in enumerate(state.tests) if t.faces is not None or i == 0)  # say why it cannot
     else:
@@ -223,9 +254,9 @@ def _reroll(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, lis
 
 def _accept(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     if not state.tests:
-        raise RuleError("no test in progress", rule="R7")
+        raise refuse("R7", "aucun test en cours", "no test in progress")
     if not settled(state.tests):
-        raise RuleError("some dice are still awaited", rule="R7")
+        raise refuse("R7", "des dés sont encore attendus", "some dice are still awaited")
     state = replace(state, tests=tuple(replace(t, closed=True) for t in state.tests))
     return state, [Outcome("test.accept", text("Résultat retenu.", "Result kept."), {})]
 
@@ -238,6 +269,8 @@ class WuxiaGame:
     #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
     expects_steps = EXPECTS_STEPS
     camera = CAMERA
+    #: The options, one field each (:mod:`companion.games.options`).
+    options_class = Options
 
     _handlers: dict[str, Handler] = {
         **SHEET_HANDLERS,
@@ -258,7 +291,7 @@ class WuxiaGame:
     }
 
     def default_options(self) -> dict[str, Any]:
-        return {k: (v.copy() if isinstance(v, (dict, list)) else v) for k, v in DEFAULT_OPTIONS.items()}
+        return default_options()
 
     def new_state(self, options: Mapping[str, Any], rng: random.Random) -> WuxiaState:
         return WuxiaState(options=check_options(options))
@@ -267,7 +300,10 @@ class WuxiaGame:
         verb = event.type.split(".", 1)[1] if "." in event.type else ""
         handler = self._handlers.get(verb)
         if handler is None:
-            raise EventError(f"unknown Wuxia event {event.type!r}; known: {', '.join('wuxia.' + k for k in self._handlers)}")
+            raise malformed(
+                f"événement Wuxia inconnu {event.type!r} ; connus : {', '.join('wuxia.' + k for k in self._handlers)}",
+                f"unknown Wuxia event {event.type!r}; known: {', '.join('wuxia.' + k for k in self._handlers)}",
+            )
         new, outs = handler(state, event.data)
         if outs:
             last = outs[-1].to_json()
@@ -298,37 +334,41 @@ class WuxiaGame:
     def describe(self, state: WuxiaState, lang: str = "fr") -> str:
         fr = lang == "fr"
         lines = ["Wuxia"]
-        for c in state.characters:
-            sec = secondary(c, state.options)
-            names = _ATTRIBUTE_WORDS_FR if fr else _ATTRIBUTE_WORDS_EN
-            attrs = ", ".join(f"{n} {v}" for n, v in zip(names, c.attributes))
-            kind = f" ({c.hero_type})" if c.hero_type else ""
-            if fr:
-                lines.append(f"- {c.name}{kind} : {attrs} ; blessures {c.wounds}/{sec['death_threshold']},"
-                             f" panique {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Dés de Destinée {c.destiny}")
-            else:
-                lines.append(f"- {c.name}{kind}: {attrs}; wounds {c.wounds}/{sec['death_threshold']},"
-                             f" panic {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Destiny Dice {c.destiny}")
-        if state.combat is not None:
-            cj = cb.combat_json(state)
-            assert cj is not None
+        lines += [_describe_character(c, state.options, fr) for c in state.characters]
+        cj = cb.combat_json(state) if state.combat is not None else None
+        if cj is not None:
             phase = _PHASE_WORDS.get(cj["phase"], (cj["phase"], cj["phase"]))[0 if fr else 1]
             lines.append((f"Combat, round {cj['round']} ({phase}) : ordre " if fr else
                           f"Fight, round {cj['round']} ({phase}): order ") + ", ".join(cj["order"]))
-        for t in state.tests:
-            tj = pool_json(t, state.options)
-            r = tj["result"]
-            head = f"{t.who or '?'} {t.dice}d10 SR {t.sr} − {t.competence} = {t.threshold}"
-            if r is None:
-                lines.append(head + (" : dés attendus" if fr else ": dice awaited"))
-            else:
-                lines.append(head + f" {t.faces} → " + r["text"][("fr" if fr else "en")])
+        lines += [_describe_test(t, state.options, fr) for t in state.tests]
         if state.last:
             lines.append(("Dernier : " if fr else "Last: ") + state.last["text"]["fr" if fr else "en"])
         exp = self.expects(state)
         step = _STEP_WORDS.get(exp["step"], (exp["step"], exp["step"]))[0 if fr else 1]
         lines.append(("Attendu : " if fr else "Expects: ") + step + (f" ({exp['who']})" if exp.get("who") else ""))
         return "\n".join(lines)
+
+
+def _describe_character(c: Character, options: Mapping[str, Any], fr: bool) -> str:
+    """One line of ``describe``: a character's attributes and counters."""
+    sec = secondary(c, options)
+    names = _ATTRIBUTE_WORDS_FR if fr else _ATTRIBUTE_WORDS_EN
+    attrs = ", ".join(f"{n} {v}" for n, v in zip(names, c.attributes))
+    kind = f" ({c.hero_type})" if c.hero_type else ""
+    if fr:
+        return (f"- {c.name}{kind} : {attrs} ; blessures {c.wounds}/{sec['death_threshold']},"
+                f" panique {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Dés de Destinée {c.destiny}")
+    return (f"- {c.name}{kind}: {attrs}; wounds {c.wounds}/{sec['death_threshold']},"
+            f" panic {c.panic}, Chi {sec['chi_left']}/{sec['chi']}, Destiny Dice {c.destiny}")
+
+
+def _describe_test(t: PoolTest, options: Mapping[str, Any], fr: bool) -> str:
+    """One line of ``describe``: a pool and its result (or the dice it awaits)."""
+    r = pool_json(t, options)["result"]
+    head = f"{t.who or '?'} {t.dice}d10 SR {t.sr} − {t.competence} = {t.threshold}"
+    if r is None:
+        return head + (" : dés attendus" if fr else ": dice awaited")
+    return head + f" {t.faces} → " + str(r["text"]["fr" if fr else "en"])
 
 
 _ATTRIBUTE_WORDS_FR = ("Métal", "Feu", "Terre", "Eau", "Bois")

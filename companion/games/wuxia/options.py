@@ -1,151 +1,218 @@
 """Wuxia's named options: every decision of the spec, with the spec's default.
 
-The ids in brackets are the spec's (``/work/shared/rules/wuxia.md``). Values are JSON.
-:func:`check_options` refuses an ill-typed value with a clear message.
+:class:`Options` is the single source (see :mod:`companion.games.options`): each field is
+one option, stated once with its default, the spec's decision (ids of
+``/work/shared/rules/wuxia.md``), its allowed values and its label in French and English.
+``default_options()``, the check in ``new_state``, the tablet's set-up form and the options
+table of ``docs/wuxia.md`` all come from it. The rules read the checked options as a
+mapping (``state.options["combat_sr"]``), in the order of the fields.
+
+>>> default_options()["sr_min"], default_options()["reroll_levels"]
+(8, [[1, 1], [4, 2], [7, 3]])
+>>> parse_options({"sr_min": 12, "sr_max": 9})
+Traceback (most recent call last):
+...
+companion.errors.EventError: l'option sr_min (R8) ne peut pas dépasser sr_max : 12 > 9 / option sr_min (R8) must not exceed sr_max: 12 > 9
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
 
-from ...errors import EventError
+from ..options import OptionSpec, option, option_specs
+from ..options import default_options as _defaults
+from ..options import parse_options as _parse
+from ..refusal import malformed
 
-__all__ = ["DEFAULT_OPTIONS", "OPTION_DOCS", "check_options", "reroll_count"]
+__all__ = ["Options", "OPTION_SPECS", "default_options", "parse_options", "check_options", "reroll_count"]
 
-DEFAULT_OPTIONS: dict[str, Any] = {
-    # -- the test ------------------------------------------------------------------
-    "threshold_rule": "at_least",  # W1: a die >= T succeeds ("above": > T)
-    "sr_min": 8,  # R7/R8: SR from 8 (routine)...
-    "sr_max": 13,  # ...to 13 (extreme)
-    "quality": "successes",  # W4: quality = successes ("net": successes - 1s, at least 1)
-    "untrained_competence": 0,  # W18: no skill -> Compétence 0 (T = SR)
-    # -- specialisation re-rolls (R9, W5) --------------------------------------------
-    "reroll_levels": [[1, 1], [4, 2], [7, 3]],  # W5: skill level >= 1: 1 re-roll, >= 4: 2, >= 7: 3
-    "reroll_ones": True,  # W5: a 1 is a failed die and may be re-rolled
-    "reroll_only_failed": True,  # R9 decision: only failed dice may be re-rolled
-    "reroll_once": True,  # W5: each die at most once
-    "odds_reroll_policy": "failed",  # how the odds assume re-rolls are used ("until_success")
-    # -- Destiny Dice (R11, W6) ----------------------------------------------------
-    "destiny_effect": "record",  # W6: recorded only ("extra_die": +1 d10; "reroll": re-roll any one die)
-    # -- competition (R10, W7) -----------------------------------------------------
-    "contest_score": "successes",  # W7: compare raw successes ("net": successes - 1s)
-    "contest_critical_loses": True,  # W7: a critically failing side cannot win
-    # -- character (R5, R6, W8, W9, W14) -------------------------------------------
-    "chi_rounding": "down",  # W8: Chi = sum of attributes / 2 rounded down ("up")
-    "death_when": "reach",  # W9: dead when NB >= death threshold ("exceed": NB > threshold)
-    "attribute_budgets": {"5": {"points": 30, "max": 8}, "1": {"points": 18, "max": 5}},  # R6
-    "attribute_points": "values",  # R6/W14: points = sum of the values ("above_one": sum of value - 1)
-    "power_budgets": {"5": 60, "1": 20},  # R6
-    "power_cost_per_level": None,  # W14: not given -> power points not checked (e.g. 1 to check)
-    "hero_types": {"5": ["sorcier"], "1": ["guerrier"], "2": ["moine", "chevalier", "assassin"],
-                   "3": ["moine", "chevalier", "assassin"], "4": ["moine", "chevalier", "assassin"]},  # R6 [Inferred]
-    # -- combat (R12-R15, W10-W13) -------------------------------------------------
-    "combat_sr": 10,  # R13/R14: initiative and attack tests at SR 10
-    "initiative_per_success": 1,  # W10: +1 Initiative per success
-    "initiative_can_crit": False,  # W10: an initiative test only yields 0 successes
-    "attack_extra": "difference",  # W11: extra = attacker S - defender S ("difference_minus_one")
-    "damage_needs_extra": False,  # W11: a won attack deals damage even with no extra success left
-    "defence_dice_persist": False,  # [Decision] unspent Defence Dice are lost at the next round
-    "group_reserve_self_use": False,  # R14: the group reserve serves *other* characters
-    "manoeuvre_cost": 1,  # [Decision] successes to activate one manoeuvre (costs not given)
-    "stun_terre": 1,  # [Decision] Estourbir: -1 Terre per success invested, next round
-    "intimidation_panic": 1,  # [Decision] Intimidation: +1 Panic per success invested
-    "critical_damage": 1,  # [Decision] Critique: +1 damage per success invested
-}
-
-OPTION_DOCS: dict[str, str] = {
-    "threshold_rule": "W1 — at_least: d >= T succeeds; above: d > T",
-    "sr_min": "R8 — lowest SR accepted",
-    "sr_max": "R8 — highest SR accepted",
-    "quality": "W4 — successes | net (successes - 1s, at least 1)",
-    "untrained_competence": "W18 — Compétence when the character lacks the skill",
-    "reroll_levels": "W5 — [[min level, re-rolls], ...] for a specialisation",
-    "reroll_ones": "W5 — 1s may be re-rolled",
-    "reroll_only_failed": "R9 — only failed dice may be re-rolled",
-    "reroll_once": "W5 — each die re-rolled at most once",
-    "odds_reroll_policy": "R9 — failed | until_success: how the odds assume re-rolls are used",
-    "destiny_effect": "W6 — record | extra_die | reroll",
-    "contest_score": "W7 — successes | net",
-    "contest_critical_loses": "W7 — a critical failure cannot win a competition",
-    "chi_rounding": "W8 — down | up",
-    "death_when": "W9 — reach (NB >= threshold) | exceed (NB > threshold)",
-    "attribute_budgets": "R6 — {priority: {points, max}} for the attributes; priorities absent are not checked",
-    "attribute_points": "R6/W14 — values | above_one",
-    "power_budgets": "R6 — {priority: points} for powers",
-    "power_cost_per_level": "W14 — points per power level (null: not checked)",
-    "hero_types": "R6 — {priority of Pouvoirs: [allowed hero types]}",
-    "combat_sr": "R13/R14 — SR of initiative and attack tests",
-    "initiative_per_success": "W10 — Initiative gained per success",
-    "initiative_can_crit": "W10 — an initiative test may be a critical failure",
-    "attack_extra": "W11 — difference | difference_minus_one",
-    "damage_needs_extra": "W11 — damage only with at least one extra success",
-    "defence_dice_persist": "Decision — unspent Defence Dice carry over to the next round",
-    "group_reserve_self_use": "R14 — a character may use group dice they added",
-    "manoeuvre_cost": "Decision — successes per manoeuvre",
-    "stun_terre": "Decision — Terre lost per success in Estourbir",
-    "intimidation_panic": "Decision — Panic per success in Intimidation",
-    "critical_damage": "Decision — extra damage per success in Critique",
-}
-
-_CHOICES = {
-    "threshold_rule": ("at_least", "above"),
-    "quality": ("successes", "net"),
-    "odds_reroll_policy": ("failed", "until_success"),
-    "destiny_effect": ("record", "extra_die", "reroll"),
-    "contest_score": ("successes", "net"),
-    "chi_rounding": ("down", "up"),
-    "death_when": ("reach", "exceed"),
-    "attribute_points": ("values", "above_one"),
-    "attack_extra": ("difference", "difference_minus_one"),
-}
+_PRIORITY_KEYS = ("1", "2", "3", "4", "5")
 
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge with defaults and check every value; :class:`EventError` when wrong."""
-    unknown = set(options) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise EventError(f"unknown Wuxia option(s): {', '.join(sorted(unknown))}")
-    opts = {**DEFAULT_OPTIONS, **options}
-    for key, default in DEFAULT_OPTIONS.items():
-        v = opts[key]
-        if key in _CHOICES:
-            if v not in _CHOICES[key]:
-                raise EventError(f"option {key} must be one of {', '.join(_CHOICES[key])}, not {v!r}")
-        elif isinstance(default, bool):
-            if not isinstance(v, bool):
-                raise EventError(f"option {key} must be true or false, not {v!r}")
-        elif _is_int(default):
-            if not _is_int(v) or v < 0:
-                raise EventError(f"option {key} must be a non-negative integer, not {v!r}")
-    if not opts["sr_min"] <= opts["sr_max"]:
-        raise EventError("option sr_min must not exceed sr_max")
-    levels = opts["reroll_levels"]
-    if not isinstance(levels, list) or not all(
-        isinstance(x, list) and len(x) == 2 and _is_int(x[0]) and _is_int(x[1]) and x[1] >= 0 for x in levels
+def _check_reroll_levels(v: Any) -> str | None:
+    if isinstance(v, list) and all(
+        isinstance(x, list) and len(x) == 2 and _is_int(x[0]) and _is_int(x[1]) and 0 <= x[1] <= 10 for x in v
     ):
-        raise EventError("option reroll_levels must be a list of [min level, re-rolls] pairs of integers")
-    pc = opts["power_cost_per_level"]
-    if pc is not None and (not _is_int(pc) or pc < 1):
-        raise EventError("option power_cost_per_level must be null or a positive integer")
-    ab = opts["attribute_budgets"]
-    if not isinstance(ab, Mapping) or not all(
-        k in "12345" and len(k) == 1 and isinstance(v, Mapping) and _is_int(v.get("points")) and _is_int(v.get("max"))
-        for k, v in ab.items()
+        return None
+    return "option reroll_levels (W5) must be a list of [min level, re-rolls] pairs of integers (re-rolls 0-10)"
+
+
+def _check_attribute_budgets(v: Any) -> str | None:
+    if isinstance(v, Mapping) and all(
+        k in _PRIORITY_KEYS and isinstance(b, Mapping) and _is_int(b.get("points")) and _is_int(b.get("max"))
+        for k, b in v.items()
     ):
-        raise EventError('option attribute_budgets must look like {"5": {"points": 30, "max": 8}}')
-    pb = opts["power_budgets"]
-    if not isinstance(pb, Mapping) or not all(len(k) == 1 and k in "12345" and _is_int(v) for k, v in pb.items()):
-        raise EventError('option power_budgets must look like {"5": 60, "1": 20}')
-    ht = opts["hero_types"]
-    if not isinstance(ht, Mapping) or not all(
-        len(k) == 1 and k in "12345" and isinstance(v, list) and all(isinstance(t, str) for t in v) for k, v in ht.items()
+        return None
+    return 'option attribute_budgets (R6) must look like {"5": {"points": 30, "max": 8}}'
+
+
+def _check_power_budgets(v: Any) -> str | None:
+    if isinstance(v, Mapping) and all(k in _PRIORITY_KEYS and _is_int(b) for k, b in v.items()):
+        return None
+    return 'option power_budgets (R6) must look like {"5": 60, "1": 20}'
+
+
+def _check_power_cost(v: Any) -> str | None:
+    if v is None or (_is_int(v) and 1 <= v <= 100):
+        return None
+    return f"option power_cost_per_level (W14) must be null or a whole number from 1 to 100, not {v!r}"
+
+
+def _check_hero_types(v: Any) -> str | None:
+    if isinstance(v, Mapping) and all(
+        k in _PRIORITY_KEYS and isinstance(t, list) and all(isinstance(x, str) for x in t) for k, t in v.items()
     ):
-        raise EventError('option hero_types must look like {"5": ["sorcier"], ...}')
+        return None
+    return 'option hero_types (R6) must look like {"5": ["sorcier"], ...}'
+
+
+_MOST = ["moine", "chevalier", "assassin"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Checked options, one field each (the rules read them as a mapping)."""
+
+    # -- the test --------------------------------------------------------------------------
+    threshold_rule: str = option(
+        "at_least", decision="W1", choices=("at_least", "above"),
+        fr="Un dé réussit s'il atteint le seuil T (at_least) ou s'il le dépasse (above)",
+        en="A die succeeds when it reaches the threshold T (at_least) or when it exceeds it (above)")
+    sr_min: int = option(
+        8, decision="R8", lo=1, hi=30,
+        fr="SR la plus basse acceptée (8 : routine)", en="Lowest SR accepted (8: routine)")
+    sr_max: int = option(
+        13, decision="R8", lo=1, hi=30,
+        fr="SR la plus haute acceptée (13 : extrême)", en="Highest SR accepted (13: extreme)")
+    quality: str = option(
+        "successes", decision="W4", choices=("successes", "net"),
+        fr="Qualité d'une réussite : les succès, ou succès moins les 1 (au moins 1)",
+        en="Quality of a success: the successes, or successes minus the 1s (at least 1)")
+    untrained_competence: int = option(
+        0, decision="W18", lo=0, hi=10,
+        fr="Compétence d'un personnage qui n'a pas la compétence", en="Compétence of a character who lacks the skill")
+    # -- specialisation re-rolls (R9, W5) --------------------------------------------------
+    reroll_levels: Any = option(
+        [[1, 1], [4, 2], [7, 3]], decision="W5", kind="data", check=_check_reroll_levels,
+        fr="Relances d'une spécialisation : [[niveau minimal, relances], …]",
+        en="Re-rolls of a specialisation: [[min level, re-rolls], …]")
+    reroll_ones: bool = option(
+        True, decision="W5", fr="Un 1 peut être relancé", en="A 1 may be re-rolled")
+    reroll_only_failed: bool = option(
+        True, decision="R9", fr="Seuls les dés ratés peuvent être relancés", en="Only failed dice may be re-rolled")
+    reroll_once: bool = option(
+        True, decision="W5", fr="Chaque dé est relancé au plus une fois", en="Each die is re-rolled at most once")
+    odds_reroll_policy: str = option(
+        "failed", decision="R9", choices=("failed", "until_success"),
+        fr="Relances supposées par les chances : tous les dés ratés, ou seulement jusqu'à un succès",
+        en="Re-rolls the odds assume: every failed die, or only until a success")
+    # -- Destiny Dice (R11, W6) ------------------------------------------------------------
+    destiny_effect: str = option(
+        "record", decision="W6", choices=("record", "extra_die", "reroll"),
+        fr="Dé de Destinée : noté seulement (le MJ l'applique), +1 d10, ou relance d'un dé",
+        en="Destiny Die: recorded only (the GM applies it), +1 d10, or one die re-rolled")
+    # -- competition (R10, W7) -------------------------------------------------------------
+    contest_score: str = option(
+        "successes", decision="W7", choices=("successes", "net"),
+        fr="Score d'une opposition : les succès, ou succès moins les 1",
+        en="Score of a competition: the successes, or successes minus the 1s")
+    contest_critical_loses: bool = option(
+        True, decision="W7", fr="Un échec critique ne peut pas gagner une opposition",
+        en="A critical failure cannot win a competition")
+    # -- character (R5, R6, W8, W9, W14) ---------------------------------------------------
+    chi_rounding: str = option(
+        "down", decision="W8", choices=("down", "up"),
+        fr="Chi = somme des attributs / 2, arrondi vers le bas ou vers le haut",
+        en="Chi = sum of the attributes / 2, rounded down or up")
+    death_when: str = option(
+        "reach", decision="W9", choices=("reach", "exceed"),
+        fr="Mort quand les blessures atteignent le seuil de mort, ou quand elles le dépassent",
+        en="Dead when the wounds reach the death threshold, or when they exceed it")
+    attribute_budgets: Any = option(
+        {"5": {"points": 30, "max": 8}, "1": {"points": 18, "max": 5}}, decision="R6", kind="data",
+        check=_check_attribute_budgets,
+        fr="Points et maximum des attributs par priorité ; une priorité absente n'est pas vérifiée",
+        en="Attribute points and maximum per priority; a priority not given is not checked")
+    attribute_points: str = option(
+        "values", decision="R6/W14", choices=("values", "above_one"),
+        fr="Points d'attributs : somme des valeurs, ou somme de (valeur − 1)",
+        en="Attribute points: sum of the values, or sum of (value − 1)")
+    power_budgets: Any = option(
+        {"5": 60, "1": 20}, decision="R6", kind="data", check=_check_power_budgets,
+        fr="Points de pouvoirs par priorité", en="Power points per priority")
+    power_cost_per_level: Any = option(
+        None, decision="W14", kind="data", check=_check_power_cost,
+        fr="Points par niveau de pouvoir (null : non vérifié)", en="Points per power level (null: not checked)")
+    hero_types: Any = option(
+        {"5": ["sorcier"], "1": ["guerrier"], "2": list(_MOST), "3": list(_MOST), "4": list(_MOST)}, decision="R6", kind="data",
+        check=_check_hero_types,
+        fr="Types de héros permis selon la priorité des Pouvoirs",
+        en="Hero types allowed by the priority of Pouvoirs")
+    # -- combat (R12-R15, W10-W13) ---------------------------------------------------------
+    combat_sr: int = option(
+        10, decision="R13/R14", lo=1, hi=30,
+        fr="SR des tests d'initiative et d'attaque", en="SR of the initiative and attack tests")
+    initiative_per_success: int = option(
+        1, decision="W10", lo=0, hi=10,
+        fr="Initiative gagnée par succès", en="Initiative gained per success")
+    initiative_can_crit: bool = option(
+        False, decision="W10", fr="Un test d'initiative peut être un échec critique",
+        en="An initiative test may be a critical failure")
+    attack_extra: str = option(
+        "difference", decision="W11", choices=("difference", "difference_minus_one"),
+        fr="Succès en plus d'une attaque : la différence, ou la différence moins un",
+        en="Extra successes of an attack: the difference, or the difference minus one")
+    damage_needs_extra: bool = option(
+        False, decision="W11", fr="Les dommages demandent au moins un succès en plus",
+        en="Damage needs at least one extra success")
+    defence_dice_persist: bool = option(
+        False, decision="Decision", fr="Les Dés de Défense non dépensés passent au round suivant",
+        en="Unspent Defence Dice carry over to the next round")
+    group_reserve_self_use: bool = option(
+        False, decision="R14", fr="Un personnage peut utiliser les dés qu'il a mis dans la réserve de groupe",
+        en="A character may use the dice they put in the group reserve")
+    manoeuvre_cost: int = option(
+        1, decision="Decision", lo=0, hi=10,
+        fr="Succès pour activer une manœuvre", en="Successes to activate one manoeuvre")
+    stun_terre: int = option(
+        1, decision="Decision", lo=0, hi=10,
+        fr="Terre perdue par succès investi dans Estourbir", en="Terre lost per success invested in Estourbir")
+    intimidation_panic: int = option(
+        1, decision="Decision", lo=0, hi=10,
+        fr="Panique par succès investi dans Intimidation", en="Panic per success invested in Intimidation")
+    critical_damage: int = option(
+        1, decision="Decision", lo=0, hi=10,
+        fr="Dommages en plus par succès investi dans Critique", en="Extra damage per success invested in Critique")
+
+
+#: The options in order (derived from :class:`Options`).
+OPTION_SPECS: tuple[OptionSpec, ...] = option_specs(Options)
+
+
+def default_options() -> dict[str, Any]:
+    """The defaults as JSON values (a fresh copy)."""
+    return _defaults(Options)
+
+
+def parse_options(raw: Mapping[str, Any]) -> Options:
+    """The checked options; :class:`~companion.errors.EventError` names the bad one."""
+    opts = _parse(Options, raw, "wuxia")
+    if opts.sr_min > opts.sr_max:
+        raise malformed(f"l'option sr_min (R8) ne peut pas dépasser sr_max : {opts.sr_min} > {opts.sr_max}",
+                        f"option sr_min (R8) must not exceed sr_max: {opts.sr_min} > {opts.sr_max}")
     return opts
+
+
+def check_options(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked options as the mapping the rules read, in the order of the fields."""
+    opts = parse_options(raw)
+    return {f.name: getattr(opts, f.name) for f in fields(opts)}
 
 
 def reroll_count(level: int, options: Mapping[str, Any]) -> int:

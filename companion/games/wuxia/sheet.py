@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ..refusal import malformed, refuse
 
 __all__ = [
     "ATTRIBUTES",
@@ -72,6 +72,10 @@ POWERS_BY_TYPE = {
 }
 GENERAL_POWERS = ("Bond du tigre", "Course du dragon", "Sixième sens")
 SKILL_KINDS = ("metier", "profession", "narrow")
+#: Sheet limits beyond the rules' 1-10 (no rule gives them; they keep a typo such as
+#: 10**9 off the sheet): experience points, and a wound or panic threshold.
+MAX_EXPERIENCE = 10_000
+MAX_THRESHOLD = 1_000
 
 
 @lru_cache(maxsize=4096)
@@ -155,18 +159,42 @@ class Character:
         }
 
 
+_FR_WHAT = (("attribute ", "attribut "), ("level of ", "niveau de "), ("priority of ", "priorité de "),
+            ("parent of ", "parent de "), ("experience", "expérience"), ("a skill's name", "nom d'une compétence"),
+            ("a power's name", "nom d'un pouvoir"), ("the character's name", "nom du personnage"))
+
+
+def _fr_what(what: str) -> str:
+    """The French name of a sheet field named in an English message (``"level of X"``)."""
+    for en, fr in _FR_WHAT:
+        if what.startswith(en):
+            return fr + what[len(en):]
+    return what
+
+
+def _fr_range(lo: int, hi: int | None) -> str:
+    return f"entre {lo} et {hi}" if hi is not None else f"au moins {lo}"
+
+
 def _int(v: Any, what: str, lo: int, hi: int | None = None) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise EventError(f"{what} must be an integer, not {v!r}")
+        raise malformed(
+            f"« {_fr_what(what)} » doit être un nombre entier, pas {v!r}",
+            f"{what} must be an integer, not {v!r}",
+        )
     if v < lo or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise RuleError(f"{what} must be {rng}, not {v}", rule="R1" if "attribute" in what else "R2")
+        raise refuse(
+            "R1" if "attribute" in what else "R2",
+            f"« {_fr_what(what)} » doit être {_fr_range(lo, hi)}, pas {v}",
+            f"{what} must be {rng}, not {v}",
+        )
     return v
 
 
 def _str(v: Any, what: str) -> str:
     if not isinstance(v, str) or not v.strip():
-        raise EventError(f"{what} must be a non-empty string")
+        raise malformed(f"« {_fr_what(what)} » doit être un texte non vide", f"{what} must be a non-empty string")
     return v.strip()
 
 
@@ -174,7 +202,7 @@ def _str_list(v: Any, what: str) -> tuple[str, ...]:
     if v is None:
         return ()
     if not isinstance(v, list):
-        raise EventError(f"{what} must be a list of strings")
+        raise malformed(f"« {_fr_what(what)} » doit être une liste de textes", f"{what} must be a list of strings")
     return tuple(_str(x, what) for x in v)
 
 
@@ -182,22 +210,34 @@ def _int_list(v: Any, what: str) -> tuple[int, ...]:
     if v is None:
         return ()
     if not isinstance(v, list):
-        raise EventError(f"{what} must be a list of integers")
-    return tuple(sorted(_int(x, what, 1) for x in v))
+        raise malformed(
+            f"« {_fr_what(what)} » doit être une liste de nombres entiers",
+            f"{what} must be a list of integers",
+        )
+    return tuple(sorted(_int(x, what, 1, MAX_THRESHOLD) for x in v))
 
 
 def _attributes(raw: Any) -> tuple[int, int, int, int, int]:
     if not isinstance(raw, Mapping):
-        raise EventError("attributes must be an object such as {\"metal\": 4, \"feu\": 3, ...}")
+        raise malformed(
+            "« attributes » doit être un objet comme {\"metal\": 4, \"feu\": 3, ...}",
+            "attributes must be an object such as {\"metal\": 4, \"feu\": 3, ...}",
+        )
     vals: dict[str, int] = {}
     for k, v in raw.items():
         key = fold_name(str(k))
         if key not in ATTRIBUTES:
-            raise EventError(f"unknown attribute {k!r}; expected {', '.join(ATTRIBUTES)}")
+            raise malformed(
+                f"attribut inconnu {k!r} ; attendu : {', '.join(ATTRIBUTES)}",
+                f"unknown attribute {k!r}; expected {', '.join(ATTRIBUTES)}",
+            )
         vals[key] = _int(v, f"attribute {key}", 1, 10)
     missing = [a for a in ATTRIBUTES if a not in vals]
     if missing:
-        raise EventError(f"missing attribute(s): {', '.join(missing)}")
+        raise malformed(
+            f"attribut(s) manquant(s) : {', '.join(missing)}",
+            f"missing attribute(s): {', '.join(missing)}",
+        )
     return tuple(vals[a] for a in ATTRIBUTES)  # type: ignore[return-value]
 
 
@@ -205,58 +245,87 @@ def _skills(raw: Any) -> tuple[Skill, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise EventError("skills must be a list of {name, kind, level, parent}")
+        raise malformed(
+            "« skills » doit être une liste de {name, kind, level, parent}",
+            "skills must be a list of {name, kind, level, parent}",
+        )
     out: list[Skill] = []
     seen: set[str] = set()
     for item in raw:
         if not isinstance(item, Mapping):
-            raise EventError("each skill must be an object {name, kind, level, parent}")
+            raise malformed(
+                "chaque compétence est un objet {name, kind, level, parent}",
+                "each skill must be an object {name, kind, level, parent}",
+            )
         name = _str(item.get("name"), "a skill's name")
         if fold_name(name) in seen:
-            raise EventError(f"skill {name!r} is listed twice")
+            raise malformed(f"la compétence {name!r} est nommée deux fois", f"skill {name!r} is listed twice")
         seen.add(fold_name(name))
-        parent = item.get("parent")
-        kind = item.get("kind") or ("narrow" if parent else "metier")
-        kind = fold_name(str(kind))
-        if kind in ("hobby", "specialisation", "specialization"):
-            kind = "narrow"
-        if kind not in SKILL_KINDS:
-            raise EventError(f"skill kind must be metier, profession or narrow, not {item.get('kind')!r}")
-        level = item.get("level")
-        if level is not None:
-            level = _int(level, f"level of {name}", 1, 10)
-        if kind != "narrow":
-            if parent is not None:
-                raise EventError(f"{name}: only a narrow skill (hobby/specialisation) has a parent")
-            if level is None:
-                raise RuleError(f"{name}: a Métier or Profession needs a level 1..10", rule="R2")
-        elif parent is not None:
-            parent = _str(parent, f"parent of {name}")
-        out.append(Skill(name, kind, level, parent))
-    # R3: a narrow skill without its parent on the sheet is a hobby and needs a level.
+        out.append(_skill(item, name))
+    _check_narrow_skills(out)
+    return tuple(out)
+
+
+def _skill(item: Mapping[str, Any], name: str) -> Skill:
+    """One skill of the sheet: its kind, level and parent (R2)."""
+    parent = item.get("parent")
+    kind = item.get("kind") or ("narrow" if parent else "metier")
+    kind = fold_name(str(kind))
+    if kind in ("hobby", "specialisation", "specialization"):
+        kind = "narrow"
+    if kind not in SKILL_KINDS:
+        raise malformed(
+            f"le type de compétence est metier, profession ou narrow, pas {item.get('kind')!r}",
+            f"skill kind must be metier, profession or narrow, not {item.get('kind')!r}",
+        )
+    level = item.get("level")
+    if level is not None:
+        level = _int(level, f"level of {name}", 1, 10)
+    if kind != "narrow":
+        if parent is not None:
+            raise malformed(
+                f"{name} : seule une compétence étroite (hobby ou spécialisation) a une compétence parente",
+                f"{name}: only a narrow skill (hobby/specialisation) has a parent",
+            )
+        if level is None:
+            raise refuse(
+                "R2",
+                f"{name} : un Métier ou une Profession demande un niveau de 1 à 10",
+                f"{name}: a Métier or Profession needs a level 1..10",
+            )
+    elif parent is not None:
+        parent = _str(parent, f"parent of {name}")
+    return Skill(name, kind, level, parent)
+
+
+def _check_narrow_skills(out: list[Skill]) -> None:
+    """R3: a narrow skill without its parent on the sheet is a hobby and needs a level."""
     by_name = {fold_name(s.name): s for s in out}
     for s in out:
         if s.kind == "narrow":
             p = by_name.get(fold_name(s.parent)) if s.parent else None
             if p is not None and p.kind == "narrow":
-                raise EventError(f"{s.name}: its parent {p.name} must be a Métier or Profession")
-            if p is None and s.level is None:
-                raise RuleError(
-                    f"{s.name} is a Hobby (its parent skill is not on the sheet): it needs a level 1..10",
-                    rule="R3",
+                raise malformed(
+                    f"{s.name} : sa compétence parente {p.name} doit être un Métier ou une Profession",
+                    f"{s.name}: its parent {p.name} must be a Métier or Profession",
                 )
-    return tuple(out)
+            if p is None and s.level is None:
+                raise refuse(
+                    "R3",
+                    f"{s.name} est un Hobby (sa compétence parente n'est pas sur la fiche) : il lui faut un niveau de 1 à 10",
+                    f"{s.name} is a Hobby (its parent skill is not on the sheet): it needs a level 1..10",
+                )
 
 
 def _powers(raw: Any) -> tuple[tuple[str, int], ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise EventError("powers must be a list of {name, level}")
+        raise malformed("« powers » doit être une liste de {name, level}", "powers must be a list of {name, level}")
     out = []
     for item in raw:
         if not isinstance(item, Mapping):
-            raise EventError("each power must be an object {name, level}")
+            raise malformed("chaque pouvoir est un objet {name, level}", "each power must be an object {name, level}")
         name = _str(item.get("name"), "a power's name")
         out.append((name, _int(item.get("level", 1), f"level of {name}", 1, 10)))
     return tuple(out)
@@ -266,7 +335,10 @@ def _priorities(raw: Any) -> tuple[tuple[str, int], ...]:
     if raw is None:
         return ()
     if not isinstance(raw, Mapping):
-        raise EventError("priorities must be an object {characteristic: 1..5}")
+        raise malformed(
+            "« priorities » doit être un objet {caractéristique : 1 à 5}",
+            "priorities must be an object {characteristic: 1..5}",
+        )
     out = []
     for k, v in raw.items():
         key = fold_name(str(k))
@@ -279,7 +351,10 @@ def _priorities(raw: Any) -> tuple[tuple[str, int], ...]:
         if key in ("traits et drames", "traits_drames", "drames"):
             key = "traits"
         if key not in CHARACTERISTICS:
-            raise EventError(f"unknown characteristic {k!r}; expected {', '.join(CHARACTERISTICS)}")
+            raise malformed(
+                f"caractéristique inconnue {k!r} ; attendu : {', '.join(CHARACTERISTICS)}",
+                f"unknown characteristic {k!r}; expected {', '.join(CHARACTERISTICS)}",
+            )
         out.append((key, _int(v, f"priority of {key}", 1, 5)))
     return tuple(sorted(out, key=lambda kv: CHARACTERISTICS.index(kv[0])))
 
@@ -295,7 +370,10 @@ def sheet_from_data(data: Mapping[str, Any], options: Mapping[str, Any],
              "dramas", "experience", "wound_thresholds", "panic_thresholds", "check", "rename"}
     unknown = set(data) - known
     if unknown:
-        raise EventError(f"unknown sheet field(s): {', '.join(sorted(unknown))}")
+        raise malformed(
+            f"champ(s) de fiche inconnu(s) : {', '.join(sorted(unknown))}",
+            f"unknown sheet field(s): {', '.join(sorted(unknown))}",
+        )
     merged: dict[str, Any] = base.to_data() if base else {}
     for k, v in data.items():
         if k == "attributes" and base is not None and isinstance(v, Mapping):
@@ -306,16 +384,22 @@ def sheet_from_data(data: Mapping[str, Any], options: Mapping[str, Any],
         merged["name"] = data["rename"]
     name = _str(merged.get("name"), "the character's name")
     if "attributes" not in merged:
-        raise EventError("a new character needs its five attributes")
+        raise malformed(
+            "un nouveau personnage a besoin de ses cinq attributs",
+            "a new character needs its five attributes",
+        )
     hero_type = merged.get("hero_type")
     if hero_type is not None:
         hero_type = fold_name(_str(hero_type, "hero_type"))
         if hero_type not in HERO_TYPES:
-            raise EventError(f"unknown hero type {merged['hero_type']!r}; expected {', '.join(HERO_TYPES)}")
+            raise malformed(
+                f"type de héros inconnu {merged['hero_type']!r} ; attendu : {', '.join(HERO_TYPES)}",
+                f"unknown hero type {merged['hero_type']!r}; expected {', '.join(HERO_TYPES)}",
+            )
     zodiac = merged.get("zodiac")
     check = merged.get("check", True)
     if not isinstance(check, bool):
-        raise EventError("check must be true or false")
+        raise malformed("« check » doit valoir true ou false", "check must be true or false")
     char = Character(
         name=name,
         attributes=_attributes(merged["attributes"]),
@@ -326,7 +410,7 @@ def sheet_from_data(data: Mapping[str, Any], options: Mapping[str, Any],
         zodiac=_str(zodiac, "zodiac") if zodiac is not None else None,
         traits=_str_list(merged.get("traits"), "traits"),
         dramas=_str_list(merged.get("dramas"), "dramas"),
-        experience=_int(merged.get("experience", 0), "experience", 0),
+        experience=_int(merged.get("experience", 0), "experience", 0, MAX_EXPERIENCE),
         wound_thresholds=_int_list(merged.get("wound_thresholds"), "wound_thresholds"),
         panic_thresholds=_int_list(merged.get("panic_thresholds"), "panic_thresholds"),
         checked=check,
@@ -353,56 +437,90 @@ def _attr_points(char: Character, options: Mapping[str, Any]) -> int:
 
 def _check_creation(char: Character, options: Mapping[str, Any]) -> Character:
     """R6: priorities, budgets and caps; fills the hero type when only one fits."""
+    prios = _creation_priorities(char)
+    _check_attribute_budget(char, prios, options)
+    char = _check_hero_type(char, prios, options)
+    _check_powers(char, prios, options)
+    return char
+
+
+def _creation_priorities(char: Character) -> dict[str, int]:
+    """R6: the five Characteristics, each at a different priority 1-5."""
     prios = dict(char.priorities)
     if set(prios) != set(CHARACTERISTICS) or sorted(prios.values()) != [1, 2, 3, 4, 5]:
-        raise RuleError(
+        raise refuse(
+            "R6",
+            "création : donnez à chacune des cinq Caractéristiques (attributs, competences, pouvoirs, traits,"
+            " experience) une priorité différente de 1 à 5 (ou créez avec \"check\": false)",
             "creation: give each of the five Characteristics (attributs, competences, pouvoirs, traits,"
             " experience) a different priority 1..5 (or create with \"check\": false)",
-            rule="R6",
         )
+    return prios
+
+
+def _check_attribute_budget(char: Character, prios: Mapping[str, int], options: Mapping[str, Any]) -> None:
+    """R6: the attributes' cap and points at their priority."""
     budget = options["attribute_budgets"].get(str(prios["attributs"]))
     if budget is not None:
         cap = budget["max"]
         over = [f"{a} {v}" for a, v in zip(ATTRIBUTES, char.attributes) if v > cap]
         if over:
-            raise RuleError(
+            raise refuse(
+                "R6",
+                f"création : avec les Attributs en priorité {prios['attributs']}, aucun attribut ne peut dépasser {cap}"
+                f" ({', '.join(over)})",
                 f"creation: with Attributs at priority {prios['attributs']} no attribute may exceed {cap}"
                 f" ({', '.join(over)})",
-                rule="R6",
             )
         pts = _attr_points(char, options)
         if pts > budget["points"]:
-            raise RuleError(
+            raise refuse(
+                "R6",
+                f"création : les attributs coûtent {pts} points ; la priorité {prios['attributs']} en donne {budget['points']}",
                 f"creation: the attributes cost {pts} points; priority {prios['attributs']} gives {budget['points']}",
-                rule="R6",
             )
+
+
+def _check_hero_type(char: Character, prios: Mapping[str, int], options: Mapping[str, Any]) -> Character:
+    """R6: the hero type the priority of Pouvoirs allows (filled in when only one fits)."""
     choices = _type_choices(char, options)
     if choices is not None:
         if char.hero_type is None and len(choices) == 1:
             char = replace(char, hero_type=choices[0])
         if char.hero_type is not None and char.hero_type not in choices:
-            raise RuleError(
+            raise refuse(
+                "R6",
+                f"création : avec les Pouvoirs en priorité {prios['pouvoirs']}, le type de héros est"
+                f" {' ou '.join(choices)}, pas {char.hero_type}",
                 f"creation: with Pouvoirs at priority {prios['pouvoirs']} the hero type is"
                 f" {' or '.join(choices)}, not {char.hero_type}",
-                rule="R6",
             )
+    return char
+
+
+def _check_powers(char: Character, prios: Mapping[str, int], options: Mapping[str, Any]) -> None:
+    """R6, W14: the powers fit the hero type, and their points the priority's budget."""
     if char.hero_type is not None:
         own = {fold_name(p) for p in POWERS_BY_TYPE[char.hero_type]} | {fold_name(p) for p in GENERAL_POWERS}
         listed = {fold_name(p): t for t, ps in POWERS_BY_TYPE.items() for p in ps}
         for name, _lv in char.powers:
             key = fold_name(name)
             if key in listed and key not in own:
-                raise RuleError(
+                raise refuse(
+                    "R6",
+                    f"création : {name} n'est ni un pouvoir du type {char.hero_type} ni un pouvoir général",
                     f"creation: {name} is not a power of the {char.hero_type} type nor a general power",
-                    rule="R6",
                 )
     cost = options["power_cost_per_level"]
     pbudget = options["power_budgets"].get(str(prios["pouvoirs"]))
     if cost is not None and pbudget is not None:
         spent = cost * sum(lv for _n, lv in char.powers)
         if spent > pbudget:
-            raise RuleError(f"creation: powers cost {spent} points; priority {prios['pouvoirs']} gives {pbudget}", rule="R6")
-    return char
+            raise refuse(
+                "R6",
+                f"création : les pouvoirs coûtent {spent} points ; la priorité {prios['pouvoirs']} en donne {pbudget}",
+                f"creation: powers cost {spent} points; priority {prios['pouvoirs']} gives {pbudget}",
+            )
 
 
 def creation_report(char: Character, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ...errors import EventError, RuleError
 from ..base import Outcome, text
+from ..refusal import malformed, refuse
 from .flow import destiny_on_test
 from .sheet import Character, fold_name, secondary, sheet_from_data
 from .state import WuxiaState
@@ -17,19 +17,33 @@ __all__ = ["Handler", "SHEET_HANDLERS"]
 Handler = Callable[[WuxiaState, Mapping[str, Any]], tuple[WuxiaState, list[Outcome]]]
 
 
+#: The largest step of a counter (wounds, panic, Chi, Destiny Dice) one event may move: no
+#: rule gives one; it keeps a typo such as 10**9 off the sheet.
+MAX_STEP = 1000
+
+
 def _int(v: Any, what: str) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise EventError(f"{what} must be an integer, not {v!r}")
+        raise malformed(f"« {what} » doit être un nombre entier, pas {v!r}", f"{what} must be an integer, not {v!r}")
+    if not -MAX_STEP <= v <= MAX_STEP:
+        raise malformed(
+            f"« {what} » doit être entre {-MAX_STEP} et {MAX_STEP}, pas {v}",
+            f"{what} must be from {-MAX_STEP} to {MAX_STEP}, not {v}",
+        )
     return v
 
 
 def _char(state: WuxiaState, name: Any) -> Character:
     if not isinstance(name, str) or not name.strip():
-        raise EventError("'who' must name a character")
+        raise malformed("« who » doit nommer un personnage", "'who' must name a character")
     c = state.character(name)
     if c is None:
         known = ", ".join(x.name for x in state.characters) or "none yet"
-        raise RuleError(f"no character named {name!r} (known: {known})", rule="R1")
+        raise refuse(
+            "R1",
+            f"aucun personnage nommé {name!r} (connus : {known})",
+            f"no character named {name!r} (known: {known})",
+        )
     return c
 
 
@@ -43,7 +57,7 @@ def _put_char(state: WuxiaState, c: Character, old: str | None = None) -> WuxiaS
 def _character_new(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     c = sheet_from_data(data, state.options)
     if state.character(c.name) is not None:
-        raise RuleError(f"a character named {c.name} already exists", rule="R1")
+        raise refuse("R1", f"un personnage nommé {c.name} existe déjà", f"a character named {c.name} already exists")
     state = replace(state, characters=state.characters + (c,))
     sec = secondary(c, state.options)
     msg = text(f"Fiche créée : {c.name} (Chi {sec['chi']}, Seuil de Mort {sec['death_threshold']}).",
@@ -55,11 +69,15 @@ def _character_edit(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSt
     old = _char(state, data.get("name"))
     c = sheet_from_data(data, state.options, base=old)
     if fold_name(c.name) != fold_name(old.name) and state.character(c.name) is not None:
-        raise RuleError(f"a character named {c.name} already exists", rule="R1")
+        raise refuse("R1", f"un personnage nommé {c.name} existe déjà", f"a character named {c.name} already exists")
     if state.mode != "none" and any(t.who == old.name for t in state.tests) and c.name != old.name:
-        raise RuleError("rename a character between actions, not during their test", rule="R1")
+        raise refuse(
+            "R1",
+            "renommez un personnage entre deux actions, pas pendant son test",
+            "rename a character between actions, not during their test",
+        )
     if state.combat is not None and state.combat.fighter(old.name) and c.name != old.name:
-        raise RuleError("rename a character outside a fight", rule="R12")
+        raise refuse("R12", "renommez un personnage hors d'un combat", "rename a character outside a fight")
     state = _put_char(state, c, old.name)
     return state, [Outcome("character.edit", text(f"Fiche modifiée : {c.name}.", f"Sheet edited: {c.name}."), {"who": c.name})]
 
@@ -67,7 +85,7 @@ def _character_edit(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSt
 def _character_remove(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, list[Outcome]]:
     c = _char(state, data.get("name"))
     if any(t.who == c.name for t in state.tests) or (state.combat and state.combat.fighter(c.name)):
-        raise RuleError(f"{c.name} is in the current action", rule="R1")
+        raise refuse("R1", f"{c.name} est dans l'action en cours", f"{c.name} is in the current action")
     state = replace(state, characters=tuple(x for x in state.characters if x.name != c.name))
     return state, [Outcome("character.remove", text(f"Fiche retirée : {c.name}.", f"Sheet removed: {c.name}."), {"who": c.name})]
 
@@ -79,9 +97,17 @@ def _counter(field: str, fr: str, en: str) -> Handler:
         before = secondary(c, state.options)
         value = getattr(c, field) + amount
         if value < 0:
-            raise RuleError(f"{c.name}'s {en} cannot go below 0", rule="R5")
+            raise refuse(
+                "R5",
+                f"{c.name} : la valeur « {fr} » ne peut pas descendre sous 0",
+                f"{c.name}'s {en} cannot go below 0",
+            )
         if field == "chi_spent" and value > before["chi"]:
-            raise RuleError(f"{c.name} has {before['chi_left']} Chi left, not {amount}", rule="R5")
+            raise refuse(
+                "R5",
+                f"il reste {before['chi_left']} Chi à {c.name}, pas {amount}",
+                f"{c.name} has {before['chi_left']} Chi left, not {amount}",
+            )
         nc = replace(c, **{field: value})
         after = secondary(nc, state.options)
         state = _put_char(state, nc)
@@ -106,10 +132,14 @@ def _destiny_award(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
     c = _char(state, data.get("who"))
     n = _int(data.get("award", 1), "award")
     if c.destiny + n < 0:
-        raise RuleError(f"{c.name} has only {c.destiny} Destiny Dice", rule="R11")
+        raise refuse(
+            "R11",
+            f"{c.name} n'a que {c.destiny} Dé(s) de Destinée",
+            f"{c.name} has only {c.destiny} Destiny Dice",
+        )
     reason = data.get("reason", "")
     if not isinstance(reason, str):
-        raise EventError("reason must be a text")
+        raise malformed("« reason » doit être un texte", "reason must be a text")
     nc = replace(c, destiny=c.destiny + n)
     state = _put_char(state, nc)
     msg = text(f"{c.name} reçoit {n} Dé(s) de Destinée (total {nc.destiny}). {reason}".strip(),
@@ -121,13 +151,21 @@ def _destiny_spend(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaSta
     c = _char(state, data.get("who"))
     n = _int(data.get("count", 1), "count")
     if n < 1:
-        raise EventError("count must be at least 1")
+        raise malformed("« count » doit valoir au moins 1", "count must be at least 1")
     if n > c.destiny:
-        raise RuleError(f"{c.name} has {c.destiny} Destiny Dice, not {n}", rule="R11")
+        raise refuse(
+            "R11",
+            f"{c.name} a {c.destiny} Dé(s) de Destinée, pas {n}",
+            f"{c.name} has {c.destiny} Destiny Dice, not {n}",
+        )
     effect = state.options["destiny_effect"]
     idx = next((i for i, t in enumerate(state.tests) if t.who == c.name and not t.closed), None)
     if effect != "record" and idx is None:
-        raise RuleError(f"{c.name} has no test in progress to spend Destiny Dice on", rule="R11")
+        raise refuse(
+            "R11",
+            f"{c.name} n'a pas de test en cours où dépenser des Dés de Destinée",
+            f"{c.name} has no test in progress to spend Destiny Dice on",
+        )
     state = _put_char(state, replace(c, destiny=c.destiny - n))
     if idx is not None:
         tests = list(state.tests)
