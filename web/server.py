@@ -31,6 +31,8 @@ import sys
 import threading
 from typing import Any, Callable, Iterable, Iterator
 
+from . import memory
+
 __all__ = ["create_server", "Server", "body_limit", "MAX_CONNECTIONS", "CONNECTIONS_PER_ADDRESS",
            "EVENT_BODY_LIMIT", "PHOTO_BODY_LIMIT"]
 
@@ -43,6 +45,15 @@ EVENT_BODY_LIMIT = 64 * 1024
 PHOTO_BODY_LIMIT = 8 * 1024 * 1024
 
 _PHOTO_PREFIXES = ("/api/camera/", "/api/vision/")
+
+#: How long a published message may wait for the request being answered (see
+#: ``Server._on_wake``) before the streams get it anyway.
+FANOUT_DEFER_MAX_S = 0.05
+#: When a burst of at least this many streams is down to a quarter, freed memory is
+#: handed back to the system (:func:`web.memory.trim`).
+TRIM_AFTER_STREAMS = 16
+#: ... that long after the last of those closes (one collection per burst, not per close).
+TRIM_SETTLE_S = 0.5
 
 
 def body_limit(path: str) -> int:
@@ -75,6 +86,41 @@ class _Stream:
         self.ping_s = ping_s
         self.on_close = on_close
         self.event: Any = None  # a gevent Event, made in the loop's thread
+        self.ping_due = False
+
+
+class _Frames:
+    """Each published message as SSE bytes, encoded once for every stream: the broker
+    hands every subscriber the very same ``data`` string, so the last few encodings,
+    keyed by that object's identity, serve the whole fan-out."""
+
+    def __init__(self, size: int = 8) -> None:
+        self._size = size
+        self._cache: list[tuple[str, str, bytes]] = []
+
+    def get(self, name: str, data: str) -> bytes:
+        for n, d, b in self._cache:
+            if d is data and n == name:
+                return b
+        frame = f"event: {name}\ndata: {data}\n\n".encode("utf-8")
+        self._cache.append((name, data, frame))
+        if len(self._cache) > self._size:
+            del self._cache[0]
+        return frame
+
+
+class _Deferred(list):  # type: ignore[type-arg]
+    """A response body (list of bytes) that tells the server when it has been written
+    (WSGI servers call ``close()`` once the response is sent)."""
+
+    def __init__(self, chunks: list[bytes], done: Callable[[], None]) -> None:
+        super().__init__(chunks)
+        self._done: Callable[[], None] | None = done
+
+    def close(self) -> None:
+        done, self._done = self._done, None
+        if done is not None:
+            done()
 
 
 class Server:
@@ -105,6 +151,13 @@ class Server:
         self._wake: Any = None
         self._started = threading.Event()
         self._stopped = threading.Event()
+        self._frames = _Frames()
+        # Loop-thread state of the deferred fan-out (see _on_wake).
+        self._inflight = 0
+        self._fanout_pending = False
+        self._fanout_timer: Any = None
+        self._trim_timer: Any = None
+        self._peak_streams = 0
 
     # -- figures (for /healthz and the benchmarks) ------------------------------------
     @property
@@ -155,6 +208,9 @@ class Server:
         self._pool = ThreadPool(self.threads)
         self._wake = self._hub.loop.async_()
         self._wake.start(self._on_wake)
+        self._fanout_timer = self._hub.loop.timer(FANOUT_DEFER_MAX_S)
+        self._trim_timer = self._hub.loop.timer(TRIM_SETTLE_S)
+        memory.limit_arenas()
         self._wsgi = WSGIServer(self.sock, self._wsgi_app, spawn=Pool(self.max_connections), log=None,
                                 error_log=_QuietLog(), handler_class=Handler)
         self._started.set()
@@ -162,6 +218,8 @@ class Server:
             self._wsgi.serve_forever()
         finally:
             self._wake.stop()
+            self._fanout_timer.stop()
+            self._trim_timer.stop()
             self._pool.kill()
             self._stopped.set()
 
@@ -186,11 +244,33 @@ class Server:
         gevent.spawn(self._wsgi.stop, 1)
 
     def _on_wake(self) -> None:
+        """Something was published. While a request is being answered (typically the
+        very post that published), the streams wait until its response is written, at
+        most :data:`FANOUT_DEFER_MAX_S`: writing 200 streams first would put the whole
+        fan-out in front of the poster's answer, and the worker thread finishing that
+        answer would fight the loop for the GIL."""
+        if self._inflight > 0:
+            if not self._fanout_pending:
+                self._fanout_pending = True
+                self._fanout_timer.start(self._fan_out)
+            return
+        self._fan_out()
+
+    def _fan_out(self) -> None:
+        self._fanout_pending = False
+        self._fanout_timer.stop()
         with self._lock:
             streams = list(self._streams)
         for st in streams:
             if st.event is not None:
                 st.event.set()
+
+    def _request_done(self) -> None:
+        self._inflight -= 1
+        if self._inflight <= 0:
+            self._inflight = 0
+            if self._fanout_pending:
+                self._fan_out()
 
     def notify(self) -> None:
         """Wake the loop: something was published (callable from any thread)."""
@@ -232,13 +312,19 @@ class Server:
         env["wsgi.multithread"] = True
         env["companion.sse"] = functools.partial(self._handoff, env)
         sock = env.pop("companion.socket", None)
-        status, headers, chunks = self._pool.apply(self._call_app, (env,))
+        self._inflight += 1
+        try:
+            status, headers, chunks = self._pool.apply(self._call_app, (env,))
+        except BaseException:
+            self._request_done()
+            raise
         stream = env.get("companion.sse.stream")
         if stream is not None:
+            self._request_done()
             start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
             return self._serve_stream(stream, sock)
         start_response(status, headers)
-        return chunks
+        return _Deferred(chunks, self._request_done)
 
     def _call_app(self, env: dict[str, Any]) -> tuple[str, list[tuple[str, str]], list[bytes]]:
         """Run the Flask app in a worker thread; the whole response is collected there."""
@@ -264,8 +350,6 @@ class Server:
         env["companion.sse.stream"] = _Stream(sub, first, ping_s, on_close)
 
     def _serve_stream(self, st: _Stream, sock: Any) -> Iterator[bytes]:
-        import queue
-
         import gevent.event
 
         st.event = gevent.event.Event()
@@ -274,39 +358,77 @@ class Server:
         if sock is not None:
             # A stream's client sends nothing after its request: the socket becoming
             # readable means it left (EOF), so the stream ends at once, not at the next ping.
-            def left() -> None:
+            def client_left() -> None:
                 nonlocal gone
                 gone = True
                 st.event.set()
 
             watcher = self._hub.loop.io(sock.fileno(), 1)
-            watcher.start(left)
+            watcher.start(client_left)
+
+        def ping() -> None:
+            st.ping_due = True
+            st.event.set()
+
+        # One repeating timer per stream, made once: a wait with a timeout would build
+        # (and cancel) a gevent Timeout for every message.
+        pinger = self._hub.loop.timer(st.ping_s, st.ping_s)
+        pinger.start(ping)
         with self._lock:
             self._streams.add(st)
+            self._peak_streams = max(self._peak_streams, len(self._streams))
         try:
             for chunk in st.first:
                 yield chunk.encode("utf-8")
             while not st.sub.closed and not gone:
-                try:
-                    name, data = st.sub.queue.get_nowait()
-                except queue.Empty:
-                    st.event.clear()
-                    if st.sub.queue.empty():
-                        if not st.event.wait(timeout=st.ping_s):
-                            yield b": ping\n\n"
-                    continue
+                frames, last = self._drain(st.sub.queue)
                 if gone:
                     break
-                yield f"event: {name}\ndata: {data}\n\n".encode("utf-8")
-                if name == "resync":
-                    return
+                if frames:  # all that waited, in one write
+                    yield frames[0] if len(frames) == 1 else b"".join(frames)
+                    if last == "resync":
+                        return
+                    continue
+                if st.ping_due:
+                    st.ping_due = False
+                    yield b": ping\n\n"
+                    continue
+                st.event.clear()
+                if st.sub.queue.empty() and not st.sub.closed:
+                    st.event.wait()
         finally:
+            pinger.stop()
+            pinger.close()
             if watcher is not None:
                 watcher.stop()
                 watcher.close()
             with self._lock:
                 self._streams.discard(st)
+                left = len(self._streams)
+                burst_over = self._peak_streams >= TRIM_AFTER_STREAMS and left <= self._peak_streams // 4
             st.on_close()
+            if burst_over:  # most of a burst left: once the closing settles, hand its memory back
+                self._trim_timer.stop()
+                self._trim_timer.start(self._trim)
+
+    def _trim(self) -> None:
+        with self._lock:
+            self._peak_streams = len(self._streams)
+        memory.trim()
+
+    def _drain(self, q: Any) -> tuple[list[bytes], str | None]:
+        """Every message waiting in a stream's queue, as shared SSE frames (up to a resync)."""
+        import queue
+
+        frames: list[bytes] = []
+        while True:
+            try:
+                name, data = q.get_nowait()
+            except queue.Empty:
+                return frames, None
+            frames.append(self._frames.get(name, data))
+            if name == "resync":
+                return frames, name
 
 
 class _QuietLog:

@@ -160,3 +160,40 @@ def test_connections_are_capped_per_address(app):
             s.close()
         server.close()
         thread.join(HANG)
+
+
+def test_every_stream_shares_one_encoding_of_each_message():
+    """The fan-out encodes a published message once, whatever the number of streams."""
+    from web.server import _Frames
+
+    frames = _Frames()
+    data = '{"a":"é"}'
+    first = frames.get("table", data)
+    assert first == 'event: table\ndata: {"a":"é"}\n\n'.encode("utf-8")
+    assert frames.get("table", data) is first  # the same bytes object for the next stream
+    assert frames.get("devices", data) is not first
+
+
+def test_a_burst_of_messages_reaches_a_stream_in_order_and_pings_go_on(service, live_server):
+    """Messages that queued up while the stream waited leave in one write, in order; with
+    nothing to say the stream still pings (SSE_PING_S is 0.2 s in these tests)."""
+    s = Stream(live_server)
+    assert s.next_event()[0] == "hello"
+    service.submit({"type": "table.new_game", "data": {"game": "dummy"}})
+    for n in (1, 2, 3, 4):
+        service.submit({"type": "dummy.add", "data": {"n": n}})
+    totals = [s.next_event()[1]["state"]["state"].get("total") for _ in range(5)]
+    assert totals == [0, 1, 3, 6, 10]
+    while True:  # a ping line arrives although no message does
+        line = s.resp.fp.readline()
+        assert line, "stream closed"
+        if line.startswith(b": ping"):
+            break
+    s.close()
+
+
+def test_memory_trim_is_harmless_everywhere():
+    from web import memory
+
+    assert memory.trim() in (True, False)
+    assert memory.limit_arenas() in (True, False)
