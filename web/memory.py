@@ -4,23 +4,23 @@
 when they leave, CPython frees them, but glibc's allocator keeps the pages (the free
 pieces sit among live ones, and every thread that allocated has its own arena). The
 server's resident memory then stays at its peak: +25-35 % after a round of 200 streams,
-measured by ``benchmarks/bench_streams.py``. Most of it was not even free: a closed
-connection leaves reference cycles (greenlet, handler, socket, the exception that ended
-it) that only the rare full garbage collection reclaims, so each round of 200 tablets
-added ~3 MB until one ran. Remedies (the glibc ones are no-ops elsewhere: musl, macOS,
-Windows):
+measured by ``benchmarks/bench_streams.py``. Most of it was not even free: each stream's
+WSGI environ held the stream's hand-off, which held the environ, a reference cycle that
+kept the request's objects (environ, body buffer, subscription, queue, closures) until the
+rare full garbage collection; each round of 200 tablets added ~3 MB. :mod:`web.server`
+breaks that cycle. Then (no-ops elsewhere than glibc: musl, macOS, Windows):
 
 - :func:`limit_arenas` caps glibc's arenas (``M_ARENA_MAX``) so the app's worker
   threads share two instead of taking one each (up to 8 per core);
-- :func:`trim` runs a full collection, then ``malloc_trim(0)`` returns the free pages
-  of every arena; :mod:`web.server` calls it when a burst of streams is over.
+- :func:`trim` (``malloc_trim(0)``) returns the free pages of every arena;
+  :mod:`web.server` calls it when a burst of streams is over. (A full garbage
+  collection there cost 70-90 ms of the event loop, for nothing once the cycle is gone.)
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 import platform
 from typing import Any
 
@@ -59,8 +59,6 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
 
 
 def trim() -> bool:
-    """Collect cyclic garbage, then return freed heap pages to the system (glibc); True
-    if glibc released some."""
-    gc.collect()
+    """Return freed heap pages to the system (glibc); True if glibc released some."""
     lib = _glibc()
     return bool(lib is not None and lib.malloc_trim(0) == 1)

@@ -318,7 +318,10 @@ class Server:
         except BaseException:
             self._request_done()
             raise
-        stream = env.get("companion.sse.stream")
+        # env holds the hand-off, which holds env: broken here, so the request's objects
+        # go with their last reference, not at the next full garbage collection
+        env.pop("companion.sse", None)
+        stream = env.pop("companion.sse.stream", None)
         if stream is not None:
             self._request_done()
             start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
