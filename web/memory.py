@@ -12,19 +12,22 @@ breaks that cycle. Then (no-ops elsewhere than glibc: musl, macOS, Windows):
 
 - :func:`limit_arenas` caps glibc's arenas (``M_ARENA_MAX``) so the app's worker
   threads share two instead of taking one each (up to 8 per core);
-- :func:`trim` (``malloc_trim(0)``) returns the free pages of every arena;
-  :mod:`web.server` calls it when a burst of streams is over. (A full garbage
-  collection there cost 70-90 ms of the event loop, for nothing once the cycle is gone.)
+- :func:`freeze_startup` (at the server's start) keeps the objects of start-up out of
+  later collections, so that
+- :func:`trim`, called by :mod:`web.server` when a burst of streams is over, can run a
+  full collection (the small cycles each request leaves) in well under a millisecond,
+  then ``malloc_trim(0)``, which returns the free pages of every arena.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import platform
 from typing import Any
 
-__all__ = ["limit_arenas", "trim", "ARENAS"]
+__all__ = ["limit_arenas", "trim", "freeze_startup", "ARENAS"]
 
 #: glibc arenas the process may use (``M_ARENA_MAX``).
 ARENAS = 2
@@ -58,7 +61,19 @@ def limit_arenas(arenas: int = ARENAS) -> bool:
     return bool(lib is not None and lib.mallopt(_M_ARENA_MAX, arenas) == 1)
 
 
+def freeze_startup() -> None:
+    """Move every object alive now (modules, the app, the folded table) out of the
+    garbage collector's sight (:func:`gc.freeze`): a full collection then walks only what
+    was made since, ~0.5 ms instead of 70-90 ms of the event loop. Objects frozen are
+    still freed by reference counting; only a cycle among them would stay."""
+    gc.collect()
+    gc.freeze()
+
+
 def trim() -> bool:
-    """Return freed heap pages to the system (glibc); True if glibc released some."""
+    """Collect the cyclic garbage of the burst (each request leaves a few small cycles,
+    werkzeug's router for one), then return freed heap pages to the system (glibc);
+    True if glibc released some."""
+    gc.collect()
     lib = _glibc()
     return bool(lib is not None and lib.malloc_trim(0) == 1)

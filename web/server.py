@@ -130,8 +130,11 @@ class Server:
     """
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8,
-                 max_connections: int = MAX_CONNECTIONS, per_address: int = CONNECTIONS_PER_ADDRESS) -> None:
+                 max_connections: int = MAX_CONNECTIONS, per_address: int = CONNECTIONS_PER_ADDRESS,
+                 freeze_gc: bool = True) -> None:
         self.app = app
+        #: Freeze start-up's objects out of the garbage collector (web.memory.freeze_startup).
+        self.freeze_gc = freeze_gc
         self.threads = max(2, threads)
         self.max_connections = max_connections
         self.per_address = per_address
@@ -211,6 +214,8 @@ class Server:
         self._fanout_timer = self._hub.loop.timer(FANOUT_DEFER_MAX_S)
         self._trim_timer = self._hub.loop.timer(TRIM_SETTLE_S)
         memory.limit_arenas()
+        if self.freeze_gc:
+            memory.freeze_startup()
         self._wsgi = WSGIServer(self.sock, self._wsgi_app, spawn=Pool(self.max_connections), log=None,
                                 error_log=_QuietLog(), handler_class=Handler)
         self._started.set()
@@ -448,5 +453,6 @@ class _QuietLog:
         sys.stderr.flush()
 
 
-def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> Server:
-    return Server(app, host=host, port=port, threads=threads)
+def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8,
+                  freeze_gc: bool = True) -> Server:
+    return Server(app, host=host, port=port, threads=threads, freeze_gc=freeze_gc)
