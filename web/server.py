@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
 import socket
 import sys
 import threading
@@ -87,6 +88,13 @@ class _Stream:
         self.on_close = on_close
         self.event: Any = None  # a gevent Event, made in the loop's thread
         self.ping_due = False
+        # Direct writes (see Server._push): set by the stream's greenlet once its head is out.
+        self.fd: int | None = None
+        self.chunked = True
+        self.backlog = bytearray()  # bytes a full socket buffer left for the greenlet
+        self.writing = False  # the greenlet is in a (cooperative) write: nobody else writes
+        self.gone = False  # the client left (EOF or a failed write)
+        self.ended = False  # a resync was sent: the stream ends
 
 
 class _Frames:
@@ -182,6 +190,7 @@ class Server:
             def get_environ(self) -> dict[str, Any]:
                 env: dict[str, Any] = super().get_environ()
                 env["companion.socket"] = self.socket  # to notice a stream's client leaving
+                env["companion.handler"] = self  # whether the response is chunked
                 return env
 
             def handle(self) -> None:
@@ -267,8 +276,32 @@ class Server:
         with self._lock:
             streams = list(self._streams)
         for st in streams:
-            if st.event is not None:
+            if st.fd is not None and not st.writing and not st.backlog:
+                self._push(st)  # written from here: no greenlet switch, no per-stream write path
+            elif st.event is not None:
                 st.event.set()
+
+    def _push(self, st: _Stream) -> None:
+        """Write what waits in a stream's queue straight to its socket (non-blocking, in
+        the loop); what the socket cannot take now, the end of the stream, a client gone:
+        left to the stream's greenlet."""
+        frames, last = self._drain(st.sub.queue)
+        if frames:
+            body = frames[0] if len(frames) == 1 else b"".join(frames)
+            data = b"%x\r\n%s\r\n" % (len(body), body) if st.chunked else body
+            try:
+                sent = os.write(st.fd, data) if st.fd is not None else 0
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # reset, broken pipe: the client left
+                st.gone = True
+                sent = len(data)
+            if sent < len(data):
+                st.backlog += data[sent:]
+            if last == "resync":
+                st.ended = True
+        if st.backlog or st.ended or st.gone or st.sub.closed:
+            st.event.set()
 
     def _request_done(self) -> None:
         self._inflight -= 1
@@ -284,6 +317,9 @@ class Server:
 
     # -- the WSGI side ------------------------------------------------------------------
     def _wsgi_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        # out of the environ at once: the handler holds its environ (no reference cycle)
+        sock = environ.pop("companion.socket", None)
+        handler = environ.pop("companion.handler", None)
         path = environ.get("PATH_INFO", "")
         if path == "/healthz" and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             return _json_response(start_response, "200 OK", {"ok": True, "streams": self.stream_count})
@@ -316,7 +352,6 @@ class Server:
         env["wsgi.errors"] = sys.stderr
         env["wsgi.multithread"] = True
         env["companion.sse"] = functools.partial(self._handoff, env)
-        sock = env.pop("companion.socket", None)
         self._inflight += 1
         try:
             status, headers, chunks = self._pool.apply(self._call_app, (env,))
@@ -330,7 +365,7 @@ class Server:
         if stream is not None:
             self._request_done()
             start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
-            return self._serve_stream(stream, sock)
+            return self._serve_stream(stream, sock, handler)
         start_response(status, headers)
         return _Deferred(chunks, self._request_done)
 
@@ -357,18 +392,16 @@ class Server:
         sub.wake = self.notify
         env["companion.sse.stream"] = _Stream(sub, first, ping_s, on_close)
 
-    def _serve_stream(self, st: _Stream, sock: Any) -> Iterator[bytes]:
+    def _serve_stream(self, st: _Stream, sock: Any, handler: Any = None) -> Iterator[bytes]:
         import gevent.event
 
         st.event = gevent.event.Event()
-        gone = False
         watcher = None
         if sock is not None:
             # A stream's client sends nothing after its request: the socket becoming
             # readable means it left (EOF), so the stream ends at once, not at the next ping.
             def client_left() -> None:
-                nonlocal gone
-                gone = True
+                st.gone = True
                 st.event.set()
 
             watcher = self._hub.loop.io(sock.fileno(), 1)
@@ -388,23 +421,16 @@ class Server:
         try:
             for chunk in st.first:
                 yield chunk.encode("utf-8")
-            while not st.sub.closed and not gone:
-                frames, last = self._drain(st.sub.queue)
-                if gone:
-                    break
-                if frames:  # all that waited, in one write
-                    yield frames[0] if len(frames) == 1 else b"".join(frames)
-                    if last == "resync":
-                        return
-                    continue
-                if st.ping_due:
-                    st.ping_due = False
-                    yield b": ping\n\n"
-                    continue
-                st.event.clear()
-                if st.sub.queue.empty() and not st.sub.closed:
-                    st.event.wait()
+            # The head and the hello are out (the WSGI server wrote them before asking for
+            # more): from here the stream's bytes go to its socket directly.
+            if sock is not None and handler is not None:
+                st.chunked = bool(getattr(handler, "response_use_chunked", True))
+                st.fd = sock.fileno()
+                self._write_direct(st, sock)
+            else:
+                yield from self._write_yielding(st)
         finally:
+            st.fd = None
             pinger.stop()
             pinger.close()
             if watcher is not None:
@@ -418,6 +444,53 @@ class Server:
             if burst_over:  # most of a burst left: once the closing settles, hand its memory back
                 self._trim_timer.stop()
                 self._trim_timer.start(self._trim)
+
+    def _write_direct(self, st: _Stream, sock: Any) -> None:
+        """The stream's greenlet once its head is out: the fan-out (``_push``) writes
+        what the socket takes at once; this writes the rest, the pings, and ends it."""
+        while not st.sub.closed and not st.gone:
+            if st.backlog:
+                data = bytes(st.backlog)
+                st.backlog.clear()
+                st.writing = True
+                try:
+                    sock.sendall(data)  # waits (cooperatively) for a slow client
+                except OSError:
+                    return
+                finally:
+                    st.writing = False
+                continue
+            if st.ended:
+                return
+            if not st.sub.queue.empty():
+                self._push(st)
+                continue
+            if st.ping_due:
+                st.ping_due = False
+                st.backlog += b"8\r\n: ping\n\n\r\n" if st.chunked else b": ping\n\n"
+                continue
+            st.event.clear()
+            if st.sub.queue.empty() and not (st.sub.closed or st.gone or st.ping_due or st.backlog):
+                st.event.wait()
+
+    def _write_yielding(self, st: _Stream) -> Iterator[bytes]:
+        """The stream's messages through the WSGI server (when its socket is unknown)."""
+        while not st.sub.closed and not st.gone:
+            frames, last = self._drain(st.sub.queue)
+            if st.gone:
+                break
+            if frames:  # all that waited, in one write
+                yield frames[0] if len(frames) == 1 else b"".join(frames)
+                if last == "resync":
+                    return
+                continue
+            if st.ping_due:
+                st.ping_due = False
+                yield b": ping\n\n"
+                continue
+            st.event.clear()
+            if st.sub.queue.empty() and not st.sub.closed:
+                st.event.wait()
 
     def _trim(self) -> None:
         with self._lock:
