@@ -86,6 +86,15 @@ def _serve(kind: str, port_file: str, data: str) -> None:
     server.run()
 
 
+def cpu_s(pid: int | None) -> float:
+    """CPU time (user + system) the process has used: unlike latency, not inflated by
+    the other processes of a loaded machine."""
+    if pid is None:
+        return float("nan")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -210,6 +219,7 @@ def _round(port: int, tablets: int, posts: int, pid: int | None = None) -> dict[
         c.hello.wait(max(0.0, t_end - time.monotonic()))
     connected = sum(c.hello.is_set() for c in clients)
     lat, health, ok_posts, ok_health = [], [], 0, 0
+    cpu0 = cpu_s(pid)
     phase_end = time.monotonic() + 60  # a frozen server: the rest count as unanswered
     for _ in range(posts):
         if time.monotonic() > phase_end:
@@ -222,6 +232,7 @@ def _round(port: int, tablets: int, posts: int, pid: int | None = None) -> dict[
         st, dt = _request(port, "GET", "/healthz")
         health.append(dt)
         ok_health += st == 200
+    cpu = cpu_s(pid) - cpu0
     peak = rss_mb(pid) if pid is not None else float("nan")
     expected = ok_posts
     t_end = time.monotonic() + 5
@@ -235,7 +246,7 @@ def _round(port: int, tablets: int, posts: int, pid: int | None = None) -> dict[
     return {"connected": connected, "posts_ok": ok_posts, "posts": posts, "lat": lat,
             "post_p50_ms": 1000 * pct(lat, 0.5), "post_p99_ms": 1000 * pct(lat, 0.99),
             "healthz_ok": ok_health, "healthz_max_ms": 1000 * max(health), "missed": missed,
-            "errors": errors, "rss_peak_mb": peak, "streams_left": left}
+            "errors": errors, "rss_peak_mb": peak, "streams_left": left, "cpu_ms_per_post": 1000 * cpu / max(1, posts)}
 
 
 class Candidate:
@@ -299,7 +310,8 @@ def _load() -> str:
 
 def _print_round(kind: str, x: dict[str, Any], start: float, tablets: int) -> None:
     print(f"  {kind} round {x['round']} (load {x['load']}): streams {x['connected']}/{tablets}, "
-          f"posts {x['posts_ok']}/{x['posts']} (p50 {x['post_p50_ms']:.0f} ms, p99 {x['post_p99_ms']:.0f} ms), "
+          f"posts {x['posts_ok']}/{x['posts']} (p50 {x['post_p50_ms']:.0f} ms, p99 {x['post_p99_ms']:.0f} ms, "
+          f"server CPU {x['cpu_ms_per_post']:.1f} ms a post), "
           f"healthz {x['healthz_ok']}/{x['posts']} (worst {x['healthz_max_ms']:.0f} ms), missed {x['missed']}, "
           f"client errors {x['errors']}, streams left {x['streams_left']}, memory with streams "
           f"{x['rss_peak_mb']:.1f} MB, after {x['rss_mb']:.1f} MB (x{x['rss_mb'] / start:.2f} of the start)", flush=True)
@@ -309,16 +321,19 @@ def _summary(results: list[dict[str, Any]], tablets: int) -> None:
     for r in results:
         lat = [v for x in r["rounds"] for v in x["lat"]]
         r["p50_ms"], r["p99_ms"] = 1000 * pct(lat, 0.5), 1000 * pct(lat, 0.99)
+        r["cpu_ms"] = sum(x["cpu_ms_per_post"] for x in r["rounds"]) / len(r["rounds"])
         last = r["rounds"][-1]
         print(f"{r['kind']}: all rounds, posts with {tablets} streams p50 {r['p50_ms']:.0f} ms, p99 {r['p99_ms']:.0f} ms "
-              f"(x{r['p99_ms'] / r['alone_p99_ms']:.1f} of its p99 with no stream); memory "
+              f"(x{r['p99_ms'] / r['alone_p99_ms']:.1f} of its p99 with no stream), server CPU {r['cpu_ms']:.1f} ms a post "
+              f"(each post, its /healthz and its fan-out to every stream); memory "
               f"{r['rss_start_mb']:.1f} -> {last['rss_mb']:.1f} MB after the rounds "
               f"(ratio {last['rss_mb'] / r['rss_start_mb']:.2f})")
     if len(results) > 1:
         best, base = results[-1], results[0]
         print(f"{best['kind']} against {base['kind']} (same run): p99 {best['p99_ms']:.0f} against "
               f"{base['p99_ms']:.0f} ms (ratio {best['p99_ms'] / base['p99_ms']:.2f}), p50 {best['p50_ms']:.0f} against "
-              f"{base['p50_ms']:.0f} ms, memory after/start {best['rounds'][-1]['rss_mb'] / best['rss_start_mb']:.2f} "
+              f"{base['p50_ms']:.0f} ms, server CPU a post {best['cpu_ms']:.1f} against {base['cpu_ms']:.1f} ms "
+              f"(ratio {best['cpu_ms'] / base['cpu_ms']:.2f}), memory after/start {best['rounds'][-1]['rss_mb'] / best['rss_start_mb']:.2f} "
               f"against {base['rounds'][-1]['rss_mb'] / base['rss_start_mb']:.2f}")
 
 
