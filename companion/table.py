@@ -42,7 +42,7 @@ import random
 from bisect import bisect_left
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from .errors import CompanionError, EventError, InvariantError, LogError, RuleError
 from .events import Event, Source
@@ -288,20 +288,11 @@ class Table:
         if not isinstance(name, str):
             raise EventError("table.new_game needs 'game': the name of a game")
         game = find_game(name)
-        raw = event.data.get("options", {}) or {}
-        if not isinstance(raw, Mapping):
-            raise EventError("'options' must be a JSON object")
-        defaults = game.default_options()
-        unknown = set(raw) - set(defaults)
-        if unknown:
-            raise EventError(
-                f"unknown option(s) for {name}: {', '.join(sorted(unknown))};"
-                f" known: {', '.join(sorted(defaults))}"
-            )
-        options = {**defaults, **raw}
+        options = checked_options(name, event.data, game.default_options())
         seed = event.data.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise EventError("'seed' must be an integer")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not -SEED_LIMIT < seed < SEED_LIMIT:
+            raise _bilingual(EventError, "Le germe (« seed ») doit être un nombre entier (moins de 19 chiffres).",
+                             "'seed' must be a whole number (under 19 digits).")
         state = game.new_state(options, event_rng(seed, event.seq))
         title = game.title
         out = Outcome(
@@ -447,6 +438,66 @@ _VERBS = {
     "setup_draw": ("le tirage", "the draw"), "choose": ("le choix", "the choice"),
     "test": ("le test", "the test"), "new_game": ("la nouvelle partie", "the new game"),
 }
+
+
+#: A ``table.new_game`` seed lies strictly between -SEED_LIMIT and SEED_LIMIT.
+SEED_LIMIT = 2 ** 63
+
+_KINDS = {"null": ("vide (null)", "null"), "bool": ("oui/non", "yes/no"), "number": ("un nombre", "a number"),
+          "string": ("un texte", "a text"), "array": ("une liste", "a list"), "object": ("un objet", "an object")}
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object" if isinstance(value, Mapping) else type(value).__name__
+
+
+E = TypeVar("E", bound=CompanionError)
+
+
+def _bilingual(cls: type[E], fr: str, en: str) -> E:
+    """An error whose message the tablet shows in the table's language (``text``)."""
+    err = cls(en)
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
+
+
+def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a ``table.new_game`` merged over the game's defaults, checked the
+    same way for every game before the game sees them: an object (absent means the
+    defaults), no unknown name, no null where the default is not null, yes/no where the
+    default is yes/no and a number where it is a number. A game's own checks
+    (ranges, choices: :func:`companion.games.options.parse_options`) come after."""
+    raw = data.get("options", {}) if "options" in data else {}
+    if not isinstance(raw, Mapping):
+        fr, en = _KINDS.get(_json_kind(raw), (type(raw).__name__, type(raw).__name__))
+        raise _bilingual(EventError, f"Les options de la partie doivent être un objet ({{…}}), pas {fr}.",
+                         f"The game's options must be an object ({{…}}), not {en}.")
+    unknown = sorted(str(k) for k in raw if k not in defaults)
+    if unknown:
+        known = ", ".join(sorted(defaults)) or "—"
+        raise _bilingual(EventError, f"Option inconnue pour {game}\u202f: {', '.join(unknown)} (connues\u202f: {known}).",
+                         f"unknown option(s) for {game}: {', '.join(unknown)}; known: {known}")
+    for key, value in raw.items():
+        want, got = _json_kind(defaults[key]), _json_kind(value)
+        # yes/no and numbers are what they are; a text default may name what an object
+        # or a list gives inline (a deck, a dice file): the game checks those
+        if want == got or want == "null" or (got != "null" and want not in ("bool", "number")):
+            continue
+        wfr, wen = _KINDS.get(want, (want, want))
+        gfr, gen = _KINDS.get(got, (got, got))
+        raise _bilingual(EventError, f"L'option «\u00a0{key}\u00a0» de {game} doit être {wfr}, pas {gfr}.",
+                         f"option {key!r} of {game} must be {wen}, not {gen}")
+    return {**defaults, **raw}
 
 
 def _refusal(fr: str, en: str) -> RuleError:

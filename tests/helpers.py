@@ -1,18 +1,24 @@
-"""Helpers for tests that run the real command line and server in a subprocess."""
+"""Helpers for tests that run the real command line and server in a subprocess, and
+waits on what the table publishes (never on a guessed delay)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import queue
 import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_GAMES = "dummy=tests.companion.dummy_game:GAME"
@@ -34,6 +40,38 @@ def run_cli(*args: str, check: bool = True, **kw: Any) -> subprocess.CompletedPr
     return proc
 
 
+def wait_published(service: Any, check: Callable[[], T], timeout: float = 20.0) -> T:
+    """``check()``'s first truthy value, re-checked each time the table service publishes
+    something (an event, a camera read, a device's status). Subscribed before the first
+    check, so nothing published in between is missed; ``timeout`` only catches a hang."""
+    sub = service.broker.subscribe()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            got = check()
+            if got:
+                return got
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"not seen within {timeout} s")
+            try:
+                sub.queue.get(timeout=left)
+            except queue.Empty:
+                pass
+    finally:
+        service.broker.unsubscribe(sub)
+
+
+def _next_message(resp: Any) -> None:
+    """Reads one whole message (up to its blank line) of a live stream."""
+    while True:
+        line = resp.fp.readline()
+        if not line:
+            raise AssertionError("the server closed its live stream")
+        if not line.strip():
+            return
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -53,17 +91,41 @@ class Server:
             cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         self.output = ""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited: {self.proc.stdout.read() if self.proc.stdout else ''}")
-            try:
-                self.get("/healthz")
-                return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise AssertionError("server did not start in 30 s")
+        self._lines: list[str] = []
+        self._ready = threading.Event()  # the PIN line: printed once the socket listens
+        self._reader = threading.Thread(target=self._read_output, daemon=True)
+        self._reader.start()
+        if not self._ready.wait(30) or self.proc.poll() is not None:
+            self.stop()
+            raise AssertionError(f"server did not start in 30 s:\n{self.output}")
+
+    def _read_output(self) -> None:
+        """Collects the server's output (so a chatty server never fills the pipe)."""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.append(line)
+            if "table PIN" in line:
+                self._ready.set()
+        self._ready.set()  # exited: the constructor sees it
+
+    def wait_until(self, check: Callable[[], T], timeout: float = 20.0) -> T:
+        """``check()``'s first truthy value, re-checked after each message of the
+        server's live stream (``/events``: events, camera reads, device status, pings)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        deadline = time.monotonic() + timeout
+        try:
+            conn.request("GET", "/events", headers={"Accept": "text/event-stream"})
+            resp = conn.getresponse()
+            _next_message(resp)  # the hello: subscribed from here on
+            while True:
+                got = check()
+                if got:
+                    return got
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"not seen within {timeout} s")
+                _next_message(resp)
+        finally:
+            conn.close()
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.base + path, timeout=5) as r:
@@ -89,9 +151,10 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+        self._reader.join(10)
         if self.proc.stdout:
-            self.output = self.proc.stdout.read()
             self.proc.stdout.close()
+        self.output = "".join(self._lines)
 
     def __enter__(self) -> "Server":
         return self

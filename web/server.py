@@ -26,10 +26,13 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
 import socket
 import sys
 import threading
 from typing import Any, Callable, Iterable, Iterator
+
+from . import memory
 
 __all__ = ["create_server", "Server", "body_limit", "MAX_CONNECTIONS", "CONNECTIONS_PER_ADDRESS",
            "EVENT_BODY_LIMIT", "PHOTO_BODY_LIMIT"]
@@ -43,6 +46,15 @@ EVENT_BODY_LIMIT = 64 * 1024
 PHOTO_BODY_LIMIT = 8 * 1024 * 1024
 
 _PHOTO_PREFIXES = ("/api/camera/", "/api/vision/")
+
+#: How long a published message may wait for the request being answered (see
+#: ``Server._on_wake``) before the streams get it anyway.
+FANOUT_DEFER_MAX_S = 0.05
+#: When a burst of at least this many streams is down to a quarter, freed memory is
+#: handed back to the system (:func:`web.memory.trim`).
+TRIM_AFTER_STREAMS = 16
+#: ... that long after the last of those closes (one collection per burst, not per close).
+TRIM_SETTLE_S = 0.5
 
 
 def body_limit(path: str) -> int:
@@ -75,6 +87,48 @@ class _Stream:
         self.ping_s = ping_s
         self.on_close = on_close
         self.event: Any = None  # a gevent Event, made in the loop's thread
+        self.ping_due = False
+        # Direct writes (see Server._push): set by the stream's greenlet once its head is out.
+        self.fd: int | None = None
+        self.chunked = True
+        self.backlog = bytearray()  # bytes a full socket buffer left for the greenlet
+        self.writing = False  # the greenlet is in a (cooperative) write: nobody else writes
+        self.gone = False  # the client left (EOF or a failed write)
+        self.ended = False  # a resync was sent: the stream ends
+
+
+class _Frames:
+    """Each published message as SSE bytes, encoded once for every stream: the broker
+    hands every subscriber the very same ``data`` string, so the last few encodings,
+    keyed by that object's identity, serve the whole fan-out."""
+
+    def __init__(self, size: int = 8) -> None:
+        self._size = size
+        self._cache: list[tuple[str, str, bytes]] = []
+
+    def get(self, name: str, data: str) -> bytes:
+        for n, d, b in self._cache:
+            if d is data and n == name:
+                return b
+        frame = f"event: {name}\ndata: {data}\n\n".encode("utf-8")
+        self._cache.append((name, data, frame))
+        if len(self._cache) > self._size:
+            del self._cache[0]
+        return frame
+
+
+class _Deferred(list):  # type: ignore[type-arg]
+    """A response body (list of bytes) that tells the server when it has been written
+    (WSGI servers call ``close()`` once the response is sent)."""
+
+    def __init__(self, chunks: list[bytes], done: Callable[[], None]) -> None:
+        super().__init__(chunks)
+        self._done: Callable[[], None] | None = done
+
+    def close(self) -> None:
+        done, self._done = self._done, None
+        if done is not None:
+            done()
 
 
 class Server:
@@ -84,8 +138,11 @@ class Server:
     """
 
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8,
-                 max_connections: int = MAX_CONNECTIONS, per_address: int = CONNECTIONS_PER_ADDRESS) -> None:
+                 max_connections: int = MAX_CONNECTIONS, per_address: int = CONNECTIONS_PER_ADDRESS,
+                 freeze_gc: bool = True) -> None:
         self.app = app
+        #: Freeze start-up's objects out of the garbage collector (web.memory.freeze_startup).
+        self.freeze_gc = freeze_gc
         self.threads = max(2, threads)
         self.max_connections = max_connections
         self.per_address = per_address
@@ -105,6 +162,13 @@ class Server:
         self._wake: Any = None
         self._started = threading.Event()
         self._stopped = threading.Event()
+        self._frames = _Frames()
+        # Loop-thread state of the deferred fan-out (see _on_wake).
+        self._inflight = 0
+        self._fanout_pending = False
+        self._fanout_timer: Any = None
+        self._trim_timer: Any = None
+        self._peak_streams = 0
 
     # -- figures (for /healthz and the benchmarks) ------------------------------------
     @property
@@ -126,6 +190,7 @@ class Server:
             def get_environ(self) -> dict[str, Any]:
                 env: dict[str, Any] = super().get_environ()
                 env["companion.socket"] = self.socket  # to notice a stream's client leaving
+                env["companion.handler"] = self  # whether the response is chunked
                 return env
 
             def handle(self) -> None:
@@ -155,6 +220,11 @@ class Server:
         self._pool = ThreadPool(self.threads)
         self._wake = self._hub.loop.async_()
         self._wake.start(self._on_wake)
+        self._fanout_timer = self._hub.loop.timer(FANOUT_DEFER_MAX_S)
+        self._trim_timer = self._hub.loop.timer(TRIM_SETTLE_S)
+        memory.limit_arenas()
+        if self.freeze_gc:
+            memory.freeze_startup()
         self._wsgi = WSGIServer(self.sock, self._wsgi_app, spawn=Pool(self.max_connections), log=None,
                                 error_log=_QuietLog(), handler_class=Handler)
         self._started.set()
@@ -162,6 +232,8 @@ class Server:
             self._wsgi.serve_forever()
         finally:
             self._wake.stop()
+            self._fanout_timer.stop()
+            self._trim_timer.stop()
             self._pool.kill()
             self._stopped.set()
 
@@ -186,11 +258,57 @@ class Server:
         gevent.spawn(self._wsgi.stop, 1)
 
     def _on_wake(self) -> None:
+        """Something was published. While a request is being answered (typically the
+        very post that published), the streams wait until its response is written, at
+        most :data:`FANOUT_DEFER_MAX_S`: writing 200 streams first would put the whole
+        fan-out in front of the poster's answer, and the worker thread finishing that
+        answer would fight the loop for the GIL."""
+        if self._inflight > 0:
+            if not self._fanout_pending:
+                self._fanout_pending = True
+                self._fanout_timer.start(self._fan_out)
+            return
+        self._fan_out()
+
+    def _fan_out(self) -> None:
+        self._fanout_pending = False
+        self._fanout_timer.stop()
         with self._lock:
             streams = list(self._streams)
         for st in streams:
-            if st.event is not None:
+            if st.fd is not None and not st.writing and not st.backlog:
+                self._push(st)  # written from here: no greenlet switch, no per-stream write path
+            elif st.event is not None:
                 st.event.set()
+
+    def _push(self, st: _Stream) -> None:
+        """Write what waits in a stream's queue straight to its socket (non-blocking, in
+        the loop); what the socket cannot take now, the end of the stream, a client gone:
+        left to the stream's greenlet."""
+        frames, last = self._drain(st.sub.queue)
+        if frames:
+            body = frames[0] if len(frames) == 1 else b"".join(frames)
+            data = b"%x\r\n%s\r\n" % (len(body), body) if st.chunked else body
+            try:
+                sent = os.write(st.fd, data) if st.fd is not None else 0
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # reset, broken pipe: the client left
+                st.gone = True
+                sent = len(data)
+            if sent < len(data):
+                st.backlog += data[sent:]
+            if last == "resync":
+                st.ended = True
+        if st.backlog or st.ended or st.gone or st.sub.closed:
+            st.event.set()
+
+    def _request_done(self) -> None:
+        self._inflight -= 1
+        if self._inflight <= 0:
+            self._inflight = 0
+            if self._fanout_pending:
+                self._fan_out()
 
     def notify(self) -> None:
         """Wake the loop: something was published (callable from any thread)."""
@@ -199,6 +317,9 @@ class Server:
 
     # -- the WSGI side ------------------------------------------------------------------
     def _wsgi_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        # out of the environ at once: the handler holds its environ (no reference cycle)
+        sock = environ.pop("companion.socket", None)
+        handler = environ.pop("companion.handler", None)
         path = environ.get("PATH_INFO", "")
         if path == "/healthz" and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             return _json_response(start_response, "200 OK", {"ok": True, "streams": self.stream_count})
@@ -231,14 +352,22 @@ class Server:
         env["wsgi.errors"] = sys.stderr
         env["wsgi.multithread"] = True
         env["companion.sse"] = functools.partial(self._handoff, env)
-        sock = env.pop("companion.socket", None)
-        status, headers, chunks = self._pool.apply(self._call_app, (env,))
-        stream = env.get("companion.sse.stream")
+        self._inflight += 1
+        try:
+            status, headers, chunks = self._pool.apply(self._call_app, (env,))
+        except BaseException:
+            self._request_done()
+            raise
+        # env holds the hand-off, which holds env: broken here, so the request's objects
+        # go with their last reference, not at the next full garbage collection
+        env.pop("companion.sse", None)
+        stream = env.pop("companion.sse.stream", None)
         if stream is not None:
+            self._request_done()
             start_response(status, [(k, v) for k, v in headers if k.lower() != "content-length"])
-            return self._serve_stream(stream, sock)
+            return self._serve_stream(stream, sock, handler)
         start_response(status, headers)
-        return chunks
+        return _Deferred(chunks, self._request_done)
 
     def _call_app(self, env: dict[str, Any]) -> tuple[str, list[tuple[str, str]], list[bytes]]:
         """Run the Flask app in a worker thread; the whole response is collected there."""
@@ -263,50 +392,124 @@ class Server:
         sub.wake = self.notify
         env["companion.sse.stream"] = _Stream(sub, first, ping_s, on_close)
 
-    def _serve_stream(self, st: _Stream, sock: Any) -> Iterator[bytes]:
-        import queue
-
+    def _serve_stream(self, st: _Stream, sock: Any, handler: Any = None) -> Iterator[bytes]:
         import gevent.event
 
         st.event = gevent.event.Event()
-        gone = False
         watcher = None
         if sock is not None:
             # A stream's client sends nothing after its request: the socket becoming
             # readable means it left (EOF), so the stream ends at once, not at the next ping.
-            def left() -> None:
-                nonlocal gone
-                gone = True
+            def client_left() -> None:
+                st.gone = True
                 st.event.set()
 
             watcher = self._hub.loop.io(sock.fileno(), 1)
-            watcher.start(left)
+            watcher.start(client_left)
+
+        def ping() -> None:
+            st.ping_due = True
+            st.event.set()
+
+        # One repeating timer per stream, made once: a wait with a timeout would build
+        # (and cancel) a gevent Timeout for every message.
+        pinger = self._hub.loop.timer(st.ping_s, st.ping_s)
+        pinger.start(ping)
         with self._lock:
             self._streams.add(st)
+            self._peak_streams = max(self._peak_streams, len(self._streams))
         try:
             for chunk in st.first:
                 yield chunk.encode("utf-8")
-            while not st.sub.closed and not gone:
-                try:
-                    name, data = st.sub.queue.get_nowait()
-                except queue.Empty:
-                    st.event.clear()
-                    if st.sub.queue.empty():
-                        if not st.event.wait(timeout=st.ping_s):
-                            yield b": ping\n\n"
-                    continue
-                if gone:
-                    break
-                yield f"event: {name}\ndata: {data}\n\n".encode("utf-8")
-                if name == "resync":
-                    return
+            # The head and the hello are out (the WSGI server wrote them before asking for
+            # more): from here the stream's bytes go to its socket directly.
+            if sock is not None and handler is not None:
+                st.chunked = bool(getattr(handler, "response_use_chunked", True))
+                st.fd = sock.fileno()
+                self._write_direct(st, sock)
+            else:
+                yield from self._write_yielding(st)
         finally:
+            st.fd = None
+            pinger.stop()
+            pinger.close()
             if watcher is not None:
                 watcher.stop()
                 watcher.close()
             with self._lock:
                 self._streams.discard(st)
+                left = len(self._streams)
+                burst_over = self._peak_streams >= TRIM_AFTER_STREAMS and left <= self._peak_streams // 4
             st.on_close()
+            if burst_over:  # most of a burst left: once the closing settles, hand its memory back
+                self._trim_timer.stop()
+                self._trim_timer.start(self._trim)
+
+    def _write_direct(self, st: _Stream, sock: Any) -> None:
+        """The stream's greenlet once its head is out: the fan-out (``_push``) writes
+        what the socket takes at once; this writes the rest, the pings, and ends it."""
+        while not st.sub.closed and not st.gone:
+            if st.backlog:
+                data = bytes(st.backlog)
+                st.backlog.clear()
+                st.writing = True
+                try:
+                    sock.sendall(data)  # waits (cooperatively) for a slow client
+                except OSError:
+                    return
+                finally:
+                    st.writing = False
+                continue
+            if st.ended:
+                return
+            if not st.sub.queue.empty():
+                self._push(st)
+                continue
+            if st.ping_due:
+                st.ping_due = False
+                st.backlog += b"8\r\n: ping\n\n\r\n" if st.chunked else b": ping\n\n"
+                continue
+            st.event.clear()
+            if st.sub.queue.empty() and not (st.sub.closed or st.gone or st.ping_due or st.backlog):
+                st.event.wait()
+
+    def _write_yielding(self, st: _Stream) -> Iterator[bytes]:
+        """The stream's messages through the WSGI server (when its socket is unknown)."""
+        while not st.sub.closed and not st.gone:
+            frames, last = self._drain(st.sub.queue)
+            if st.gone:
+                break
+            if frames:  # all that waited, in one write
+                yield frames[0] if len(frames) == 1 else b"".join(frames)
+                if last == "resync":
+                    return
+                continue
+            if st.ping_due:
+                st.ping_due = False
+                yield b": ping\n\n"
+                continue
+            st.event.clear()
+            if st.sub.queue.empty() and not st.sub.closed:
+                st.event.wait()
+
+    def _trim(self) -> None:
+        with self._lock:
+            self._peak_streams = len(self._streams)
+        memory.trim()
+
+    def _drain(self, q: Any) -> tuple[list[bytes], str | None]:
+        """Every message waiting in a stream's queue, as shared SSE frames (up to a resync)."""
+        import queue
+
+        frames: list[bytes] = []
+        while True:
+            try:
+                name, data = q.get_nowait()
+            except queue.Empty:
+                return frames, None
+            frames.append(self._frames.get(name, data))
+            if name == "resync":
+                return frames, name
 
 
 class _QuietLog:
@@ -323,5 +526,6 @@ class _QuietLog:
         sys.stderr.flush()
 
 
-def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> Server:
-    return Server(app, host=host, port=port, threads=threads)
+def create_server(app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 8,
+                  freeze_gc: bool = True) -> Server:
+    return Server(app, host=host, port=port, threads=threads, freeze_gc=freeze_gc)

@@ -251,7 +251,13 @@ def test_new_game_set_up_in_the_page_and_the_old_photo_goes(browser, tmp_path):
         land.uncheck('[data-test="setup-demo-cast"]')
         n_games = [e["type"] for e in srv.get("/api/log")["events"]].count("table.new_game")
         land.click('[data-test="setup-start"]')
+        land.wait_for_selector('[data-test="setup-players"]')
+        # Shayo's sheets have no player field: the players step says the names stay here
+        assert "ne notent pas qui joue" in land.inner_text('[data-test="setup-players-note"]')
+        land.fill('[data-test="setup-player-name"]', "Chloé")
+        land.click('[data-test="setup-players-next"]')
         land.wait_for_selector('[data-test="setup-sheets"]')
+        assert "Chloé" in land.inner_text('[data-test="setup-cast"]')
         log = srv.get("/api/log")["events"]
         assert [e["type"] for e in log].count("table.new_game") == n_games + 1
         assert srv.get("/api/state")["state"]["characters"] == []  # no demo cast: it was unticked
@@ -302,9 +308,14 @@ def test_peripeties_set_up_options_and_first_roll(browser, tmp_path):
         new_game = [e for e in srv.get("/api/log")["events"] if e["type"] == "table.new_game"]
         assert len(new_game) == 1 and new_game[0]["data"]["options"] == {"brother_mode": "replace"}
         assert srv.get("/api/state")["state"]["characters"] == []  # no demo cast outside --demo
+        # the players step: named once, then offered by every character form
+        pg.wait_for_selector('[data-test="setup-players"]')
+        pg.fill('[data-test="setup-player-name"]', "Alice")
+        pg.click('[data-test="setup-players-next"]')
+        pg.wait_for_selector('[data-test="setup-cast"]')
         pg.click('[data-test="pp-add-character"]')
         pg.select_option('[data-test="pp-form-card"]', "lin-chong")
-        pg.fill('[data-test="pp-form-player"]', "Alice")
+        assert pg.input_value('[data-test="pp-form-player"]') == "Alice"  # offered, not typed
         pg.click('[data-test="pp-form-submit"]')
         pg.wait_for_selector('[data-test="pp-card-lin-chong"]')
         # removing a character is asked in the page too
@@ -318,4 +329,71 @@ def test_peripeties_set_up_options_and_first_roll(browser, tmp_path):
         pg.wait_for_function("Companion.table.state.expects.step === 'episode'")
         pg.wait_for_selector('[data-test="setup"]', state="hidden")
         assert dialogs == []
+        ctx.close()
+
+
+def test_players_step_names_the_table_then_each_sheet_offers_them(browser, tmp_path):
+    """Issue 14 item 7: players, their characters, then the first roll. The players named
+    in the set-up are offered by the game's character form (Péripéties records them in
+    ``player``), one after the other; the step fits the three sizes."""
+    shots = shots_dir(tmp_path)
+    with Server("--data", str(tmp_path / "table")) as srv:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="fr-FR")
+        pg = ctx.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        pg.goto(srv.base + "/")
+        pg.wait_for_selector('[data-test="live"][data-state="live"]')
+        pg.click('[data-test="new-game-peripeties"]')
+        pg.wait_for_selector('[data-test="setup-options"]')
+        pg.click('[data-test="setup-start"]')
+        login_in_dialog(pg, srv.pin)
+        pg.wait_for_selector('[data-test="setup-players"]')
+        assert pg.inner_text('[data-test="setup-steps"] li.current') == "2. Joueurs"
+        pg.fill('[data-test="setup-player-name"]', "  Alice ")
+        pg.click('[data-test="setup-player-add"]')
+        pg.locator('[data-test="setup-player-name"]').nth(1).fill("Bruno")
+        pg.click('[data-test="setup-player-add"]')
+        pg.locator('[data-test="setup-player-name"]').nth(2).fill("alice")  # the same player twice: kept once
+        pg.click('[data-test="setup-player-add"]')
+        pg.locator('[data-test="setup-player-name"]').nth(2).fill("Chloé")
+        for w, h in SIZES:
+            pg.set_viewport_size({"width": w, "height": h})
+            pg.locator('[data-test="setup"]').scroll_into_view_if_needed()
+            box = pg.locator('[data-test="setup-players-next"]').bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= w  # nothing cut off at the side
+            assert pg.evaluate("document.documentElement.scrollWidth") <= w
+            pg.screenshot(path=str(shots / f"setup-players-{w}x{h}.png"))
+        pg.set_viewport_size({"width": 1280, "height": 800})
+        pg.click('[data-test="setup-players-next"]')
+        pg.wait_for_selector('[data-test="setup-cast"]')
+        cast = pg.locator('[data-test="setup-cast"] li').all_inner_texts()
+        assert cast == ["Alice — pas encore de personnage", "Bruno — pas encore de personnage",
+                        "Chloé — pas encore de personnage"]
+        assert srv.get("/api/state")["state"]["characters"] == []  # naming players sends nothing
+        # each new sheet starts with the next player who has none, and lists them all
+        for card, player in (("lin-chong", "Alice"), ("wu-yong", "Bruno")):
+            pg.click('[data-test="pp-add-character"]')
+            pg.select_option('[data-test="pp-form-card"]', card)
+            assert pg.input_value('[data-test="pp-form-player"]') == player
+            assert pg.get_attribute('[data-test="pp-form-player"]', "list") == "setup-player-list"
+            pg.click('[data-test="pp-form-submit"]')
+            pg.wait_for_selector(f'[data-test="pp-card-{card}"]')
+            pg.wait_for_selector(f'[data-test="setup-cast"] li[data-player="{player}"]:not(:has-text("pas encore"))')
+        assert pg.evaluate("[...document.querySelectorAll('#setup-player-list option')].map(o => o.value)") == [
+            "Alice", "Bruno", "Chloé"]
+        chars = srv.get("/api/state")["state"]["characters"]
+        assert [(c["id"], c["player"]) for c in chars] == [("lin-chong", "Alice"), ("wu-yong", "Bruno")]
+        assert "Lin Chong" in pg.inner_text('[data-test="setup-cast"] li[data-player="Alice"]')
+        pg.evaluate("document.getElementById('setup').scrollIntoView({block: 'start'})")
+        pg.screenshot(path=str(shots / "setup-characters-1280x800.png"))
+        # the names are remembered by the tablet for the next set-up
+        pg.click('[data-test="setup-back-players"]')
+        assert pg.locator('[data-test="setup-player-name"]').evaluate_all("els => els.map(e => e.value)") == [
+            "Alice", "Bruno", "Chloé"]
+        pg.click('[data-test="setup-players-next"]')
+        pg.click('[data-test="setup-done"]')
+        pg.wait_for_function("Companion.table.state.expects.step === 'episode'")
+        pg.wait_for_selector('[data-test="setup"]', state="hidden")
+        assert errors == []
         ctx.close()

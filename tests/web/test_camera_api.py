@@ -3,13 +3,12 @@ and enrollment steps, against a demo camera and the real reader."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from companion.roll.demo import demo_events
 from companion.app.wiring import start_devices
 from companion.service import TableService
+from tests.helpers import wait_published
 from web.app import create_app
 
 pytest.importorskip("cv2")
@@ -30,13 +29,12 @@ def setup(tmp_path):
 
 
 def wait_read(devs, after=0, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The first camera read after ``after`` that has its photo (reads are published)."""
+    def done():
         recent = devs.roll.records.recent(1)
-        if recent and recent[-1]["id"] > after and recent[-1].get("photo"):
-            return recent[-1]
-        time.sleep(0.05)
-    raise AssertionError("no read")
+        return recent[-1] if recent and recent[-1]["id"] > after and recent[-1].get("photo") else None
+
+    return wait_published(devs.roll.table, done, timeout)
 
 
 def test_demo_roll_photo_and_correction(setup) -> None:

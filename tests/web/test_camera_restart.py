@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 
 from tests.helpers import Server
@@ -17,13 +16,13 @@ def post(srv: Server, path: str, body: dict) -> tuple[int, dict]:
 
 
 def wait_read(srv: Server, after: int, timeout: float = 20) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The first camera read after ``after`` that has its photo (re-checked at each message
+    of the server's live stream)."""
+    def done() -> dict | None:
         reads = srv.get("/api/roll")["reads"]
-        if reads and reads[-1]["id"] > after and reads[-1].get("photo"):
-            return reads[-1]
-        time.sleep(0.1)
-    raise AssertionError("no read")
+        return reads[-1] if reads and reads[-1]["id"] > after and reads[-1].get("photo") else None
+
+    return srv.wait_until(done, timeout)
 
 
 def test_sigkill_mid_game_then_restart_resumes(tmp_path) -> None:

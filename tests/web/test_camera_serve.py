@@ -4,7 +4,6 @@ to $COMPANION_CAMERA, $COMPANION_TRAY, $COMPANION_GPIO)."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 
 from tests.helpers import Server
@@ -27,11 +26,7 @@ def test_serve_reads_with_the_camera_named_by_the_environment(tmp_path, monkeypa
         req = urllib.request.Request(srv.base + "/api/roll/read", data=b"{}", method="POST",
                                      headers={"Content-Type": "application/json", "X-Table-Pin": srv.pin})
         assert urllib.request.urlopen(req, timeout=5).status == 202
-        deadline = time.monotonic() + 20
-        reads: list = []
-        while time.monotonic() < deadline and not reads:
-            reads = srv.get("/api/roll")["reads"]
-            time.sleep(0.1)
+        reads = srv.wait_until(lambda: srv.get("/api/roll")["reads"])
         assert reads and reads[-1]["objects"]  # a rendered tray, read; no game: shown only
         assert reads[-1]["status"] == "shown"
         assert json.dumps(srv.get("/api/state")["history"]) == "[]"  # nothing appended

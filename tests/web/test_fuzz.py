@@ -53,6 +53,11 @@ _methods = st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"])
 _types = st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded", None])
 
 
+def _table_now(service) -> str:
+    """The table as the rules see it (not the devices' status, which the demo camera updates)."""
+    return json.dumps(service.table.to_json(), sort_keys=True, default=str)
+
+
 def _path(rule) -> str:
     path = rule.rule
     for arg in rule.arguments:
@@ -93,13 +98,16 @@ def test_every_route_answers_bad_input_with_a_4xx_and_a_message(fuzz_app, servic
                 headers["Content-Type"] = ctype
             if route == "/events" and method == "GET":
                 return  # an endless stream: covered by test_sse and test_streams
+            count, state = service.log.count(), _table_now(service)
             resp = client.open(route + query, method=method, data=body.encode("utf-8", "surrogatepass"),
                                headers=headers)
             seen.add(resp.status_code)
             assert resp.status_code < 500, (route, method, query, body[:200], resp.status_code, resp.get_data()[:300])
-            if resp.status_code >= 400 and resp.mimetype == "application/json":
-                msg = resp.get_json()["message"]
-                assert msg["fr"] and msg["en"]
+            if resp.status_code >= 400:  # refused: nothing written, the table as it was
+                assert service.log.count() == count and _table_now(service) == state, (route, method, body[:200])
+                if resp.mimetype == "application/json":
+                    msg = resp.get_json()["message"]
+                    assert msg["fr"] and msg["en"]
 
         one()
     assert any(400 <= s < 500 for s in seen)
@@ -175,3 +183,77 @@ def test_full_disk_answers_503_and_says_so(client, service):
         db.execute("PRAGMA max_page_count=1073741823")
     r = client.post("/api/events", json={"type": "dummy.add", "data": {"n": 1}}, headers=H)
     assert r.status_code == 201 and service.table.state.total == total + 1
+
+
+def _games() -> list[str]:
+    from companion.games import GAMES
+
+    return sorted(GAMES)
+
+
+@pytest.mark.parametrize("options", [[], ["cap"], "x", "", 3, 0, True, False, None, 1.5])
+def test_new_game_options_must_be_an_object(client, service, options):
+    """`"options": []` (and any non-object) was taken as the defaults (issue 15)."""
+    client.post("/api/events", json={"type": "table.new_game", "data": {"game": "dummy"}}, headers=H)
+    before, state = service.log.count(), _table_now(service)
+    for game in _games():
+        r = client.post("/api/events", json={"type": "table.new_game", "data": {"game": game, "options": options}},
+                        headers=H)
+        assert r.status_code == 400, (game, options)
+        msg = r.json["message"]
+        assert "doivent être un objet" in msg["fr"] and "must be an object" in msg["en"], msg
+    assert service.log.count() == before and _table_now(service) == state
+
+
+def _bad_value_for(default):
+    """A value of the wrong JSON kind (or null) for an option with this default."""
+    if isinstance(default, bool):
+        return st.sampled_from([None, 1, 0, "yes", [], {}])
+    if isinstance(default, (int, float)):
+        return st.sampled_from([None, True, "3", [3], {"n": 3}])
+    if default is None:
+        return st.nothing()
+    return st.just(None)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(data=st.data())
+def test_new_game_refuses_a_wrong_kind_of_option_value_for_every_game(data):
+    """For every game and every option: null where the default is not null, a text or a
+    list for a number, a number for yes/no... is refused with a message in both
+    languages, whatever the game's own checks, and nothing is written."""
+    import tempfile
+    from pathlib import Path
+
+    from companion.games import find_game
+    from companion.service import TableService
+    from web.app import create_app
+
+    game = data.draw(st.sampled_from(_games()))
+    defaults = find_game(game).default_options()
+    keys = [k for k, v in defaults.items() if v is not None]
+    if not keys:
+        return
+    key = data.draw(st.sampled_from(sorted(keys)))
+    bad = data.draw(_bad_value_for(defaults[key]))
+    with tempfile.TemporaryDirectory() as d:
+        service = TableService(Path(d) / "t.sqlite")
+        try:
+            client = create_app({"SERVICE": service, "TABLE_PIN": PIN}).test_client()
+            r = client.post("/api/events", json={"type": "table.new_game", "data": {"game": game, "options": {key: bad}}},
+                            headers=H)
+            assert r.status_code == 400, (game, key, bad, r.json)
+            msg = r.json["message"]
+            assert msg["fr"] and msg["en"] and key in msg["fr"] and key in msg["en"], msg
+            assert service.log.count() == 0
+        finally:
+            service.close()
+
+
+def test_unknown_option_is_named_in_both_languages(client, service):
+    r = client.post("/api/events", json={"type": "table.new_game", "data": {"game": "dummy", "options": {"kap": 3}}},
+                    headers=H)
+    assert r.status_code == 400
+    assert "Option inconnue" in r.json["message"]["fr"] and "kap" in r.json["message"]["fr"]
+    assert "unknown option" in r.json["message"]["en"] and "cap" in r.json["message"]["en"]
+    assert service.log.count() == 0

@@ -160,3 +160,101 @@ def test_connections_are_capped_per_address(app):
             s.close()
         server.close()
         thread.join(HANG)
+
+
+def test_every_stream_shares_one_encoding_of_each_message():
+    """The fan-out encodes a published message once, whatever the number of streams."""
+    from web.server import _Frames
+
+    frames = _Frames()
+    data = '{"a":"é"}'
+    first = frames.get("table", data)
+    assert first == 'event: table\ndata: {"a":"é"}\n\n'.encode("utf-8")
+    assert frames.get("table", data) is first  # the same bytes object for the next stream
+    assert frames.get("devices", data) is not first
+
+
+def test_a_burst_of_messages_reaches_a_stream_in_order_and_pings_go_on(service, live_server):
+    """Messages that queued up while the stream waited leave in one write, in order; with
+    nothing to say the stream still pings (SSE_PING_S is 0.2 s in these tests)."""
+    s = Stream(live_server)
+    assert s.next_event()[0] == "hello"
+    service.submit({"type": "table.new_game", "data": {"game": "dummy"}})
+    for n in (1, 2, 3, 4):
+        service.submit({"type": "dummy.add", "data": {"n": n}})
+    totals = [s.next_event()[1]["state"]["state"].get("total") for _ in range(5)]
+    assert totals == [0, 1, 3, 6, 10]
+    while True:  # a ping line arrives although no message does
+        line = s.resp.fp.readline()
+        assert line, "stream closed"
+        if line.startswith(b": ping"):
+            break
+    s.close()
+
+
+def test_memory_trim_is_harmless_everywhere():
+    from web import memory
+
+    assert memory.trim() in (True, False)
+    assert memory.limit_arenas() in (True, False)
+
+
+def test_a_closed_stream_is_freed_without_waiting_for_the_garbage_collector(app, service, live_server):
+    """Each stream's environ held its hand-off, which held the environ: a reference cycle
+    that kept the request's objects (subscription, queue, body buffer) until a full
+    garbage collection, ~3 MB per round of 200 tablets (bench_streams.py)."""
+    import functools
+    import gc
+    import threading
+    import weakref
+
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        s = Stream(live_server)
+        assert s.next_event()[0] == "hello"
+        (sub,) = list(service.broker._subs)
+        freed = threading.Event()
+        weakref.finalize(sub, freed.set)
+        del sub
+        s.close()
+        assert freed.wait(HANG), "the stream's subscription was kept alive by a reference cycle"
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        handoffs = [o for o in gc.garbage if isinstance(o, functools.partial) and getattr(o.func, "__name__", "") == "_handoff"]
+        assert handoffs == [], "a stream's environ and its hand-off were left to the garbage collector"
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+
+
+def test_a_client_that_stops_reading_gets_every_message_whole_and_in_order(service, live_server):
+    """The fan-out writes to each socket without waiting; what a full socket cannot take
+    is left to the stream's greenlet, which writes it once the client reads again (6 MB
+    here, more than loopback's buffers)."""
+    import socket as socketlib
+
+    sock = socketlib.socket()
+    sock.setsockopt(socketlib.SOL_SOCKET, socketlib.SO_RCVBUF, 4096)  # before connecting: a small window
+    sock.settimeout(HANG)
+    sock.connect(("127.0.0.1", _port(live_server)))
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+    s = Stream.__new__(Stream)
+    s.conn = sock
+    s.resp = http.client.HTTPResponse(sock)
+    s.resp.begin()
+    assert s.resp.status == 200 and s.next_event()[0] == "hello"
+    pad = "é" * 15_000
+    for i in range(200):
+        service.broker.publish("table", {"i": i, "pad": pad})
+    got = []
+    while len(got) < 200:
+        name, data = s.next_event()
+        if name == "table":
+            assert data["pad"] == pad
+            got.append(data["i"])
+    assert got == list(range(200))
+    s.close()

@@ -1,14 +1,23 @@
 /* The set-up of a new game on the tablet, in the page (never a browser pop-up):
  *   1. the game and its options (asking first, in the page, before ending a running game);
- *   2. the players and their characters: a new sheet (the game's own form, below) or a
- *      sheet brought back from an earlier game of the same kind in this table's log;
- *   3. the first roll.
+ *   2. the players: the table's players are named (kept in this page's set-up state and
+ *      remembered by the tablet for the next game; nothing is sent);
+ *   3. the characters: a new sheet (the game's own form, below; its "player" field, where
+ *      the game has one, offers the players named) or a sheet brought back from an
+ *      earlier game of the same kind in this table's log ("played by": a choice);
+ *   4. the first roll.
+ * Only Péripéties records who plays a character (``player`` in its character events);
+ * Wuxia, Shayo and ESPRI sheets have no such field, and the step says so.
  * Opened by the core page's "New game" buttons (event "companion:setup"). The step the
  * tablet is at is kept in sessionStorage, so a reload stays in the set-up. */
 "use strict";
 (() => {
   const C = window.Companion;
   const KEY = "companion-setup";
+  const PLAYERS_KEY = "companion-players";  // the last table's players, on this tablet
+  const MAX_NAME = 80;  // as the server's check (web/validate.py)
+  /* The games whose character events name their player, and the field. */
+  const PLAYER_FIELD = { peripeties: "player" };
   const TITLES = { peripeties: "Péripéties", wuxia: "Wuxia", shayo: "Shayo", espri: "ESPRI" };
   let ui = load() || { step: null };
   let info = null;  // GET /api/setup/<game>
@@ -31,8 +40,25 @@
     draw();
   }
 
+  function rememberedPlayers() {
+    try {
+      const v = JSON.parse(localStorage.getItem(PLAYERS_KEY) || "[]");
+      return Array.isArray(v) ? v.filter((x) => typeof x === "string" && x).slice(0, 12) : [];
+    } catch (e) { return []; }
+  }
+
+  /* The names as typed: trimmed, no empty one, no repeat, at most MAX_NAME characters. */
+  function cleanPlayers(list) {
+    const out = [];
+    for (const raw of list) {
+      const n = String(raw || "").replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "").trim().slice(0, MAX_NAME);
+      if (n && !out.some((x) => x.toLocaleLowerCase() === n.toLocaleLowerCase())) out.push(n);
+    }
+    return out;
+  }
+
   function open(game) {
-    ui = { step: "options", game, options: {}, demo: document.body.dataset.demo === "yes", players: [] };
+    ui = { step: "options", game, options: {}, demo: document.body.dataset.demo === "yes", players: rememberedPlayers() };
     save();
     fetchInfo(game);
     const box = document.getElementById("setup");
@@ -43,8 +69,9 @@
 
   function steps(current) {
     const names = [["options", t("1. Jeu et options", "1. Game and options")],
-      ["players", t("2. Joueurs et personnages", "2. Players and characters")],
-      ["roll", t("3. Premier lancer", "3. First roll")]];
+      ["players", t("2. Joueurs", "2. Players")],
+      ["characters", t("3. Personnages", "3. Characters")],
+      ["roll", t("4. Premier lancer", "4. First roll")]];
     return C.h("ol", { class: "steps", "data-test": "setup-steps" },
       names.map(([k, label]) => C.h("li", { class: k === current ? "current" : "", "data-step": k }, label)));
   }
@@ -145,8 +172,61 @@
     }
     if (!res) return;
     ui.step = "players";
+    // the demo's cast comes with its players: they are the table's
+    const st = C.table && C.table.state;
+    if (st && Array.isArray(st.players) && st.players.length) ui.players = cleanPlayers(st.players.concat(ui.players));
     save();
     fetchInfo(ui.game);
+  }
+
+  function drawPlayerNames(box) {
+    const h = C.h;
+    box.append(h("h2", {}, (TITLES[ui.game] || ui.game) + t("\u202f: les joueurs", ": the players")), steps("players"));
+    box.append(h("p", {}, t("Qui est à la table\u202f? Nommez chaque joueur\u202f: les fiches de personnage les proposeront ensuite.",
+      "Who is at the table? Name each player: the character sheets will offer them next.")));
+    if (!(ui.game in PLAYER_FIELD)) {
+      box.append(h("p", { class: "muted", "data-test": "setup-players-note" }, t(
+        "Les fiches de ce jeu ne notent pas qui joue quel personnage\u202f: les noms restent sur cette tablette, pour la mise en place.",
+        "This game's sheets do not record who plays which character: the names stay on this tablet, for the set-up.")));
+    }
+    const list = h("ol", { class: "players", "data-test": "setup-players" });
+    const rows = ui.players.length ? ui.players.slice() : [""];
+    const sync = () => {
+      const typed = Array.from(list.querySelectorAll("input")).map((i) => i.value);
+      ui.players = cleanPlayers(typed);
+      save();
+      return typed;
+    };
+    const row = (name, i) => {
+      const input = h("input", { value: name, maxlength: MAX_NAME, autocomplete: "off", "data-test": "setup-player-name",
+        placeholder: t("Joueur ", "Player ") + (i + 1), "aria-label": t("Joueur ", "Player ") + (i + 1), onchange: sync });
+      input.value = name;
+      list.append(h("li", {}, input, h("button", { class: "ghost", "data-test": "setup-player-remove",
+        "aria-label": t("Retirer ce joueur", "Remove this player"),
+        onclick: () => { input.value = ""; sync(); draw(); } }, "✕")));
+      return input;
+    };
+    rows.forEach(row);
+    box.append(list);
+    box.append(h("div", { class: "row" },
+      h("button", { class: "big", "data-test": "setup-player-add", onclick: () => {
+        const typed = sync();
+        ui.players = cleanPlayers(typed);
+        ui.addRow = true;
+        save();
+        draw();
+      } }, t("+ Ajouter un joueur", "+ Add a player")),
+      h("button", { class: "big primary", "data-test": "setup-players-next", onclick: () => {
+        sync();
+        try { localStorage.setItem(PLAYERS_KEY, JSON.stringify(ui.players)); } catch (e) { /* private mode */ }
+        ui.step = "characters";
+        save();
+        draw();
+      } }, t("Suivant\u202f: les personnages →", "Next: the characters →"))));
+    if (ui.addRow) {  // a new empty row, focused
+      ui.addRow = false;
+      row("", rows.length).focus();
+    }
   }
 
   function sheetRow(s) {
@@ -154,13 +234,16 @@
     const data = Object.assign({}, s.data);
     const row = h("div", { class: "sheet", "data-test": "setup-sheet" }, h("strong", {}, sheetName(s)));
     let player = null;
-    if (ui.game === "peripeties") {
-      player = h("input", { value: data.player || "", placeholder: t("Joueur", "Player"), "aria-label": t("Joueur", "Player"),
-        "data-test": "setup-sheet-player" });
+    const field = PLAYER_FIELD[ui.game];
+    if (field) {
+      const names = cleanPlayers(ui.players.concat(data[field] ? [data[field]] : []));
+      const pick = freePlayer() || data[field] || names[0] || "";
+      player = h("select", { "aria-label": t("Joueur", "Player"), "data-test": "setup-sheet-player" },
+        names.map((n) => h("option", { value: n, selected: n === pick }, n)));
       row.append(h("label", { class: "touch" }, t("jouée par ", "played by "), player));
     }
     row.append(h("button", { class: "big", "data-test": "setup-sheet-use", onclick: async () => {
-      if (player) data.player = player.value.trim() || data.player;
+      if (player && field) data[field] = player.value || data[field];
       const r = await C.send(s.type, data);
       if (r) C.toast(t("Fiche reprise : ", "Sheet brought back: ") + sheetName(s), true);
     } }, t("Reprendre cette fiche", "Bring this sheet back")));
@@ -180,9 +263,33 @@
     return chars.some((c) => c.id === s.name || c.name === s.name || (c.card && c.card.id === s.name));
   }
 
+  /* Who plays whom, as the game records it (games with a player field), else null. */
+  function castOf(name) {
+    const field = PLAYER_FIELD[ui.game];
+    if (!field) return null;
+    const chars = (C.table && C.table.state && C.table.state.characters) || [];
+    return chars.filter((c) => c[field] === name).map((c) => (c.card && c.card.name) || c.name || c.id);
+  }
+
+  /* The first player named here who has no character yet (games with a player field). */
+  function freePlayer() {
+    return ui.players.find((n) => { const c = castOf(n); return c !== null && c.length === 0; }) || null;
+  }
+
+  function drawCast(box) {
+    const h = C.h;
+    if (!ui.players.length) return;
+    box.append(h("ul", { class: "cast", "data-test": "setup-cast" }, ui.players.map((n) => {
+      const chars = castOf(n);
+      return h("li", { "data-player": n }, h("strong", {}, n), chars === null ? null
+        : " — " + (chars.length ? chars.join(", ") : t("pas encore de personnage", "no character yet")));
+    })));
+  }
+
   function drawPlayers(box) {
     const h = C.h;
-    box.append(h("h2", {}, (TITLES[ui.game] || ui.game) + t(" : joueurs et personnages", ": players and characters")), steps("players"));
+    box.append(h("h2", {}, (TITLES[ui.game] || ui.game) + t("\u202f: les personnages", ": the characters")), steps("characters"));
+    drawCast(box);
     box.append(h("p", {}, t("Chaque joueur crée sa fiche avec le formulaire du jeu ci-dessous (« Ajouter un personnage », « Nouveau personnage »), ou reprend une fiche d'une partie précédente :",
       "Each player makes a sheet with the game's form below (“Add a character”, “New character”), or brings back a sheet from an earlier game:")));
     const sheets = ((info && info.sheets) || []).filter((s) => !inGame(s));
@@ -193,6 +300,8 @@
       ? t(chars + (chars > 1 ? " personnages à la table." : " personnage à la table."), chars + (chars > 1 ? " characters at the table." : " character at the table."))
       : t("Pas encore de personnage.", "No character yet.")));
     box.append(h("div", { class: "row" },
+      h("button", { class: "big ghost", "data-test": "setup-back-players", onclick: () => { ui.step = "players"; save(); draw(); } },
+        t("← Les joueurs", "← The players")),
       h("button", { class: "big primary", "data-test": "setup-done", disabled: !chars && ui.game !== "espri", onclick: done },
         t("Passer au premier lancer →", "On to the first roll →"))));
   }
@@ -214,8 +323,9 @@
     const box = document.getElementById("setup");
     if (!box) return;
     box.replaceChildren();
-    if (ui.step && C.table && ui.step === "players" && C.table.game !== ui.game) { ui = { step: null }; save(); }
-    if (ui.step === "players" && C.table && C.table.state) {
+    const started = ui.step === "players" || ui.step === "characters";
+    if (started && C.table && C.table.game !== ui.game) { ui = { step: null }; save(); }
+    if (started && C.table && C.table.state) {
       // the game moved on by itself (its own "start" button, a first roll): the set-up is over
       const e = C.table.state.expects;
       const hist = C.table.history || [];
@@ -227,10 +337,33 @@
     if (!ui.step) { box.hidden = true; return; }
     box.hidden = false;
     if (!info && ui.game) { fetchInfo(ui.game); }
-    if (ui.step === "options") drawOptions(box); else drawPlayers(box);
+    if (ui.step === "options") drawOptions(box);
+    else if (ui.step === "players") drawPlayerNames(box);
+    else drawPlayers(box);
+    offerPlayers();
+  }
+
+  /* The game's own character form: its player field offers the players named here
+   * (a list to pick from) and starts with the first one who has no character yet. */
+  function offerPlayers() {
+    let list = document.getElementById("setup-player-list");
+    if (!list) { list = C.h("datalist", { id: "setup-player-list" }); document.body.append(list); }
+    list.replaceChildren(...ui.players.map((n) => C.h("option", { value: n })));
+    const field = PLAYER_FIELD[ui.game];
+    if (!field || !ui.step) return;
+    for (const input of document.querySelectorAll(`#game input[data-test$="form-${field}"]`)) {
+      if (input.dataset.setupOffered) continue;
+      input.dataset.setupOffered = "yes";
+      input.setAttribute("list", "setup-player-list");
+      const free = freePlayer();
+      const taken = input.value && castOf(input.value) && castOf(input.value).length;
+      if (free && (!input.value || taken)) input.value = free;
+    }
   }
 
   window.addEventListener("companion:setup", (ev) => open((ev.detail || {}).game));
-  window.addEventListener("companion:render", () => { if (ui.step === "players") draw(); else if (!ui.step) draw(); });
+  window.addEventListener("companion:render", () => { if (ui.step === "characters" || !ui.step) draw(); else offerPlayers(); });
+  const game = document.getElementById("game");
+  if (game && window.MutationObserver) new MutationObserver(() => { if (ui.step) offerPlayers(); }).observe(game, { childList: true, subtree: true });
   window.addEventListener("companion:hello", () => { if (ui.step) fetchInfo(ui.game); });
 })();
