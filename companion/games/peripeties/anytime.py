@@ -9,7 +9,7 @@ from typing import Any
 from ..base import de
 from ...errors import EventError
 from .common import Out, int_field, need_character, put, refuse
-from .model import Character, State, evolve
+from .state import Character, State, evolve
 from .steps import finish
 
 __all__ = ["on_bribe", "on_heal", "on_cell", "bribe_max"]

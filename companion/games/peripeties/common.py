@@ -7,7 +7,7 @@ from typing import Any
 
 from ...errors import EventError, RuleError
 from ..base import Outcome
-from .model import Character, State, evolve
+from .state import Character, State, evolve
 
 __all__ = ["Out", "put", "need_character", "int_field", "name_of", "refuse", "RECENT"]
 

@@ -14,7 +14,7 @@ from ...errors import EventError
 from .anytime import bribe_max
 from .common import Out, put, refuse
 from .dice_input import DieIn
-from .model import Episode, State, evolve
+from .state import Episode, State, evolve
 from .odds import is_success
 from .rewards import apply_reward, experience
 from .sentences import apply_sentence

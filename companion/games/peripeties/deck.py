@@ -32,7 +32,7 @@ from typing import Any
 
 from ...dice import DiceError, fold_text
 from ...errors import EventError
-from .model import LOCATIONS, Card
+from .state import LOCATIONS, Card
 
 __all__ = ["EXAMPLE_DECK_PATH", "card_from_json", "cards_from_json", "example_cards", "slug", "parse_location"]
 

@@ -26,7 +26,7 @@ from .common import Out, refuse
 from .consequences import accepts, consequence_die, resolve
 from .dice_input import DieIn, parse_dice_event
 from .episode_dice import MISSING_WORDS, episode_narration, merge, missing_dice, reward_reroll_pending, split
-from .model import State, evolve
+from .state import State, evolve
 from .trial import modifiers
 
 __all__ = ["on_dice", "on_choose", "missing_dice", "reward_reroll_pending", "episode_narration"]

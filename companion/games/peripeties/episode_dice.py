@@ -11,7 +11,7 @@ from ...dice import DiceError
 from ...errors import EventError, RuleError
 from .common import Out, refuse
 from .dice_input import SYMBOL_SLOTS, DieIn, make_die
-from .model import MAX_BROTHERS, Character, Episode, State, evolve
+from .state import MAX_BROTHERS, Character, Episode, State, evolve
 from .narration import narrate
 
 __all__ = ["merge", "split", "missing_dice", "reward_reroll_pending", "episode_narration", "MISSING_WORDS", "trial_fr", "trial_en"]

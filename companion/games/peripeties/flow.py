@@ -17,7 +17,7 @@ from typing import Any
 from ..base import de
 from ...errors import EventError
 from .common import Out, put, refuse
-from .model import Episode, State, evolve
+from .state import Episode, State, evolve
 
 __all__ = ["next_turn", "advance", "finish_episode", "drop_from_turn", "choose_next_character"]
 

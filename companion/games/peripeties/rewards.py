@@ -8,7 +8,7 @@ from typing import Any
 from ..base import de
 from ...errors import EventError
 from .common import Out, put, refuse
-from .model import MAX_BROTHERS, TRIALS, Card, State, evolve
+from .state import MAX_BROTHERS, TRIALS, Card, State, evolve
 from .steps import current, finish, note, set_sub
 
 __all__ = ["experience", "apply_reward", "is_junior", "choose_card"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..base import de
 from ...errors import EventError
 from .common import Out, put
-from .model import Character, State, evolve
+from .state import Character, State, evolve
 from .steps import current, finish, note, set_sub
 
 __all__ = ["apply_sentence", "kill"]

@@ -19,7 +19,7 @@ from typing import Any
 from ...errors import EventError
 from .common import Out, int_field, need_character, put, refuse
 from .deck import card_from_json, cards_from_json, slug
-from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
+from .state import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
 
 __all__ = [
     "add_player",

@@ -7,7 +7,7 @@ from typing import Any
 
 from .common import Out
 from .flow import finish_episode
-from .model import Character, State, evolve
+from .state import Character, State, evolve
 
 __all__ = ["note", "current", "set_sub", "finish"]
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import de
-from .model import Character, Episode
+from .state import Character, Episode
 from .odds import needed_roll, success_probability
 from .options import Options
 

@@ -28,7 +28,7 @@ from typing import Any
 from ..base import percent
 
 from .episode import episode_narration, missing_dice
-from .model import MAX_BROTHERS, TRIALS, Character, Episode, State
+from .state import MAX_BROTHERS, TRIALS, Character, Episode, State
 from .trial import choice_odds, modifiers
 
 __all__ = ["state_json", "expects", "describe", "character_json"]
