@@ -7,9 +7,9 @@ from typing import Any
 
 from ...errors import EventError, RuleError
 from ..base import Outcome
-from .state import Character, State, evolve
+from .state import Character, Episode, State, evolve
 
-__all__ = ["Out", "put", "need_character", "int_field", "name_of", "refuse", "RECENT"]
+__all__ = ["Out", "put", "need_character", "need_episode", "int_field", "name_of", "refuse", "RECENT"]
 
 #: How many recent outcomes the state keeps for describe() and the tablet.
 RECENT = 8
@@ -60,6 +60,16 @@ def need_character(state: State, data: Mapping[str, Any], key: str = "character"
         known = ", ".join(c.id for c in state.characters) or "none"
         raise EventError(f"no character {cid!r} at the table (characters: {known})")
     return ch
+
+
+def need_episode(state: State) -> tuple[Episode, Character]:
+    """The episode in progress and its character; a :class:`RuleError` (R2) when there is
+    none (the step handlers are only reached with one: this guards that invariant)."""
+    ep = state.episode
+    ch = state.current
+    if ep is None or ch is None:
+        raise refuse("R2", "aucune péripétie en cours", "no episode in progress")
+    return ep, ch
 
 
 def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
