@@ -351,7 +351,7 @@ def _die_words(d: dict[str, Any], lang: str) -> str:
     if d["kind"] in ("d4", "d6", "d10", "d12"):
         kind = d["kind"].upper() if fr else d["kind"]
         return f"{d['count']}×{kind} ({', '.join([role, *notes])})"
-    return role + (f" ({', '.join(notes)})" if notes else "")
+    return f"{role} ({', '.join(notes)})" if notes else str(role)
 
 
 def _tokens_text(ch: Character, lang: str) -> str:
