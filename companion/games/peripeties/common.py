@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -72,9 +73,26 @@ def need_episode(state: State) -> tuple[Episode, Character]:
     return ep, ch
 
 
+_INT_TEXT = re.compile(r"-?[0-9]{1,9}")
+
+
 def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
+    """``data[key]`` as an integer in ``lo..hi`` (a string of digits is accepted);
+    :class:`EventError` names the value otherwise.
+
+    >>> int_field({"taels": " 12 "}, "taels", 0, 10_000)
+    12
+    >>> int_field({"taels": -3}, "taels", 0, 10_000)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'taels' must be an integer 0-10000, not -3
+    >>> int_field({"turns": "²"}, "turns", 0, 4)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'turns' must be an integer 0-4, not '²'
+    """
     v = data.get(key, default)
-    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+    if isinstance(v, str) and _INT_TEXT.fullmatch(v.strip()):
         v = int(v.strip())
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise EventError(f"'{key}' must be an integer {lo}-{hi}, not {v!r}")
