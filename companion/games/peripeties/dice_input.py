@@ -103,9 +103,15 @@ def _listed_dice(raw: Any, dice: DiceSet) -> list[DieIn]:
     return [_listed_die(i, d, dice) for i, d in enumerate(raw, 1)]
 
 
+#: The faces a die of a role shows when its kind is known only later: a difficulty die is
+#: a D10 or a D6, a trial die a D10 or a D12 (``0`` is a D10's 10).
+_FACE_RANGE = {"difficulty": (0, 10), "trial": (0, 12)}
+
+
 def _face(slot: str, v: Any) -> int:
     """A face whose die kind is known only later (difficulty: d10 or d6; trial: d10 or
-    d12): an integer here, its range checked when the kind is known.
+    d12): an integer within the widest of those dice, checked against its own die when
+    the kind is known.
 
     >>> _face("trial", 7)
     7
@@ -113,9 +119,17 @@ def _face(slot: str, v: Any) -> int:
     Traceback (most recent call last):
     ...
     companion.errors.EventError: 'trial' values are die faces (integers), not True
+    >>> _face("difficulty", 11)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'difficulty' is a face of a D10 or a D6 (1-10, 0 = 10), not 11
     """
     if isinstance(v, bool) or not isinstance(v, int):
         raise EventError(f"'{slot}' values are die faces (integers), not {v!r}")
+    lo, hi = _FACE_RANGE[slot]
+    if not lo <= v <= hi:
+        dice = "a D10 or a D6" if slot == "difficulty" else "a D10 or a D12"
+        raise EventError(f"'{slot}' is a face of {dice} (1-{hi}, 0 = 10), not {v}")
     return v
 
 
