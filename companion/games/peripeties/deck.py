@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Mapping
@@ -50,9 +51,11 @@ NAME_MAX = 80
 
 
 def slug(name: str) -> str:
-    """``"Song Jiang"`` -> ``"song-jiang"`` (accents dropped)."""
-    import unicodedata
+    """``"Song Jiang"`` -> ``"song-jiang"`` (accents dropped).
 
+    >>> slug("Hu Sanniang"), slug("Wú Yòng!"), slug("???")
+    ('hu-sanniang', 'wu-yong', 'card')
+    """
     s = unicodedata.normalize("NFKD", name.casefold())
     s = "".join(c for c in s if not unicodedata.combining(c))
     s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
