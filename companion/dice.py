@@ -157,8 +157,8 @@ class DieKind:
         if self.numeric:
             if isinstance(value, bool):
                 raise DiceError(f"{value!r} is not a face of a {self.name}")
-            if isinstance(value, str) and value.strip().isdigit():
-                value = int(value.strip())
+            if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 9:
+                value = int(value.strip())  # ASCII digits only: int() refuses "²" and 4,300+ digits
             if not isinstance(value, int):
                 raise DiceError(f"a {self.name} shows a number 1-{self.sides}, not {value!r}")
             if value == 0 and self.zero_is is not None:

@@ -9,7 +9,7 @@ from typing import Any
 from ..base import de
 from ...errors import EventError
 from .common import Out, int_field, need_character, put, refuse
-from .model import Character, State, evolve
+from .state import Character, State, evolve
 from .steps import finish
 
 __all__ = ["on_bribe", "on_heal", "on_cell", "bribe_max"]
@@ -29,44 +29,56 @@ def bribe_max(state: State, convict: Character) -> int:
     return max(0, min(convict.prison - 1, best // rate))
 
 
+def _bribe_payer(state: State, convict: Character, data: Mapping[str, Any]) -> Character:
+    """D8: who pays: the convict, or (``bribe_payer: player``) another character of its player."""
+    if "payer" not in data:
+        return convict
+    payer = need_character(state, data, "payer")
+    if payer.id != convict.id and all(p.id != payer.id for p in _payers(state, convict)):
+        raise refuse("D8", f"{payer.card.name} ne peut pas payer pour {convict.card.name} à cette table", f"{payer.card.name} cannot pay for {convict.card.name} at this table (bribe_payer)")
+    return payer
+
+
+def _pay_bribe(state: State, ch: Character, payer: Character, turns: int, out: Out) -> State:
+    """R21.5: ``turns`` × the rate in taels, the D4 lowered by ``turns``, never below 1."""
+    if ch.prison - turns < 1:
+        raise refuse(
+            "R21",
+            f"le D4 du bagne montre {ch.prison} : on ne peut pas descendre en dessous d'un tour",
+            f"the prison die shows {ch.prison}: it can be lowered to 1 at most, never below",
+        )
+    cost = turns * state.options.bribe_rate
+    if payer.taels < cost:
+        raise refuse("R21", f"{payer.card.name} a {payer.taels} taels ; {turns} tour(s) coûtent {cost}", f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}")
+    payer = evolve(payer, taels=payer.taels - cost)
+    state = put(state, payer)
+    ch = state.character(ch.id) or ch
+    ch = evolve(ch, prison=ch.prison - turns)
+    state = put(state, ch)
+    out.add(
+        "prison.bribe",
+        f"{payer.card.name} verse {cost} taels au directeur : le D4 {de(ch.card.name)} passe à {ch.prison} (R21).",
+        f"{payer.card.name} pays {cost} taels to the warden: {ch.card.name}'s d4 goes down to {ch.prison} (R21).",
+        character=ch.id, payer=payer.id, paid=cost, prison=ch.prison,
+    )
+    return state
+
+
 def on_bribe(state: State, data: Mapping[str, Any], out: Out) -> State:
     """R21.5/D8: lower the prison D4 by ``turns`` for ``turns`` × 10 taels; never below 1."""
     ch = need_character(state, data)
-    o = state.options
     ep = state.episode
     in_bribe_step = ep is not None and ep.sub == "bribe" and ep.character == ch.id
-    if o.bribe_timing == "sentence" and not in_bribe_step:
+    if state.options.bribe_timing == "sentence" and not in_bribe_step:
         raise refuse("D8", "à cette table, on ne corrompt qu'au moment de la condamnation", "at this table bribes are paid only when the sentence is given")
     if ch.prison <= 0:
-        raise refuse("R21", f"{ch.card.name} n'est pas au bagne" + (" : lancez d'abord le D4" if ep and ep.sub == "prison" else ""),
-                     f"{ch.card.name} is not in prison" + (" yet: roll the d4 first" if ep and ep.sub == "prison" else ""))
+        rolling = ep is not None and ep.sub == "prison"
+        raise refuse("R21", f"{ch.card.name} n'est pas au bagne" + (" : lancez d'abord le D4" if rolling else ""),
+                     f"{ch.card.name} is not in prison" + (" yet: roll the d4 first" if rolling else ""))
     turns = int_field(data, "turns", 0 if in_bribe_step else 1, 4, 1)
-    payer = ch
-    if "payer" in data:
-        payer = need_character(state, data, "payer")
-        if payer.id != ch.id and all(p.id != payer.id for p in _payers(state, ch)):
-            raise refuse("D8", f"{payer.card.name} ne peut pas payer pour {ch.card.name} à cette table", f"{payer.card.name} cannot pay for {ch.card.name} at this table (bribe_payer)")
+    payer = _bribe_payer(state, ch, data)
     if turns:
-        if ch.prison - turns < 1:
-            raise refuse(
-                "R21",
-                f"le D4 du bagne montre {ch.prison} : on ne peut pas descendre en dessous d'un tour",
-                f"the prison die shows {ch.prison}: it can be lowered to 1 at most, never below",
-            )
-        cost = turns * o.bribe_rate
-        if payer.taels < cost:
-            raise refuse("R21", f"{payer.card.name} a {payer.taels} taels ; {turns} tour(s) coûtent {cost}", f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}")
-        payer = evolve(payer, taels=payer.taels - cost)
-        state = put(state, payer)
-        ch = state.character(ch.id) or ch
-        ch = evolve(ch, prison=ch.prison - turns)
-        state = put(state, ch)
-        out.add(
-            "prison.bribe",
-            f"{payer.card.name} verse {cost} taels au directeur : le D4 {de(ch.card.name)} passe à {ch.prison} (R21).",
-            f"{payer.card.name} pays {cost} taels to the warden: {ch.card.name}'s d4 goes down to {ch.prison} (R21).",
-            character=ch.id, payer=payer.id, paid=cost, prison=ch.prison,
-        )
+        state = _pay_bribe(state, ch, payer, turns, out)
     if in_bribe_step:
         return finish(state, out)
     return state

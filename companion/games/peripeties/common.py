@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from ...errors import EventError, RuleError
 from ..base import Outcome
-from .model import Character, State, evolve
+from .state import Character, Episode, State, evolve
 
-__all__ = ["Out", "put", "need_character", "int_field", "name_of", "refuse", "RECENT"]
+__all__ = ["Out", "put", "need_character", "need_episode", "int_field", "name_of", "refuse", "RECENT"]
 
 #: How many recent outcomes the state keeps for describe() and the tablet.
 RECENT = 8
@@ -62,9 +63,36 @@ def need_character(state: State, data: Mapping[str, Any], key: str = "character"
     return ch
 
 
+def need_episode(state: State) -> tuple[Episode, Character]:
+    """The episode in progress and its character; a :class:`RuleError` (R2) when there is
+    none (the step handlers are only reached with one: this guards that invariant)."""
+    ep = state.episode
+    ch = state.current
+    if ep is None or ch is None:
+        raise refuse("R2", "aucune péripétie en cours", "no episode in progress")
+    return ep, ch
+
+
+_INT_TEXT = re.compile(r"-?[0-9]{1,9}")
+
+
 def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
+    """``data[key]`` as an integer in ``lo..hi`` (a string of digits is accepted);
+    :class:`EventError` names the value otherwise.
+
+    >>> int_field({"taels": " 12 "}, "taels", 0, 10_000)
+    12
+    >>> int_field({"taels": -3}, "taels", 0, 10_000)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'taels' must be an integer 0-10000, not -3
+    >>> int_field({"turns": "²"}, "turns", 0, 4)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'turns' must be an integer 0-4, not '²'
+    """
     v = data.get(key, default)
-    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+    if isinstance(v, str) and _INT_TEXT.fullmatch(v.strip()):
         v = int(v.strip())
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise EventError(f"'{key}' must be an integer {lo}-{hi}, not {v!r}")

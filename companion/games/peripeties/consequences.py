@@ -7,18 +7,20 @@ convict's cell in :mod:`.anytime`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from ..base import de
 from ...dice import DiceError
 from ...errors import EventError
 from .anytime import bribe_max
-from .common import Out, put, refuse
+from .common import Out, need_episode, put, refuse
 from .dice_input import DieIn
-from .model import Episode, State, evolve
+from .state import Character, Episode, State, evolve
 from .odds import is_success
 from .rewards import apply_reward, experience
 from .sentences import apply_sentence
-from .steps import current, finish, note, set_sub
+from .steps import finish, note, set_sub
 from .trial import modifiers
 
 __all__ = ["accepts", "resolve", "consequence_die"]
@@ -27,9 +29,9 @@ __all__ = ["accepts", "resolve", "consequence_die"]
 # -- the roll -------------------------------------------------------------------------
 def resolve(state: State, rng: random.Random, out: Out) -> State:
     """R10/R11: total, naturals, success or failure, then the consequences."""
-    ep = state.episode
-    ch = current(state)
-    assert ep is not None and ep.roll is not None and ep.epreuve is not None
+    ep, ch = need_episode(state)
+    if ep.roll is None or ep.epreuve is None or ep.reward is None or ep.sentence is None:
+        raise refuse("R10", "l'épreuve ne se résout qu'après ses dés et le jet", "the trial is resolved only after its dice and the roll")
     o = state.options
     mods = modifiers(o, ch, ep, ep.gourds, ep.brother)
     m = sum(x.value for x in mods)
@@ -63,12 +65,8 @@ def resolve(state: State, rng: random.Random, out: Out) -> State:
     )
     if ok:
         state = experience(state, out)
-        reward = ep.reward
-        assert reward is not None
-        return apply_reward(state, reward, rng, out)
-    sentence = ep.sentence
-    assert sentence is not None
-    return apply_sentence(state, sentence, out)
+        return apply_reward(state, ep.reward, rng, out)
+    return apply_sentence(state, ep.sentence, out)
 
 
 # -- the dice of the consequences -----------------------------------------------------
@@ -90,9 +88,81 @@ def accepts(ep: Episode, item: DieIn) -> bool:
     return (item.kind is None or item.kind == kind) and (item.slot is None or item.slot == slot)
 
 
+def _taels_won(state: State, ep: Episode, ch: Character, value: Any, rng: random.Random, out: Out) -> State:
+    """R15: the D10 of a tael reward."""
+    ch = evolve(ch, taels=ch.taels + int(value))
+    state = evolve(put(state, ch), episode=evolve(ep, taels_rolls=ep.taels_rolls + (int(value),)))
+    state = note(state, out, "reward.taels", f"{ch.card.name} gagne {value} taels (total {ch.taels}) (R15).",
+                 f"{ch.card.name} gains {value} taels (total {ch.taels}) (R15).", character=ch.id, taels=int(value))
+    return finish(state, out)
+
+
+def _reward_rerolled(state: State, ep: Episode, ch: Character, value: Any, rng: random.Random, out: Out) -> State:
+    """R16.1: the reward die re-rolled (six sworn brothers already)."""
+    state = evolve(state, episode=evolve(ep, rewards=ep.rewards + (str(value),), story=None))
+    face = state.dice["recompense"].face(value)
+    state = note(state, out, "reward.reroll", f"Dé de récompense relancé : {face.fr}.",
+                 f"Reward die re-rolled: {face.en}.", value=value, rule="R16")
+    return apply_reward(state, str(value), rng, out)
+
+
+def _fine(state: State, ep: Episode, ch: Character, value: Any, rng: random.Random, out: Out) -> State:
+    """R19/D10: the D10 of a fine; short of taels, pay everything and re-roll the sentence."""
+    k = int(value)
+    state = evolve(state, episode=evolve(ep, taels_rolls=ep.taels_rolls + (k,)))
+    short = ch.taels < k if state.options.fine_shortfall == "fewer" else ch.taels <= k
+    if not short:
+        ch = evolve(ch, taels=ch.taels - k)
+        state = note(put(state, ch), out, "sentence.fine",
+                     f"{ch.card.name} paie {k} taels (reste {ch.taels}) (R19).",
+                     f"{ch.card.name} pays {k} taels ({ch.taels} left) (R19).", character=ch.id, paid=k)
+        return finish(state, out)
+    paid = ch.taels
+    ch = evolve(ch, taels=0)
+    state = note(put(state, ch), out, "sentence.fine_short",
+                 f"Amende {de(k)} : {ch.card.name} paie tout ce qu'il a ({paid}) ; relancez le dé de sentence (R19).",
+                 f"Fine of {k}: {ch.card.name} pays all they have ({paid}); re-roll the sentence die (R19).",
+                 character=ch.id, paid=paid, fine=k)
+    return set_sub(state, "sentence_reroll")
+
+
+def _sentence_rerolled(state: State, ep: Episode, ch: Character, value: Any, rng: random.Random, out: Out) -> State:
+    """R19: the sentence die re-rolled, applied in addition."""
+    state = evolve(state, episode=evolve(ep, sentences=ep.sentences + (str(value),), sentence_index=ep.sentence_index + 1))
+    face = state.dice["sentence"].face(value)
+    state = note(state, out, "sentence.reroll", f"Dé de sentence relancé : {face.fr}.",
+                 f"Sentence die re-rolled: {face.en}.", value=value, rule="R19")
+    return apply_sentence(state, str(value), out)
+
+
+def _prison(state: State, ep: Episode, ch: Character, value: Any, rng: random.Random, out: Out) -> State:
+    """R21.4: the D4 placed on the card; bribery may follow at once (D8)."""
+    d4 = int(value)
+    ch = evolve(ch, prison=d4, stay_turn=state.turn)
+    state = note(put(state, ch), out, "sentence.prison",
+                 f"{ch.card.name} est au bagne pour {d4} tour(s) (D4 posé sur la carte) (R21).",
+                 f"{ch.card.name} is in prison for {d4} turn(s) (d4 placed on the card) (R21).",
+                 character=ch.id, prison=d4)
+    if state.options.bribe_timing == "sentence" and d4 > 1 and bribe_max(state, ch) > 0:
+        return set_sub(state, "bribe")
+    return finish(state, out)
+
+
+_Step = Callable[[State, Episode, Character, Any, random.Random, Out], State]
+
+#: The step after the roll that waits for a die: what it applies.
+_CONSEQUENCE: dict[str, _Step] = {
+    "reward_taels": _taels_won,
+    "reward_reroll": _reward_rerolled,
+    "fine": _fine,
+    "sentence_reroll": _sentence_rerolled,
+    "prison": _prison,
+}
+
+
 def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
-    ep = state.episode
-    assert ep is not None
+    """A die the consequences ask for (:data:`_SUB_KIND`), applied by its step."""
+    ep, ch = need_episode(state)
     want = _SUB_KIND.get(ep.sub)
     if want is None:
         raise refuse("input", f"aucun dé n'est attendu à cette étape ({ep.sub})", f"no die is expected at this step ({ep.sub})")
@@ -103,49 +173,4 @@ def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> 
         value = state.dice[kind].parse(item.value)
     except DiceError as exc:
         raise EventError(str(exc)) from None
-    ch = current(state)
-    if ep.sub == "reward_taels":  # R15
-        ch = evolve(ch, taels=ch.taels + int(value))
-        state = evolve(put(state, ch), episode=evolve(ep, taels_rolls=ep.taels_rolls + (int(value),)))
-        state = note(state, out, "reward.taels", f"{ch.card.name} gagne {value} taels (total {ch.taels}) (R15).",
-                      f"{ch.card.name} gains {value} taels (total {ch.taels}) (R15).", character=ch.id, taels=int(value))
-        return finish(state, out)
-    if ep.sub == "reward_reroll":  # R16.1
-        state = evolve(state, episode=evolve(ep, rewards=ep.rewards + (str(value),), story=None))
-        face = state.dice["recompense"].face(value)
-        state = note(state, out, "reward.reroll", f"Dé de récompense relancé : {face.fr}.",
-                      f"Reward die re-rolled: {face.en}.", value=value, rule="R16")
-        return apply_reward(state, str(value), rng, out)
-    if ep.sub == "fine":  # R19
-        k = int(value)
-        state = evolve(state, episode=evolve(ep, taels_rolls=ep.taels_rolls + (k,)))
-        short = ch.taels < k if state.options.fine_shortfall == "fewer" else ch.taels <= k
-        if not short:
-            ch = evolve(ch, taels=ch.taels - k)
-            state = note(put(state, ch), out, "sentence.fine",
-                          f"{ch.card.name} paie {k} taels (reste {ch.taels}) (R19).",
-                          f"{ch.card.name} pays {k} taels ({ch.taels} left) (R19).", character=ch.id, paid=k)
-            return finish(state, out)
-        paid = ch.taels
-        ch = evolve(ch, taels=0)
-        state = note(put(state, ch), out, "sentence.fine_short",
-                      f"Amende {de(k)} : {ch.card.name} paie tout ce qu'il a ({paid}) ; relancez le dé de sentence (R19).",
-                      f"Fine of {k}: {ch.card.name} pays all they have ({paid}); re-roll the sentence die (R19).",
-                      character=ch.id, paid=paid, fine=k)
-        return set_sub(state, "sentence_reroll")
-    if ep.sub == "sentence_reroll":  # R19: applied in addition
-        state = evolve(state, episode=evolve(ep, sentences=ep.sentences + (str(value),), sentence_index=ep.sentence_index + 1))
-        face = state.dice["sentence"].face(value)
-        state = note(state, out, "sentence.reroll", f"Dé de sentence relancé : {face.fr}.",
-                      f"Sentence die re-rolled: {face.en}.", value=value, rule="R19")
-        return apply_sentence(state, str(value), out)
-    # prison: R21.4
-    d4 = int(value)
-    ch = evolve(ch, prison=d4, stay_turn=state.turn)
-    state = note(put(state, ch), out, "sentence.prison",
-                  f"{ch.card.name} est au bagne pour {d4} tour(s) (D4 posé sur la carte) (R21).",
-                  f"{ch.card.name} is in prison for {d4} turn(s) (d4 placed on the card) (R21).",
-                  character=ch.id, prison=d4)
-    if state.options.bribe_timing == "sentence" and d4 > 1 and bribe_max(state, ch) > 0:
-        return set_sub(state, "bribe")
-    return finish(state, out)
+    return _CONSEQUENCE[ep.sub](state, ep, ch, value, rng, out)

@@ -8,10 +8,12 @@ Deck file format (JSON, ``"format": "peripeties-deck"``)::
                 "rank": 1, "star": "celeste", "combat": 3, "esprit": 6, "magie": 2,
                 "lieu": "ville"}, ...]}
 
-- ``rank``: an integer; only compared between cards (option ``rank_order`` says whether
-  1 is the most senior, the default, or the most junior).
+- ``rank``: an integer from 0 to 999 (:data:`RANK_RANGE`); only compared between cards
+  (option ``rank_order`` says whether 1 is the most senior, the default, or the most junior).
 - ``star``: ``celeste`` (rolls a D12) or ``terrestre`` (rolls a D10).
-- ``combat``, ``esprit``, ``magie``: integers (no range is assumed).
+- ``combat``, ``esprit``, ``magie``: integers from -99 to 99 (:data:`STAT_RANGE`). The spec
+  assumes no range; these bounds only refuse typing mistakes (a difficulty is at most 20).
+- ``name`` (and each ``nickname``): at most 80 characters.
 - ``lieu``: the favoured location, a location face key (``montagne``, ``ville``,
   ``temple``, ``auberge``, ``foret``, ``etang``; labels and accents are accepted).
 - ``id`` is optional (made from the name); ``nickname`` is optional.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Mapping
@@ -32,19 +35,27 @@ from typing import Any
 
 from ...dice import DiceError, fold_text
 from ...errors import EventError
-from .model import LOCATIONS, Card
+from .state import LOCATIONS, Card
 
-__all__ = ["EXAMPLE_DECK_PATH", "card_from_json", "cards_from_json", "example_cards", "slug", "parse_location"]
+__all__ = ["RANK_RANGE", "STAT_RANGE", "NAME_MAX", "EXAMPLE_DECK_PATH", "card_from_json", "cards_from_json", "example_cards", "slug", "parse_location"]
 
 EXAMPLE_DECK_PATH = Path(__file__).resolve().parents[2] / "data" / "decks" / "example.json"
 
 CARD_FIELDS = ("id", "name", "nickname", "rank", "star", "combat", "esprit", "magie", "lieu")
+#: The ranks a card may have (R16 compares them; the 108 Stars run 1-108).
+RANK_RANGE = (0, 999)
+#: The values of a characteristic (R10 adds it to a roll against a difficulty of 2-20).
+STAT_RANGE = (-99, 99)
+#: The longest card name or nickname.
+NAME_MAX = 80
 
 
 def slug(name: str) -> str:
-    """``"Song Jiang"`` -> ``"song-jiang"`` (accents dropped)."""
-    import unicodedata
+    """``"Song Jiang"`` -> ``"song-jiang"`` (accents dropped).
 
+    >>> slug("Hu Sanniang"), slug("Wú Yòng!"), slug("???")
+    ('hu-sanniang', 'wu-yong', 'card')
+    """
     s = unicodedata.normalize("NFKD", name.casefold())
     s = "".join(c for c in s if not unicodedata.combining(c))
     s = re.sub(r"[^a-z0-9]+", "-", s).strip("-")
@@ -71,12 +82,22 @@ def parse_location(value: Any, where: str) -> str:
     raise EventError(f"{where}: favoured location 'lieu' must be one of {', '.join(LOCATIONS)}, not {value!r}")
 
 
-def _int(obj: Mapping[str, Any], key: str, where: str) -> int:
+def _int(obj: Mapping[str, Any], key: str, where: str, bounds: tuple[int, int]) -> int:
+    """An integer field of a card, within ``bounds`` (a digit string is accepted).
+
+    >>> _int({"rank": "12"}, "rank", "card", RANK_RANGE)
+    12
+    >>> _int({"rank": -5}, "rank", "card (Wu)", RANK_RANGE)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: card (Wu): 'rank' must be an integer from 0 to 999, not -5
+    """
+    lo, hi = bounds
     v = obj.get(key)
-    if isinstance(v, str) and re.fullmatch(r"-?\d+", v.strip()):
+    if isinstance(v, str) and re.fullmatch(r"-?\d{1,6}", v.strip()):
         v = int(v)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise EventError(f"{where}: '{key}' must be an integer, not {v!r}")
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise EventError(f"{where}: '{key}' must be an integer from {lo} to {hi}, not {v!r}")
     return v
 
 
@@ -99,6 +120,8 @@ def card_from_json(obj: Any, where: str = "card", custom: bool = False) -> Card:
     name = obj.get("name")
     if not isinstance(name, str) or not name.strip():
         raise EventError(f"{where}: a card needs a 'name'")
+    if len(name.strip()) > NAME_MAX:
+        raise EventError(f"{where}: a card's 'name' has at most {NAME_MAX} characters, not {len(name.strip())}")
     where = f"{where} ({name})"
     cid = obj.get("id", slug(name))
     if not isinstance(cid, str) or not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", cid):
@@ -112,14 +135,16 @@ def card_from_json(obj: Any, where: str = "card", custom: bool = False) -> Card:
             nfr, nen = nick.get("fr", ""), nick.get("en", "")
         else:
             raise EventError(f"{where}: 'nickname' must be a string or {{\"fr\", \"en\"}}")
+        if max(len(nfr), len(nen)) > NAME_MAX:
+            raise EventError(f"{where}: a 'nickname' has at most {NAME_MAX} characters")
     return Card(
         id=cid,
         name=name.strip(),
-        rank=_int(obj, "rank", where),
+        rank=_int(obj, "rank", where, RANK_RANGE),
         star=parse_star(obj.get("star"), where),
-        combat=_int(obj, "combat", where),
-        esprit=_int(obj, "esprit", where),
-        magie=_int(obj, "magie", where),
+        combat=_int(obj, "combat", where, STAT_RANGE),
+        esprit=_int(obj, "esprit", where, STAT_RANGE),
+        magie=_int(obj, "magie", where, STAT_RANGE),
         lieu=parse_location(obj.get("lieu"), where),
         nickname_fr=nfr,
         nickname_en=nen,

@@ -50,6 +50,7 @@ def _die(kind: str | None, value: Any, slot: str | None) -> DieIn:
 _tuple_new = tuple.__new__
 _SYMBOL_SET = frozenset(SYMBOL_SLOTS)
 _NUMERIC_SLOTS = frozenset({"difficulty", "detail", "trial", "taels", "prison"})
+_ONE_DIE = frozenset({"trial", "taels", "prison"})
 
 
 def _numbers(v: Any, key: str) -> list[Any]:
@@ -60,55 +61,107 @@ def _numbers(v: Any, key: str) -> list[Any]:
     return [v]
 
 
-def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
-    """The dice of an event, validated against their kinds; :class:`EventError` if bad."""
+def _check_fields(data: Mapping[str, Any]) -> None:
     unknown = data.keys() - _EVENT_FIELDS
     if unknown:
         raise EventError(
             f"unknown field(s) in peripeties.dice: {', '.join(sorted(unknown))};"
             f" use 'dice' (a list of {{kind, value, role}}) or the roles {', '.join(SLOTS)}"
         )
+
+
+def _check_role(i: int, kind: str, role: Any) -> None:
+    if role is not None and role not in SLOTS:
+        raise EventError(f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
+    if role in SYMBOL_SLOTS and role != kind:
+        raise EventError(f"die {i}: a {kind} die cannot play the role {role}")
+
+
+def _listed_die(i: int, d: Any, dice: DiceSet) -> DieIn:
+    """Die number ``i`` of the ``dice`` list (a camera read): kind, face, optional role."""
+    if not (type(d) is dict or isinstance(d, Mapping)) or "kind" not in d or "value" not in d:
+        raise EventError(f"die {i}: needs 'kind' and 'value'")
+    extra = d.keys() - _DIE_FIELDS
+    if extra:
+        raise EventError(f"die {i}: unknown field(s) {', '.join(sorted(extra))}")
+    kind = d["kind"]
+    die_kind = dice.kinds.get(kind) if isinstance(kind, str) else None
+    if die_kind is None:
+        raise EventError(f"die {i}: unknown kind {kind!r}; kinds: {', '.join(dice)}")
+    if d.get("status") == "pending" or d["value"] is None:
+        raise EventError(f"die {i} ({kind}) was not read with confidence: enter its face by hand")
+    role = d.get("role")
+    _check_role(i, kind, role)
+    return _die(kind, die_kind.parse(d["value"]), role)
+
+
+def _listed_dice(raw: Any, dice: DiceSet) -> list[DieIn]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise EventError("'dice' must be a list of {\"kind\", \"value\", \"role\"?}")
+    return [_listed_die(i, d, dice) for i, d in enumerate(raw, 1)]
+
+
+#: The faces a die of a role shows when its kind is known only later: a difficulty die is
+#: a D10 or a D6, a trial die a D10 or a D12 (``0`` is a D10's 10).
+_FACE_RANGE = {"difficulty": (0, 10), "trial": (0, 12)}
+
+
+def _face(slot: str, v: Any) -> int:
+    """A face whose die kind is known only later (difficulty: d10 or d6; trial: d10 or
+    d12): an integer within the widest of those dice, checked against its own die when
+    the kind is known.
+
+    >>> _face("trial", 7)
+    7
+    >>> _face("trial", True)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'trial' values are die faces (integers), not True
+    >>> _face("difficulty", 11)
+    Traceback (most recent call last):
+    ...
+    companion.errors.EventError: 'difficulty' is a face of a D10 or a D6 (1-10, 0 = 10), not 11
+    """
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise EventError(f"'{slot}' values are die faces (integers), not {v!r}")
+    lo, hi = _FACE_RANGE[slot]
+    if not lo <= v <= hi:
+        dice = "a D10 or a D6" if slot == "difficulty" else "a D10 or a D12"
+        raise EventError(f"'{slot}' is a face of {dice} (1-{hi}, 0 = 10), not {v}")
+    return v
+
+
+def _keyed_numbers(slot: str, raw: Any, dice: DiceSet) -> list[DieIn]:
+    """A numeric role of the keyed form: one die (trial, taels, prison) or a list."""
+    values = _numbers(raw, slot)
+    if slot in _ONE_DIE and len(values) != 1:
+        raise EventError(f"'{slot}' is one die")
+    kind = _NUMERIC_SLOT_KIND.get(slot)
+    if kind is None:
+        return [_die(None, _face(slot, v), slot) for v in values]
+    die_kind = dice[kind]
+    return [_die(kind, die_kind.parse(v), slot) for v in values]
+
+
+def _keyed_dice(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
+    """The dice given by role (``{"lieu": "montagne", "difficulty": [7, 8], ...}``)."""
     items: list[DieIn] = []
+    for slot in data:
+        if slot in _SYMBOL_SET:
+            items.append(_die(slot, dice[slot].parse(data[slot]), slot))
+        elif slot in _NUMERIC_SLOTS:
+            items.extend(_keyed_numbers(slot, data[slot], dice))
+    return items
+
+
+def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
+    """The dice of an event, validated against their kinds; :class:`EventError` if bad
+    (a face out of its die's range included: a D10 shows 1-10, ``0`` being its 10)."""
+    _check_fields(data)
     try:
-        raw = data.get("dice")
-        if raw is not None:
-            if not isinstance(raw, list):
-                raise EventError("'dice' must be a list of {\"kind\", \"value\", \"role\"?}")
-            for i, d in enumerate(raw, 1):
-                if not (type(d) is dict or isinstance(d, Mapping)) or "kind" not in d or "value" not in d:
-                    raise EventError(f"die {i}: needs 'kind' and 'value'")
-                extra = d.keys() - _DIE_FIELDS
-                if extra:
-                    raise EventError(f"die {i}: unknown field(s) {', '.join(sorted(extra))}")
-                kind = d["kind"]
-                die_kind = dice.kinds.get(kind) if isinstance(kind, str) else None
-                if die_kind is None:
-                    raise EventError(f"die {i}: unknown kind {kind!r}; kinds: {', '.join(dice)}")
-                if d.get("status") == "pending" or d["value"] is None:
-                    raise EventError(f"die {i} ({kind}) was not read with confidence: enter its face by hand")
-                role = d.get("role")
-                if role is not None and role not in SLOTS:
-                    raise EventError(f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
-                if role in SYMBOL_SLOTS and role != kind:
-                    raise EventError(f"die {i}: a {kind} die cannot play the role {role}")
-                items.append(_die(kind, die_kind.parse(d["value"]), role))
-        for slot in data:
-            if slot in _SYMBOL_SET:
-                items.append(_die(slot, dice[slot].parse(data[slot]), slot))
-                continue
-            if slot not in _NUMERIC_SLOTS:
-                continue
-            values = _numbers(data[slot], slot)
-            if slot in ("trial", "taels", "prison") and len(values) != 1:
-                raise EventError(f"'{slot}' is one die")
-            kind = _NUMERIC_SLOT_KIND.get(slot)
-            for v in values:
-                if kind is not None:
-                    items.append(_die(kind, dice[kind].parse(v), slot))
-                else:  # difficulty (d10 or d6) and trial (d10 or d12): kind known later
-                    if isinstance(v, bool) or not isinstance(v, int):
-                        raise EventError(f"'{slot}' values are die faces (integers), not {v!r}")
-                    items.append(_die(None, v, slot))
+        items = _listed_dice(data.get("dice"), dice) + _keyed_dice(data, dice)
     except DiceError as exc:
         raise EventError(str(exc)) from None
     if not items and not any(k in data for k in CHOICE_KEYS):

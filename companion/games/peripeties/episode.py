@@ -22,57 +22,75 @@ from ..base import de
 from ...dice import DiceError
 from ...errors import EventError
 from ...events import Event, Source
-from .common import Out, refuse
+from .common import Out, need_episode, refuse
 from .consequences import accepts, consequence_die, resolve
 from .dice_input import DieIn, parse_dice_event
+from .flow import choose_next_character
 from .episode_dice import MISSING_WORDS, episode_narration, merge, missing_dice, reward_reroll_pending, split
-from .model import State, evolve
+from .odds import is_success
+from .rewards import choose_card
+from .state import Character, Episode, State, evolve
 from .trial import modifiers
 
 __all__ = ["on_dice", "on_choose", "missing_dice", "reward_reroll_pending", "episode_narration"]
 
 
+def _gourd_choice(state: State, ep: Episode, ch: Character, g: Any) -> int:
+    """R14/D7: how many gourds are drunk on this trial (``true`` is one)."""
+    if isinstance(g, bool):
+        g = int(g)
+    if not isinstance(g, int) or g < 0:
+        raise EventError("'gourd' is true/false or a number of gourds")
+    if not g:
+        return 0
+    o = state.options
+    if ep.epreuve is None:
+        raise refuse("R14", "la gourde ne sert qu'au combat : saisissez d'abord le dé d'épreuve", "the gourd only helps in a combat trial: enter the trial die first")
+    if ep.epreuve != "combat":
+        raise refuse("R14", "la gourde d'arak ne sert qu'aux épreuves de combat", "the gourd of arak only helps in a combat trial")
+    if g > ch.gourds:
+        raise refuse("R14", f"{ch.card.name} a {ch.gourds} jeton(s) gourde, pas {g}", f"{ch.card.name} has {ch.gourds} gourd token(s), not {g}")
+    if g > o.gourds_per_trial:
+        raise refuse("D7", f"{o.gourds_per_trial} gourde(s) au plus par épreuve à cette table", f"at most {o.gourds_per_trial} gourd(s) per trial at this table")
+    return g
+
+
+def _brother_choice(state: State, ch: Character, b: Any) -> str | None:
+    """R17/D3: the sworn brother whose value is used (``null``: none)."""
+    if b is None:
+        return None
+    if state.options.brothers_per_trial < 1:
+        raise refuse("D3", "à cette table, les frères jurés n'aident pas aux épreuves", "sworn brothers are not used in trials at this table")
+    if not isinstance(b, str) or all(x.id != b for x in ch.brothers):
+        names = ", ".join(x.id for x in ch.brothers) or "none"
+        raise refuse("R17", f"{b!r} n'est pas un frère juré {de(ch.card.name)} (frères : {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
+    return b
+
+
 def _apply_choices(state: State, choices: Mapping[str, Any]) -> State:
     """Gourd and sworn brother, declared before the roll (R14, R17, D3, D7)."""
-    ep = state.episode
-    ch = state.current
-    assert ep is not None and ch is not None
-    o = state.options
+    ep, ch = need_episode(state)
     if ep.roll is not None and ep.sub != "gourd":
         raise refuse("D7", "le jet d'épreuve est fait : les choix se font avant", "the trial is already rolled: choices are made before the roll")
-    gourds, brother = ep.gourds, ep.brother
-    if "gourd" in choices:
-        g = choices["gourd"]
-        if isinstance(g, bool):
-            g = int(g)
-        if not isinstance(g, int) or g < 0:
-            raise EventError("'gourd' is true/false or a number of gourds")
-        if g:
-            if ep.epreuve is None:
-                raise refuse("R14", "la gourde ne sert qu'au combat : saisissez d'abord le dé d'épreuve", "the gourd only helps in a combat trial: enter the trial die first")
-            if ep.epreuve != "combat":
-                raise refuse("R14", "la gourde d'arak ne sert qu'aux épreuves de combat", "the gourd of arak only helps in a combat trial")
-            if g > ch.gourds:
-                raise refuse("R14", f"{ch.card.name} a {ch.gourds} jeton(s) gourde, pas {g}", f"{ch.card.name} has {ch.gourds} gourd token(s), not {g}")
-            if g > o.gourds_per_trial:
-                raise refuse("D7", f"{o.gourds_per_trial} gourde(s) au plus par épreuve à cette table", f"at most {o.gourds_per_trial} gourd(s) per trial at this table")
-        gourds = g
-    if "brother" in choices:
-        b = choices["brother"]
-        if b is not None:
-            if o.brothers_per_trial < 1:
-                raise refuse("D3", "à cette table, les frères jurés n'aident pas aux épreuves", "sworn brothers are not used in trials at this table")
-            if not isinstance(b, str) or all(x.id != b for x in ch.brothers):
-                names = ", ".join(x.id for x in ch.brothers) or "none"
-                raise refuse("R17", f"{b!r} n'est pas un frère juré {de(ch.card.name)} (frères : {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
-        brother = b
+    gourds = _gourd_choice(state, ep, ch, choices["gourd"]) if "gourd" in choices else ep.gourds
+    brother = _brother_choice(state, ch, choices["brother"]) if "brother" in choices else ep.brother
     return evolve(state, episode=evolve(ep, gourds=gourds, brother=brother))
 
 
+def _gourd_would_help(state: State, ep: Episode, ch: Character, value: int) -> bool:
+    """D7 with gourd_timing=after: a combat roll that failed, not by a natural 1, could
+    still be turned by drinking a gourd."""
+    o = state.options
+    if not (o.gourd_timing == "after" and ep.epreuve == "combat" and ep.gourds == 0 and ch.gourds > 0 and o.gourds_per_trial > 0):
+        return False
+    mod = sum(m.value for m in modifiers(o, ch, ep, 0, ep.brother))
+    ok, natural = is_success(value, ch.card.die, mod, ep.difficulty_total or 0, o.naturals == "override")
+    return not ok and natural is None
+
+
 def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
-    ep = state.episode
-    ch = state.current
-    assert ep is not None and ch is not None
+    """R10: the trial roll, on the die of the character's star; then the outcome."""
+    ep, ch = need_episode(state)
     if ep.sub != "trial":
         missing = missing_dice(state, ep)
         raise refuse("R10", "les dés de la péripétie ne sont pas complets (il manque : " + ", ".join(MISSING_WORDS[m][0] for m in missing) + ")",
@@ -89,21 +107,14 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
         raise EventError(str(exc)) from None
     ep = evolve(ep, roll=value)
     state = evolve(state, episode=ep)
-    o = state.options
-    if o.gourd_timing == "after" and ep.epreuve == "combat" and ep.gourds == 0 and ch.gourds > 0 and o.gourds_per_trial > 0:
-        from .odds import is_success
-
-        mod = sum(m.value for m in modifiers(o, ch, ep, 0, ep.brother))
-        diff = ep.difficulty_total or 0
-        ok, natural = is_success(value, ch.card.die, mod, diff, o.naturals == "override")
-        if not ok and natural is None:
-            out.add(
-                "trial.gourd_choice",
-                f"Jet {de(value)} : boire la gourde (+5) changerait l'issue. Choisissez (D7).",
-                f"Rolled {value}: drinking the gourd (+5) would change the outcome. Choose (D7).",
-                roll=value,
-            )
-            return evolve(state, episode=evolve(ep, sub="gourd"))
+    if _gourd_would_help(state, ep, ch, value):
+        out.add(
+            "trial.gourd_choice",
+            f"Jet {de(value)} : boire la gourde (+5) changerait l'issue. Choisissez (D7).",
+            f"Rolled {value}: drinking the gourd (+5) would change the outcome. Choose (D7).",
+            roll=value,
+        )
+        return evolve(state, episode=evolve(ep, sub="gourd"))
     return resolve(state, rng, out)
 
 
@@ -119,15 +130,19 @@ def _check_character(state: State, data: Mapping[str, Any]) -> None:
                      f"these dice were for {cid}, but this is {now}'s episode")
 
 
-def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
+def _episode_waiting(state: State) -> tuple[Episode, Character]:
+    """R2: dice are expected only during an episode."""
     ep = state.episode
-    if ep is None or state.current is None:
+    ch = state.current
+    if ep is None or ch is None:
         fr, en = ("mise en place", "setup") if state.phase == "setup" else ("phase de voyage", "the travel phase")
         raise refuse("R2", f"aucun dé n'est attendu maintenant ({fr}) : commencez le tour suivant",
                      f"no die is expected now ({en}): start the next turn with peripeties.next_turn")
-    data = event.data
-    _check_character(state, data)
-    correction = event.source == Source.CORRECTION
+    return ep, ch
+
+
+def _replace_all(ep: Episode, ch: Character, data: Mapping[str, Any], correction: bool) -> bool:
+    """``"replace": true``: a correction of every die of the episode in progress."""
     replace_all = data.get("replace", False)
     if not isinstance(replace_all, bool):
         raise EventError("'replace' must be true or false")
@@ -136,13 +151,36 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
     if replace_all and ep.sub == "dice" and not any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
         # A correction of a roll already resolved (the episode before this one) must name
         # it ("corrects": its number): it never becomes the dice of the next episode.
-        raise refuse("input", f"aucun dé n'est encore saisi pour la péripétie {de(state.current.card.name)} : rien à"
+        name = ch.card.name
+        raise refuse("input", f"aucun dé n'est encore saisi pour la péripétie {de(name)} : rien à"
                      " corriger ici ; pour corriger un jet déjà joué, indiquez son numéro (« corrects »)",
-                     f"no die is entered yet for {state.current.card.name}'s episode: nothing to correct here;"
+                     f"no die is entered yet for {name}'s episode: nothing to correct here;"
                      " to correct a roll already played, give its number ('corrects')")
+    return replace_all
+
+
+def _consequence_dice(state: State, cid: str, later: list[DieIn], rng: random.Random, out: Out) -> State:
+    """The dice after the roll, each fed to the step that waits for it (the keyed form
+    has no order: ``{"taels": 7, "sentence": "voyage"}`` follows the R19 chain)."""
+    while later:
+        ep = state.episode
+        if ep is None or ep.character != cid:
+            raise refuse("input", "plus de dés que la péripétie n'en demande : vérifiez les dés et renvoyez-les", "more dice than this episode needed: check the dice and send them again")
+        i = next((k for k, it in enumerate(later) if accepts(ep, it)), 0)
+        state = consequence_die(state, later.pop(i), rng, out)
+    return state
+
+
+def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
+    """``peripeties.dice``: the episode dice, the choices, the trial roll and the dice of
+    the consequences, in that order; every die must be used."""
+    ep, ch = _episode_waiting(state)
+    data = event.data
+    _check_character(state, data)
+    correction = event.source == Source.CORRECTION
+    replace_all = _replace_all(ep, ch, data, correction)
     items = parse_dice_event(data, state.dice)
     choices = {k: data[k] for k in ("gourd", "brother") if k in data}
-    cid = ep.character
     episode_items, trial_items, later = split(state, ep, items)
     if (correction or replace_all) and ep.roll is not None and (episode_items or replace_all):
         raise refuse("input", "le jet d'épreuve est fait : les dés ne se corrigent plus (utilisez Annuler)", "the trial is already rolled: the episode dice can no longer be corrected (use undo)")
@@ -154,24 +192,13 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
         raise refuse("R10", "l'épreuve se joue sur un seul dé", "the trial is one die")
     if trial_items:
         state = _roll(state, trial_items[0], rng, out)
-    while later:
-        ep2 = state.episode
-        if ep2 is None or ep2.character != cid:
-            raise refuse("input", "plus de dés que la péripétie n'en demande : vérifiez les dés et renvoyez-les", "more dice than this episode needed: check the dice and send them again")
-        # The die this step waits for, wherever it is in the event (the keyed form has
-        # no order: {"taels": 7, "sentence": "voyage"} follows the R19 chain).
-        i = next((k for k, it in enumerate(later) if accepts(ep2, it)), 0)
-        state = consequence_die(state, later.pop(i), rng, out)
-    return state
+    return _consequence_dice(state, ep.character, later, rng, out)
 
 
 def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State:
     """``peripeties.choose``: ``character`` (R2 order), ``gourd``/``brother`` (before the
     roll; ``gourd`` after it with gourd_timing=after), ``card`` (a drawn bandit card,
     brother_draw=table)."""
-    from .rewards import choose_card
-    from .flow import choose_next_character
-
     data = event.data
     unknown = set(data) - {"character", "gourd", "brother", "card"}
     if unknown or not data:
@@ -191,9 +218,7 @@ def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State
     if ep.sub not in ("dice", "trial"):
         raise refuse("D7", "le jet d'épreuve est fait : les choix se font avant", "the trial is already rolled: choices are made before the roll")
     state = _apply_choices(state, data)
-    ep2 = state.episode
-    ch = state.current
-    assert ep2 is not None and ch is not None
+    ep2, ch = need_episode(state)
     bname = next((b.name for b in ch.brothers if b.id == ep2.brother), None)
     out.add(
         "trial.choice",

@@ -17,7 +17,7 @@ from typing import Any
 from ..base import de
 from ...errors import EventError
 from .common import Out, put, refuse
-from .model import Episode, State, evolve
+from .state import Episode, State, evolve
 
 __all__ = ["next_turn", "advance", "finish_episode", "drop_from_turn", "choose_next_character"]
 
@@ -123,13 +123,12 @@ def choose_next_character(state: State, cid: Any, out: Out) -> State:
         raise refuse("R2", "aucune péripétie n'attend de personnage maintenant", "no episode is waiting for a character now")
     if ep.sub != "dice" or any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
         raise refuse("R2", "des dés sont déjà saisis pour cette péripétie : annulez-les d'abord", "dice are already entered for this episode: undo them first")
-    if not isinstance(cid, str) or state.character(cid) is None:
+    target = state.character(cid) if isinstance(cid, str) else None
+    if target is None:
         raise EventError(f"no character {cid!r}")
     if cid not in state.queue:
         raise refuse("R2", f"{cid} a déjà joué ce tour (ou est arrivé après son début)", f"{cid} has already played this turn (or joined after it began)")
     owner = state.current.player
-    target = state.character(cid)
-    assert target is not None
     if target.player != owner:
         raise refuse("R2", f"{target.card.name} appartient à {target.player} ; c'est au tour {de(owner)}", f"{target.card.name} belongs to {target.player}; it is {owner}'s turn")
     if cid == ep.character:

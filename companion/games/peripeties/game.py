@@ -15,7 +15,7 @@ from .anytime import on_bribe, on_cell, on_heal
 from .deck import cards_from_json, example_cards
 from .episode import on_choose, on_dice
 from .flow import next_turn
-from .model import State
+from .state import State
 from .options import Options, default_options, parse_options
 from .setup import (
     add_character,

@@ -44,16 +44,16 @@ Pair = tuple[str, str]  # (French, English)
 @lru_cache(maxsize=1)
 def details() -> Mapping[str, Any]:
     """The detail tables (read once; part of the program's data)."""
-    return json.loads(DETAILS_PATH.read_text(encoding="utf-8"))
+    tables: Mapping[str, Any] = json.loads(DETAILS_PATH.read_text(encoding="utf-8"))
+    return tables
 
 
 def detail_entry(table: str, key: str, d6: int | None) -> Mapping[str, str]:
     """The cell of a detail table (``table`` = ``lieu`` | ``adversaire``), or the generic
     phrase when no detail die was rolled."""
     col = details()[table][key]
-    if d6 is None:
-        return col["generic"]
-    return col["rows"][d6 - 1]
+    cell: Mapping[str, str] = col["generic"] if d6 is None else col["rows"][d6 - 1]
+    return cell
 
 
 #: The kind of adversary, for the verbs: a beast, the elements, or people.

@@ -17,7 +17,18 @@ __all__ = ["success_probability", "needed_roll", "is_success"]
 
 
 def is_success(roll: int, die: int, modifier: int, difficulty: int, naturals: bool = True) -> tuple[bool, str | None]:
-    """Outcome of one roll and which natural rule decided it (``"max"``, ``"one"``)."""
+    """Outcome of one roll and which natural rule decided it (``"max"``, ``"one"``).
+
+    The spec's P4: a D12 character with combat 9 against difficulty 5 fails on a natural
+    1, and a D10 character's 10 always succeeds:
+
+    >>> is_success(1, 12, 9, 5)
+    (False, 'one')
+    >>> is_success(10, 10, 0, 20)
+    (True, 'max')
+    >>> is_success(10, 10, 0, 20, naturals=False)
+    (False, None)
+    """
     if naturals:
         if roll == die:
             return True, "max"
@@ -27,7 +38,13 @@ def is_success(roll: int, die: int, modifier: int, difficulty: int, naturals: bo
 
 
 def success_probability(die: int, modifier: int, difficulty: int, naturals: bool = True) -> Fraction:
-    """Exact chance that a trial succeeds."""
+    """Exact chance that a trial succeeds.
+
+    >>> success_probability(10, 7, 15)  # 8, 9 and the natural 10
+    Fraction(3, 10)
+    >>> success_probability(12, 30, 2)  # all but the natural 1
+    Fraction(11, 12)
+    """
     if die < 2:
         raise ValueError("a trial die has at least 2 sides")
     wins = sum(1 for r in range(1, die + 1) if is_success(r, die, modifier, difficulty, naturals)[0])
@@ -35,7 +52,11 @@ def success_probability(die: int, modifier: int, difficulty: int, naturals: bool
 
 
 def needed_roll(die: int, modifier: int, difficulty: int, naturals: bool = True) -> int:
-    """The smallest natural roll that succeeds (``die`` when only the natural max does)."""
+    """The smallest natural roll that succeeds (``die`` when only the natural max does).
+
+    >>> needed_roll(10, 7, 15), needed_roll(10, 0, 25), needed_roll(10, 0, 25, naturals=False)
+    (8, 10, 11)
+    """
     for r in range(1, die + 1):
         if is_success(r, die, modifier, difficulty, naturals)[0]:
             return r

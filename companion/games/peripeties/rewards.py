@@ -7,8 +7,8 @@ from typing import Any
 
 from ..base import de
 from ...errors import EventError
-from .common import Out, put, refuse
-from .model import MAX_BROTHERS, TRIALS, Card, State, evolve
+from .common import Out, need_episode, put, refuse
+from .state import MAX_BROTHERS, TRIALS, Card, State, evolve
 from .steps import current, finish, note, set_sub
 
 __all__ = ["experience", "apply_reward", "is_junior", "choose_card"]
@@ -18,9 +18,9 @@ _WORDS = {"combat": ("combat", "combat"), "esprit": ("esprit", "mind"), "magie":
 
 def experience(state: State, out: Out) -> State:
     """R18 + D12: +1 on the trial's characteristic, within the caps."""
-    ep = state.episode
-    ch = current(state)
-    assert ep is not None and ep.epreuve is not None
+    ep, ch = need_episode(state)
+    if ep.epreuve is None:
+        raise refuse("R18", "pas d'expérience sans épreuve", "no experience without a trial")
     o = state.options
     trial = ep.epreuve
     target: str | None = None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..base import de
 from ...errors import EventError
 from .common import Out, put
-from .model import Character, State, evolve
+from .setup import to_hand
+from .state import Character, State, evolve
 from .steps import current, finish, note, set_sub
 
 __all__ = ["apply_sentence", "kill"]
@@ -61,8 +62,6 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
         state = put(state, ch)
         if brothers:
             if o.bagne_brothers == "hand":
-                from .setup import to_hand
-
                 state = to_hand(state, ch.player, brothers)
             else:
                 state = evolve(state, discard=state.discard + brothers)

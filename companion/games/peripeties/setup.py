@@ -19,7 +19,8 @@ from typing import Any
 from ...errors import EventError
 from .common import Out, int_field, need_character, put, refuse
 from .deck import card_from_json, cards_from_json, slug
-from .model import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
+from .flow import drop_from_turn
+from .state import Card, Character, MAX_BROTHERS, State, TRIALS, evolve
 
 __all__ = [
     "add_player",
@@ -190,28 +191,37 @@ def _card_changes(card: Card, data: Mapping[str, Any], where: str) -> Card:
     return evolve(new, id=card.id)
 
 
-def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
-    player = _player_name(data, "player")
-    if player not in state.players:
-        state = add_player(state, {"name": player}, out)
+def _deck_card(state: State, card_ref: Any) -> tuple[State, Card]:
+    """A card of the deck not in play (R16), taken from the pile, discard pile or hands."""
+    if not isinstance(card_ref, str) or card_ref not in state.deck:
+        raise EventError(f"no card {card_ref!r} in the deck; use a card id or give the card's values")
+    if card_ref in _cards_in_use(state):
+        raise refuse("R16", f"la carte {card_ref} est déjà en jeu", f"the card {card_ref} is already in play")
+    card = state.deck[card_ref]
+    return _take_card(state, card.id), card
+
+
+def _new_card(state: State, data: Mapping[str, Any]) -> tuple[State, Card]:
+    """The card of a new character: a deck card (``card``: its id, maybe with some values
+    changed), a card given whole (``card``: an object), or custom values."""
     card_ref = data.get("card")
-    if card_ref is not None:
-        if isinstance(card_ref, Mapping):
-            card = card_from_json(card_ref, "card", custom=True)
-        else:
-            if not isinstance(card_ref, str) or card_ref not in state.deck:
-                raise EventError(f"no card {card_ref!r} in the deck; use a card id or give the card's values")
-            if card_ref in _cards_in_use(state):
-                raise refuse("R16", f"la carte {card_ref} est déjà en jeu", f"the card {card_ref} is already in play")
-            card = state.deck[card_ref]
-            state = _take_card(state, card.id)
-        extra = set(data) & set(_CARD_EDIT_FIELDS)
-        if extra:
-            card = _card_changes(card, data, "add_character")
-    else:
+    if card_ref is None:
         fields = {k: data[k] for k in _CARD_EDIT_FIELDS if k in data}
-        card = card_from_json(fields, "add_character", custom=True)
-    cid = data.get("id", card.id if card_ref is not None else slug(card.name))
+        return state, card_from_json(fields, "add_character", custom=True)
+    if isinstance(card_ref, Mapping):
+        card = card_from_json(card_ref, "card", custom=True)
+    else:
+        state, card = _deck_card(state, card_ref)
+    if set(data) & set(_CARD_EDIT_FIELDS):
+        card = _card_changes(card, data, "add_character")
+    return state, card
+
+
+def _new_id(state: State, data: Mapping[str, Any], card: Card) -> tuple[str, int]:
+    """The new character's id: ``id`` if given (refused when taken), else the card's id
+    or its name's slug, numbered ``-2``, ``-3``... when taken; and the next number (a
+    custom card's id goes on counting from it)."""
+    cid = data.get("id", card.id if data.get("card") is not None else slug(card.name))
     if not isinstance(cid, str) or not cid:
         raise EventError("'id' must be a non-empty string")
     base = cid
@@ -222,14 +232,27 @@ def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
             raise refuse("R2", f"il y a déjà un personnage {cid!r}", f"there is already a character {cid!r}")
         cid = f"{base}-{n}"
         n += 1
+    return cid, n
+
+
+def _with_custom_card(state: State, card: Card, n: int) -> tuple[State, Card]:
+    """A custom card joins the table's cards under a unique id."""
+    card_id = card.id
+    while card_id in state.deck:
+        card_id = f"{card.id}-{n}"
+        n += 1
+    card = evolve(card, id=card_id, custom=True)
+    return evolve(state, deck={**state.deck, card.id: card}), card
+
+
+def add_character(state: State, data: Mapping[str, Any], out: Out) -> State:
+    player = _player_name(data, "player")
+    if player not in state.players:
+        state = add_player(state, {"name": player}, out)
+    state, card = _new_card(state, data)
+    cid, n = _new_id(state, data, card)
     if card.custom:
-        # A custom card joins the table's cards under a unique id.
-        card_id = card.id
-        while card_id in state.deck:
-            card_id = f"{card.id}-{n}"
-            n += 1
-        card = evolve(card, id=card_id, custom=True)
-        state = evolve(state, deck={**state.deck, card.id: card})
+        state, card = _with_custom_card(state, card, n)
     ch = _apply_tokens(Character(cid, player, card), data)
     state, ch = _set_brothers(state, ch, data)
     validate_tokens(state, ch)
@@ -273,8 +296,6 @@ def edit_character(state: State, data: Mapping[str, Any], out: Out) -> State:
 
 
 def remove_character(state: State, data: Mapping[str, Any], out: Out) -> State:
-    from .flow import drop_from_turn
-
     ch = need_character(state, data)
     to = data.get("to", "discard")
     if to not in ("discard", "pile", "hand"):

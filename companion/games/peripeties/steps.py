@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import Out
+from .common import Out, need_episode
 from .flow import finish_episode
-from .model import Character, State, evolve
+from .state import Character, State, evolve
 
 __all__ = ["note", "current", "set_sub", "finish"]
 
@@ -21,14 +21,13 @@ def note(state: State, out: Out, kind: str, fr: str, en: str, **data: Any) -> St
 
 
 def current(state: State) -> Character:
-    ch = state.current
-    assert ch is not None
-    return ch
+    """The character of the episode in progress (:class:`RuleError` R2 if none)."""
+    return need_episode(state)[1]
 
 
 def set_sub(state: State, sub: str) -> State:
-    ep = state.episode
-    assert ep is not None
+    """The episode in progress moved to the sub-step ``sub``."""
+    ep, _ = need_episode(state)
     return evolve(state, episode=evolve(ep, sub=sub))
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import de
-from .model import Character, Episode
+from .state import Card, Character, Episode
 from .odds import needed_roll, success_probability
 from .options import Options
 
@@ -34,44 +34,54 @@ class Modifier:
         return {"key": self.key, "text": {"fr": self.fr, "en": self.en}, "value": self.value}
 
 
-def modifiers(o: Options, ch: Character, ep: Episode, gourds: int, brother_id: str | None) -> list[Modifier]:
-    """Everything added to the natural roll of ``ch`` in the trial of ``ep``."""
-    trial = ep.epreuve or "combat"
+def _brother_modifier(trial: str, brother: Card) -> Modifier:
     fr_w, en_w = _TRIAL_WORDS[trial]
-    brother = next((b for b in ch.brothers if b.id == brother_id), None) if brother_id else None
-    out: list[Modifier] = []
-    if brother is not None and o.brother_mode == "replace":  # D3 option
-        out.append(Modifier("brother", f"{fr_w} {de(brother.name)} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial)))
+    return Modifier("brother", f"{fr_w} {de(brother.name)} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial))
+
+
+def _stat_modifier(trial: str, ch: Character) -> Modifier:
+    fr_w, en_w = _TRIAL_WORDS[trial]
+    return Modifier("stat", f"{fr_w} {de(ch.card.name)}", f"{ch.card.name}'s {en_w}", ch.card.stat(trial))
+
+
+def _location_modifiers(o: Options, ch: Character, lieu: str, brother: Card | None) -> list[Modifier]:
+    """R10/D4: +5 on the character's favoured location; +3 for a sworn brother's (any
+    brother, or the one used: ``brother_location``), one bonus or all (``location_bonus``)."""
+    own = ch.card.lieu == lieu
+    if o.brother_location == "used":
+        matching = [brother] if brother is not None and brother.lieu == lieu else []
     else:
-        out.append(Modifier("stat", f"{fr_w} {de(ch.card.name)}", f"{ch.card.name}'s {en_w}", ch.card.stat(trial)))
+        matching = [b for b in ch.brothers if b.lieu == lieu]
+    out = []
+    if own:
+        out.append(Modifier("location", "lieu de prédilection", "favoured location", OWN_LOCATION_BONUS))
+    if matching and (o.location_bonus == "cumulative" or not own):
+        n = len(matching) if o.location_bonus == "cumulative" else 1
+        names = ", ".join(b.name for b in matching[:n])
+        out.append(Modifier("brother_location", f"lieu de prédilection de {names}", f"favoured location of {names}", BROTHER_LOCATION_BONUS * n))
+    return out
+
+
+def modifiers(o: Options, ch: Character, ep: Episode, gourds: int, brother_id: str | None) -> list[Modifier]:
+    """Everything added to the natural roll of ``ch`` in the trial of ``ep``, in order:
+    the value used (the character's, or its brother's with ``brother_mode: replace``, D3),
+    experience (R18), wounds (combat, R22), the brother's value added (R17), gourds (combat,
+    R14), favoured locations (R10, D4)."""
+    trial = ep.epreuve or "combat"
+    brother = next((b for b in ch.brothers if b.id == brother_id), None) if brother_id else None
+    replace = brother is not None and o.brother_mode == "replace"
+    out = [_brother_modifier(trial, brother) if brother is not None and replace else _stat_modifier(trial, ch)]
     xp = ch.xp_of(trial)
     if xp:
         out.append(Modifier("xp", f"expérience +{xp}", f"experience +{xp}", xp))
     if trial == "combat" and ch.wounds:
         out.append(Modifier("wounds", f"blessures ×{ch.wounds}", f"wounds ×{ch.wounds}", -2 * ch.wounds))
-    if brother is not None and o.brother_mode == "add":  # R17, D3
-        out.append(Modifier("brother", f"{fr_w} {de(brother.name)} (frère juré)", f"{brother.name}'s {en_w} (sworn brother)", brother.stat(trial)))
-    if gourds and trial == "combat":  # R14
+    if brother is not None and o.brother_mode == "add":
+        out.append(_brother_modifier(trial, brother))
+    if gourds and trial == "combat":
         out.append(Modifier("gourd", f"gourde d'arak ×{gourds}", f"gourd of arak ×{gourds}", GOURD_BONUS * gourds))
-    if ep.lieu is not None:  # R10, D4
-        own = ch.card.lieu == ep.lieu
-        if o.brother_location == "used":
-            matching = [brother] if brother is not None and brother.lieu == ep.lieu else []
-        else:
-            matching = [b for b in ch.brothers if b.lieu == ep.lieu]
-        if own:
-            out.append(Modifier("location", "lieu de prédilection", "favoured location", OWN_LOCATION_BONUS))
-        if matching and (o.location_bonus == "cumulative" or not own):
-            n = len(matching) if o.location_bonus == "cumulative" else 1
-            names = ", ".join(b.name for b in matching[:n])
-            out.append(
-                Modifier(
-                    "brother_location",
-                    f"lieu de prédilection de {names}",
-                    f"favoured location of {names}",
-                    BROTHER_LOCATION_BONUS * n,
-                )
-            )
+    if ep.lieu is not None:
+        out.extend(_location_modifiers(o, ch, ep.lieu, brother))
     return out
 
 

@@ -33,7 +33,7 @@ from ..expects import DiceWanted
 from .episode import episode_narration, missing_dice
 from .expects import Choice, Fine, PeripetiesStep, Setup, Travel, Trial, TurnStep, TurnSteps, Unknown
 from .expects import Episode as Episode_
-from .model import MAX_BROTHERS, TRIALS, Character, Episode, State
+from .state import MAX_BROTHERS, TRIALS, Card, Character, Episode, State
 from .trial import choice_odds, modifiers
 
 __all__ = ["state_json", "expects", "describe", "character_json"]
@@ -364,7 +364,7 @@ def _die_words(d: dict[str, Any], lang: str) -> str:
     if d["kind"] in ("d4", "d6", "d10", "d12"):
         kind = d["kind"].upper() if fr else d["kind"]
         return f"{d['count']}×{kind} ({', '.join([role, *notes])})"
-    return role + (f" ({', '.join(notes)})" if notes else "")
+    return f"{role} ({', '.join(notes)})" if notes else str(role)
 
 
 def _tokens_text(ch: Character, lang: str) -> str:
@@ -422,7 +422,68 @@ def _have_text(state: State, have: Mapping[str, Any], lang: str) -> str:
     return " ; ".join(parts) if fr else "; ".join(parts)
 
 
+def _star_words(card: Card, fr: bool) -> str:
+    if card.star == "celeste":
+        return "céleste D12" if fr else "celestial d12"
+    return "terrestre D10" if fr else "terrestrial d10"
+
+
+def _character_line(state: State, ch: Character, current: bool, lang: str) -> str:
+    """``▶ Lin Chong (Alice) — rang 6, céleste D12, combat 7 (effectif 8), ...``"""
+    fr = lang != "en"
+    c = ch.card
+    mark = "▶ " if current else "  "
+    return (
+        f"{mark}{c.name} ({ch.player}) — {'rang' if fr else 'rank'} {c.rank}, {_star_words(c, fr)}, "
+        f"combat {c.combat} ({'effectif' if fr else 'effective'} {ch.effective_combat}), "
+        f"{'esprit' if fr else 'mind'} {c.esprit}, {'magie' if fr else 'magic'} {c.magie}, "
+        f"{'lieu' if fr else 'place'} {state.dice['lieu'].face(c.lieu).label(lang)}"
+    )
+
+
+def _characters_lines(state: State, exp: Mapping[str, Any], lang: str) -> list[str]:
+    fr = lang != "en"
+    lines = ["Personnages :" if fr else "Characters:"]
+    for ch in state.characters:
+        lines.append(_character_line(state, ch, exp.get("character") == ch.id, lang))
+        lines.append("    " + _tokens_text(ch, lang))
+    if not state.characters:
+        lines.append("  (aucun)" if fr else "  (none)")
+    lines.extend(f"  † {d.card.name} ({d.player})" for d in state.dead)
+    return lines
+
+
+def _odds_lines(exp: Mapping[str, Any], lang: str) -> list[str]:
+    """The chance of each choice before the trial roll (``jet ≥ 4, 75 %``)."""
+    fr = lang != "en"
+    label = lang if lang in ("fr", "en") else "fr"
+    return [
+        f"  {row['label'][label]}{' : ' if fr else ': '}"
+        f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {percent(row['probability'], lang, 0)}"
+        for row in exp.get("odds", [])
+    ]
+
+
+def _episode_lines(state: State, ep: Episode, exp: Mapping[str, Any], lang: str) -> list[str]:
+    """The episode in progress: its dice, its narration, the odds, the dice awaited."""
+    fr = lang != "en"
+    lines = []
+    have = _have(ep)
+    if have:
+        lines.append(("Péripétie en cours : " if fr else "Current episode: ") + _have_text(state, have, lang))
+    story = episode_narration(state, ep)
+    if story:
+        lines.append("  « " + story["fr"] + " »" if fr else "  “" + story["en"] + "”")
+    if exp["step"] == "trial":
+        lines.extend(_odds_lines(exp, lang))
+    want = [_die_words(d, lang) for d in exp.get("dice", []) if not d.get("optional")]
+    if want:
+        lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))
+    return lines
+
+
 def describe(state: State, lang: str = "fr") -> str:
+    """The table in words, for ``companion replay`` and the journal."""
     fr = lang != "en"
     exp = expects(state)
     step = _STEP_WORDS.get(exp["step"], (exp["step"], exp["step"]))
@@ -431,39 +492,10 @@ def describe(state: State, lang: str = "fr") -> str:
     ]
     if state.players:
         lines.append(("Joueurs : " if fr else "Players: ") + ", ".join(state.players))
-    lines.append("Personnages :" if fr else "Characters:")
-    for ch in state.characters:
-        c = ch.card
-        star = ("céleste D12" if fr else "celestial d12") if c.star == "celeste" else ("terrestre D10" if fr else "terrestrial d10")
-        mark = "▶ " if exp.get("character") == ch.id else "  "
-        lines.append(
-            f"{mark}{c.name} ({ch.player}) — {'rang' if fr else 'rank'} {c.rank}, {star}, "
-            f"combat {c.combat} ({'effectif' if fr else 'effective'} {ch.effective_combat}), "
-            f"{'esprit' if fr else 'mind'} {c.esprit}, {'magie' if fr else 'magic'} {c.magie}, "
-            f"{'lieu' if fr else 'place'} {state.dice['lieu'].face(c.lieu).label(lang)}"
-        )
-        lines.append("    " + _tokens_text(ch, lang))
-    if not state.characters:
-        lines.append("  (aucun)" if fr else "  (none)")
-    for d in state.dead:
-        lines.append(("  † " if fr else "  † ") + f"{d.card.name} ({d.player})")
+    lines.extend(_characters_lines(state, exp, lang))
     if state.episode is not None:
-        ep = state.episode
-        have = _have(ep)
-        if have:
-            lines.append(("Péripétie en cours : " if fr else "Current episode: ") + _have_text(state, have, lang))
-        story = episode_narration(state, ep)
-        if story:
-            lines.append("  « " + story["fr"] + " »" if fr else "  “" + story["en"] + "”")
-        if exp["step"] == "trial":
-            for row in exp.get("odds", []):
-                lines.append(f"  {row['label'][lang if lang in ('fr', 'en') else 'fr']}{' : ' if fr else ': '}"
-                             f"{'jet ≥' if fr else 'roll ≥'} {row['needed']}, {percent(row['probability'], lang, 0)}")
-        want = [_die_words(d, lang) for d in exp.get("dice", []) if not d.get("optional")]
-        if want:
-            lines.append(("Attendu : " if fr else "Expected: ") + ", ".join(want))
+        lines.extend(_episode_lines(state, state.episode, exp, lang))
     if state.recent:
         lines.append("Derniers résultats :" if fr else "Recent outcomes:")
-        for o in state.recent[-6:]:
-            lines.append("  - " + (o.text["fr"] if fr else o.text["en"]))
+        lines.extend("  - " + (o.text["fr"] if fr else o.text["en"]) for o in state.recent[-6:])
     return "\n".join(lines)
