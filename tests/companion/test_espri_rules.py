@@ -7,7 +7,7 @@ import pytest
 
 from companion.errors import RuleError
 from companion.games.espri import board as B
-from companion.games.espri.model import Board, Effect, counts_of, relation
+from companion.games.espri.state import Board, Effect, counts_of, relation
 from companion.games.espri.rules import draw_plan, effective_score, selections
 
 DEFAULTS = {"max_draw": 12, "automatic_success_draw": True}

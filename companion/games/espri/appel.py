@@ -23,7 +23,7 @@ from .common import (
     Handled, candidates, refuse, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
     result_name, season_first, where_text,
 )
-from .model import (
+from .state import (
     CF, CS, RESULTS, SEASONS, Appel, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
     pool_take, replace,
 )

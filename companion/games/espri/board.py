@@ -1,6 +1,6 @@
 """Board primitives (R2-R6, R36): placing and removing gems along the paths, moving Nymphs.
 
-Pure functions from a :class:`~.model.Board` to a new board plus a record of what moved,
+Pure functions from a :class:`~.state.Board` to a new board plus a record of what moved,
 so the tablet can say exactly where each gem went and where each Nymph moved. Records:
 
 - placement ``{"gem", "quadrant", "cell"}`` (``cell`` None: no free cell in front of the
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ...errors import RuleError
-from .model import NYMPHS, Board, Quadrant, check_season
+from .state import NYMPHS, Board, Quadrant, check_season
 
 __all__ = [
     "check_gem_fits", "place", "place_many", "remove_from_centre", "remove_cells",

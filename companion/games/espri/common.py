@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ...errors import EventError, RuleError
 from ..base import Outcome, text
-from .model import (
+from .state import (
     GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, SEASONS, Appel, Character, EspriState, check_gem, pool_add, pool_take,
     replace,
 )

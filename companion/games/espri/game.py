@@ -10,7 +10,7 @@ from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome
 from . import appel, people, resolve, setup
-from .model import GEMS, Board, EspriState, gem_census
+from .state import GEMS, Board, EspriState, gem_census
 from .view import describe, state_json
 
 __all__ = ["EspriGame", "GAME", "OPTIONS"]

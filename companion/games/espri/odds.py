@@ -31,7 +31,7 @@ from math import comb
 from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import CompanionError
-from .model import CF, F, GEMS, RESULTS, S, SEASONS
+from .state import CF, F, GEMS, RESULTS, S, SEASONS
 from .rules import apply_penalty, best_result, draw_plan
 
 __all__ = ["OddsError", "appel_odds", "odds_by_n", "compositions", "DEFAULT_ODDS_OPTIONS"]

@@ -24,7 +24,7 @@ from ...errors import EventError, RuleError
 from ...events import Event
 from . import board as B
 from .common import Handled, check_fall, refuse, gain_rupture, gem_name, gems_text, get_int, get_str, out
-from .model import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
+from .state import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
 
 
 def _no_appel(state: EspriState, what: str) -> None:

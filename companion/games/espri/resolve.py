@@ -17,7 +17,7 @@ from . import board as B
 from .common import (
     Handled, candidates, gem_name, gems_text, get_gems, moves_text, need_step, out, refuse, season_first, where_text,
 )
-from .model import BS, CF, CS, F, NYMPHS, RESULTS, SEASONS, EspriState, check_gem, check_season, pool_add, pool_take, replace
+from .state import BS, CF, CS, F, NYMPHS, RESULTS, SEASONS, EspriState, check_gem, check_season, pool_add, pool_take, replace
 
 __all__ = ["resolve", "extras", "keep_prayer", "remove_rupture"]
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...errors import RuleError
-from .model import BS, CF, CS, F, GEMS, RESULTS, S, SEASONS, Effect, relation
+from .state import BS, CF, CS, F, GEMS, RESULTS, S, SEASONS, Effect, relation
 
 __all__ = [
     "effective_score", "draw_plan", "selections", "best_result", "selection_key",

@@ -15,7 +15,7 @@ from ...errors import EventError, RuleError
 from ...events import Event, Source
 from . import board as B
 from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out
-from .model import (
+from .state import (
     replace,
     BOARD_ORDER, GEMS, NYMPHS, SEASONS, Character, EspriState, Quadrant, Resonance, check_gem,
     check_season, pool_add, pool_take, relation,

@@ -22,7 +22,7 @@ from typing import Any
 
 from .appel import legal
 from .common import candidates
-from .model import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, EspriState, gem_census
+from .state import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, EspriState, gem_census
 from .odds import OddsError, appel_odds
 from .rules import effective_score
 from .seasons import SEASON_INFO, TIME_INFO
