@@ -21,6 +21,7 @@ MODULES = [
     "firmware_bridge.fake",
     "companion.dice",
     "companion.games.options",
+    "companion.games.espri.options",
     "companion.roll.match",
     "vision.background",
     "vision.reader",

@@ -53,7 +53,7 @@ def _effects(raw: Any) -> tuple[Effect, ...]:
 def season_score(state: EspriState, cid: str, season: str, extra: tuple[Effect, ...] = ()) -> int:
     ch = state.char(cid)
     return effective_score(ch.score(season), ch.effects + extra, season,
-                           str(state.options.get("bounded_effects_order", "minima_first")))
+                           state.options.bounded_effects_order)
 
 
 def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
@@ -114,7 +114,7 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
                              f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
                              " recharge it by manifesting the Relationship")
             # E18: the resonator's tutelary Season (a Priestess: Dévotion, her Time), or the Called one
-            if state.options.get("resonance_score", "tutelary") == "called":
+            if state.options.resonance_score == "called":
                 rs = season_score(state, hid, season)
             elif helper.season is not None:
                 rs = season_score(state, hid, helper.season)
@@ -313,7 +313,7 @@ def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise refuse("R12", "un nouveau tirage, c'est une gemme", "a redraw is one gem")
     aside = a.aside
     pool = state.pool
-    if state.options.get("redraw_first_gem", "pool") == "aside":
+    if state.options.redraw_first_gem == "aside":
         aside = aside + a.hand
     else:
         pool = pool_add(pool, a.hand)
@@ -339,7 +339,7 @@ def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     i = leader.prayers.index(gem)
     leader2 = replace(leader, prayers=leader.prayers[:i] + leader.prayers[i + 1:])
     chooser = a.chooser
-    if a.n == -1 and state.options.get("gm_chooses_minus_one_with_prayer"):
+    if a.n == -1 and state.options.gm_chooses_minus_one_with_prayer:
         chooser = "gm"
     rec = dict(a.record)
     rec["prayer"] = gem
@@ -360,7 +360,7 @@ def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, An
     """
     must = a.prayer if (a.prayer and a.chooser == "gm") else None
     sels = selections(counts_of(candidates(a)), a.season, state.options, must)
-    pen = 0 if a.talent else int(state.options.get("no_talent_penalty", 1))
+    pen = 0 if a.talent else state.options.no_talent_penalty
     out_ = []
     for s in sels:
         lvl = apply_penalty(s["level"], pen)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ...errors import RuleError
+from .options import Options
 from .state import NYMPHS, Board, Quadrant, check_season
 
 __all__ = [
@@ -119,7 +120,7 @@ def remove_cells(board: Board, cells: Iterable[tuple[str, int]],
     return board, removed, moves
 
 
-def advance(board: Board, season: str, options: Mapping[str, Any]) -> tuple[Board, list[Record]]:
+def advance(board: Board, season: str, options: Options) -> tuple[Board, list[Record]]:
     """R6: forward while the next cell is paved; stop on the first Rupture gem (E12b: the
     check starts with the next cell, unless option ``rupture_blocks_standing_nymph``).
 
@@ -129,7 +130,7 @@ def advance(board: Board, season: str, options: Mapping[str, Any]) -> tuple[Boar
     quad = board.q(season)
     start = quad.nymph
     pos = start
-    blocked = (options.get("rupture_blocks_standing_nymph") and pos > 0
+    blocked = (options.rupture_blocks_standing_nymph and pos > 0
                and quad.gem_at(pos) == "rupture")
     if not blocked:
         while pos < quad.length and quad.gem_at(pos + 1) is not None:
@@ -140,10 +141,10 @@ def advance(board: Board, season: str, options: Mapping[str, Any]) -> tuple[Boar
     if pos != start:
         moves.append(_move(season, start, pos, "advance"))
         return board.with_q(Quadrant(season, quad.cells, pos)), moves
-    if options.get("caterpillar") and not blocked and pos < quad.length and quad.gem_at(pos + 1) is None:
+    if options.caterpillar and not blocked and pos < quad.length and quad.gem_at(pos + 1) is None:
         behind = [c for c in quad.paved() if c < pos]
         if behind:
-            src = behind[0] if options.get("caterpillar_gem", "farthest_behind") == "farthest_behind" else behind[-1]
+            src = behind[0] if options.caterpillar_gem == "farthest_behind" else behind[-1]
             gem = quad.gem_at(src)
             quad = quad.with_cell(src, None).with_cell(pos + 1, gem)
             moves.append({"gem": gem, "quadrant": season, "from_cell": src, "cell": pos + 1, "why": "caterpillar"})

@@ -95,7 +95,7 @@ def harmony_gift(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     ch = state.char(ev.data.get("character"))
     to = state.char(ev.data.get("to", ch.id))
     count = get_int(ev.data, "count", 1, 1, 12)
-    cost = count * int(state.options.get("harmony_cost_per_gem", 1))
+    cost = count * state.options.harmony_cost_per_gem
     if ch.harmony < cost:
         raise RuleError(f"{ch.name} has {ch.harmony} Harmony, {cost} needed", rule="R32")
     if len(to.prayers) + count > to.devotion:
@@ -162,7 +162,7 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     _no_appel(state, "Communion")
     if state.appel is not None:
         raise RuleError("Communion: wait for the end of the Appel", rule="R35")
-    limit = int(state.options.get("communion_pool_max", 12))
+    limit = state.options.communion_pool_max
     if sum(state.pool) > limit:
         raise RuleError(f"the Communion Ritual needs {limit} or fewer gems in the pool ({sum(state.pool)} now)", rule="R35")
     members = ev.data.get("members", {})

@@ -58,7 +58,7 @@ def resolve(state: EspriState, level: int, outs: list[Outcome], rng: random.Rand
     if level == BS:
         return _advance_all(state, outs, rng, then_finish=True)
     # Success, Critical Success: the extra gems (R23, E11)
-    base = leader.score(a.season) if state.options.get("success_extras_score", "unmodified") == "unmodified" else a.score
+    base = leader.score(a.season) if state.options.success_extras_score == "unmodified" else a.score
     remaining = candidates(a)
     k = min(base, len(remaining))
     a = replace(a, extras_count=k)
@@ -118,7 +118,7 @@ def extras(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 def _after_extras(state: EspriState, outs: list[Outcome], rng: random.Random) -> Handled:
     a = state.appel
     assert a is not None
-    if a.result == CS and state.options.get("rupture_removal_timing", "after_advance") == "before_advance":
+    if a.result == CS and state.options.rupture_removal_timing == "before_advance":
         if state.board.gems().count("rupture"):
             state = replace(state, appel=replace(a, step="rupture_removal"))
             return state, outs + [_rupture_wait(state)]
@@ -164,9 +164,9 @@ def _advance_all(state: EspriState, outs: list[Outcome], rng: random.Random, the
                         season=s))
     if then_finish:
         return _finish(state, outs)
-    if a.result == CS and state.options.get("rupture_removal_timing", "after_advance") == "after_advance" \
+    if a.result == CS and state.options.rupture_removal_timing == "after_advance" \
             and state.board.gems().count("rupture"):
-        state = replace(state, appel=replace(state.appel, step="rupture_removal"))  # type: ignore[arg-type]
+        state = replace(state, appel=replace(state.appel, step="rupture_removal"))
         return state, outs + [_rupture_wait(state)]
     return _finish(state, outs)
 
@@ -188,7 +188,7 @@ def remove_rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         outs = [out("rupture_removal", f"Rupture retirée du chemin {gem_name(season, 'fr')}, case {cell}." + moves_text(moves, "fr"),
                     f"Rupture removed from the {gem_name(season, 'en')} path, cell {cell}." + moves_text(moves, "en"),
                     removals=removed, moves=moves)]
-    if state.options.get("rupture_removal_timing", "after_advance") == "before_advance":
+    if state.options.rupture_removal_timing == "before_advance":
         return _advance_all(state, outs, rng, then_finish=True)
     return _finish(state, outs)
 
@@ -223,7 +223,7 @@ def _finish(state: EspriState, outs: list[Outcome]) -> Handled:
         leader = state.char(a.leader)
         # E10 option "owner": back to its owner, unless the Prayers filled up meanwhile
         # (a Rupture Prayer gained during the Appel): then to the pool
-        if state.options.get("unplaced_prayer", "pool") == "owner" and len(leader.prayers) < leader.devotion:
+        if state.options.unplaced_prayer == "owner" and len(leader.prayers) < leader.devotion:
             state = state.with_char(replace(leader, prayers=leader.prayers + (a.prayer,)))
         else:
             pool = pool_add(pool, [a.prayer])

@@ -42,7 +42,7 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
     scores = tuple(get_int(raw, s, 0, 0, 10) for s in SEASONS)
     devotion = get_int(d, "devotion", None, 0, 10)
-    if state.options.get("enforce_score_caps", True):
+    if state.options.enforce_score_caps:
         for s, v in zip(SEASONS, scores):
             cap = 5
             if season is not None and s == season:
@@ -220,7 +220,7 @@ def setup_gm(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     if state.gm_setup_done:
         raise RuleError("the GM has already placed the set-up Rupture gems", rule="R7")
     avail = state.pool[GEMS.index("rupture")]
-    n = min(int(state.options.get("setup_gm_ruptures", 4)), avail, 4)
+    n = min(state.options.setup_gm_ruptures, avail, 4)
     raw = ev.data.get("quadrants")
     if raw is None:
         quads = list(BOARD_ORDER)[:n]
@@ -308,7 +308,7 @@ def new_session(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R38 / E26: the Nymphs stay; with ``between_sessions = nymphs_only`` the board's gems
     go back to the pool."""
     _idle(state, "new session")
-    if state.options.get("between_sessions") != "nymphs_only":
+    if state.options.between_sessions != "nymphs_only":
         return replace(state, day=state.day + 1), [out("new_session", "Nouvelle séance : le plateau est conservé.",
                                                        "New session: the board is kept.")]
     pool = pool_add(state.pool, state.board.gems())

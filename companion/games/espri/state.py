@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, TypeVar
 
 from ...errors import RuleError
+from .options import Options
 
 __all__ = [
     "GEMS", "SEASONS", "BOARD_ORDER", "RESULTS", "GEM_NAMES", "RESULT_NAMES", "NYMPHS",
@@ -286,9 +287,9 @@ class Appel:
 
 @dataclass(frozen=True)
 class EspriState:
-    """The whole table. ``options`` are the game's named options (merged with defaults)."""
+    """The whole table. ``options`` are the game's validated options (:mod:`.options`)."""
 
-    options: Mapping[str, Any]
+    options: Options
     pool: tuple[int, ...]
     board: Board
     characters: tuple[Character, ...] = ()

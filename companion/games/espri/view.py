@@ -79,7 +79,7 @@ def expects(state: EspriState) -> dict[str, Any]:
 
 
 def _char_json(state: EspriState, ch: Any) -> dict[str, Any]:
-    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    order = state.options.bounded_effects_order
     info = SEASON_INFO[ch.season] if ch.season else TIME_INFO
     return {
         "id": ch.id, "name": ch.name, "role": ch.role, "season": ch.season,
@@ -100,7 +100,7 @@ def _odds_for(state: EspriState, cid: str, helpers: int = 0, temptation: int = 0
     if sum(state.pool) == 0:
         return None
     ch = state.char(cid)
-    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    order = state.options.bounded_effects_order
     out = {}
     for s in SEASONS:
         score = effective_score(ch.score(s), ch.effects, s, order)
@@ -131,7 +131,7 @@ def leader_order(state: EspriState, season: str) -> list[str]:
     (with bonuses/maluses), then the highest Dévotion; ties keep table order (the group
     chooses). Characters who cannot lead (score 0 or less, R16; fallen, R34) are left out.
     Whether each has a relevant Talent is the GM's call."""
-    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    order = state.options.bounded_effects_order
     ranked = []
     for i, c in enumerate(state.characters):
         score = effective_score(c.score(season), c.effects, season, order)
@@ -141,7 +141,7 @@ def leader_order(state: EspriState, season: str) -> list[str]:
 
 
 def state_json(state: EspriState) -> dict[str, Any]:
-    halo = list(state.options.get("halo_cells", []))
+    halo = list(state.options.halo_cells)
     board = []
     for q in state.board.quadrants:
         board.append({
@@ -175,7 +175,7 @@ def state_json(state: EspriState) -> dict[str, Any]:
         "time": TIME_INFO,
         "day": state.day,
         "world_events": list(state.world_events),
-        "communion_allowed": sum(state.pool) <= int(state.options.get("communion_pool_max", 12)),
+        "communion_allowed": sum(state.pool) <= state.options.communion_pool_max,
     }
 
 
