@@ -37,23 +37,10 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     if role not in ("guardian", "priestess"):
         raise EventError("'role' must be 'guardian' or 'priestess'")
     season = None if role == "priestess" else check_season(d.get("season"), "tutelary Season")
-    raw = d.get("scores")
-    if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
-        raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
-    scores = tuple(get_int(raw, s, 0, 0, 10) for s in SEASONS)
+    scores = _scores(d.get("scores"))
     devotion = get_int(d, "devotion", None, 0, 10)
     if state.options.enforce_score_caps:
-        for s, v in zip(SEASONS, scores):
-            cap = 5
-            if season is not None and s == season:
-                cap = 6
-            elif season is not None and relation(s, season) == "opposite":
-                cap = 4
-            if v > cap:
-                raise RuleError(f"{s} {v} is above its cap {cap} for this character", rule="1.4")
-        dev_cap = 6 if role == "priestess" else 5
-        if devotion > dev_cap:
-            raise RuleError(f"Dévotion {devotion} is above its cap {dev_cap}", rule="1.4")
+        _check_caps(role, season, scores, devotion)
     talents = d.get("talents", [])
     if not isinstance(talents, list) or not all(isinstance(t, str) for t in talents):
         raise EventError("'talents' must be a list of strings")
@@ -65,16 +52,10 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     if old is not None:
         pool = pool_add(pool, old.prayers)
     pool = pool_take(pool, prayers)
-    res = []
-    for r in d.get("relationships", []) or []:
-        if not isinstance(r, Mapping):
-            raise EventError("each relationship is {with, resonance, nature}")
-        m = get_int(r, "resonance", 1, 0, 10)
-        res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
     ch = Character(
-        id=cid, name=str(d.get("name", cid)), role=role, season=season, scores=scores,  # type: ignore[arg-type]
+        id=cid, name=str(d.get("name", cid)), role=role, season=season, scores=scores,
         devotion=devotion, harmony=get_int(d, "harmony", 0, 0), rupture=get_int(d, "rupture", 0, 0),
-        prayers=prayers, talents=tuple(talents), resonance=tuple(res),
+        prayers=prayers, talents=tuple(talents), resonance=_relationships(d.get("relationships", []) or []),
         set_up=get_bool(d, "set_up", "prayers" in d),
     )
     chars = tuple(ch if c.id == cid else c for c in state.characters)
@@ -85,6 +66,45 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     return replace(state, characters=chars, pool=pool), [out(
         "character", f"{ch.name} ({who}) rejoint le Quatuor.", f"{ch.name} ({who_en}) joins the Quartet.",
         character=cid)]
+
+
+def _scores(raw: Any) -> tuple[int, int, int, int]:
+    """The four Season scores of a sheet, in :data:`SEASONS` order (a missing one is 0)."""
+    if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
+        raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
+    hiver, printemps, ete, automne = (get_int(raw, s, 0, 0, 10) for s in SEASONS)
+    return hiver, printemps, ete, automne
+
+
+def score_cap(season: str | None, s: str) -> int:
+    """Table 1.4: a Guardian's cap in Season ``s`` (6 in the tutelary Season, 4 in the
+    opposite one, 5 otherwise); a Priestess (``season`` None): 5."""
+    if season is not None and s == season:
+        return 6
+    if season is not None and relation(s, season) == "opposite":
+        return 4
+    return 5
+
+
+def _check_caps(role: str, season: str | None, scores: tuple[int, ...], devotion: int) -> None:
+    for s, v in zip(SEASONS, scores):
+        cap = score_cap(season, s)
+        if v > cap:
+            raise RuleError(f"{s} {v} is above its cap {cap} for this character", rule="1.4")
+    dev_cap = 6 if role == "priestess" else 5
+    if devotion > dev_cap:
+        raise RuleError(f"Dévotion {devotion} is above its cap {dev_cap}", rule="1.4")
+
+
+def _relationships(raw: Any) -> tuple[Resonance, ...]:
+    """The sheet's Relationships: ``[{with, resonance, nature}]`` (E24: the Resonance maximum)."""
+    res = []
+    for r in raw:
+        if not isinstance(r, Mapping):
+            raise EventError("each relationship is {with, resonance, nature}")
+        m = get_int(r, "resonance", 1, 0, 10)
+        res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
+    return tuple(res)
 
 
 def relationship(state: EspriState, ev: Event, rng: random.Random) -> Handled:
@@ -178,31 +198,34 @@ def _setup_order(ch: Character, rest: list[str], raw: Any) -> list[tuple[str, st
         return [(g, g if g in SEASONS else ch.season) for g in ordered]  # type: ignore[misc]
     if not isinstance(raw, list):
         raise EventError("'place' must be a list of {gem, quadrant}")
-    items: list[tuple[str, str]] = []
     left = list(rest)
-    for item in raw:
-        if isinstance(item, str):
-            item = {"gem": item}
-        if not isinstance(item, Mapping):
-            raise EventError("each of 'place' is a gem or {gem, quadrant}")
-        g = check_gem(item.get("gem"))
-        if g not in left:
-            raise RuleError(f"no {g} gem left to place", rule="R7")
-        left.remove(g)
-        if g in SEASONS:
-            q = item.get("quadrant", g)
-            if q != g:
-                raise RuleError(f"a {g} gem goes on its own Season's path, not {q}", rule="R2")
-        elif ch.season is not None:
-            q = item.get("quadrant", ch.season)
-            if q != ch.season:
-                raise RuleError(f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})", rule="R2")
-        else:
-            q = check_season(item.get("quadrant"), "quadrant")
-        items.append((g, q))
+    items = [_set_up_place(ch, item, left) for item in raw]
     if left:
         raise RuleError(f"every gem not kept is placed: {gems_text(left, 'en')} missing from 'place'", rule="R7")
     return items
+
+
+def _set_up_place(ch: Character, item: Any, left: list[str]) -> tuple[str, str]:
+    """One gem of 'place' at set-up (R2): a gem or ``{gem, quadrant}``, taken from ``left``."""
+    if isinstance(item, str):
+        item = {"gem": item}
+    if not isinstance(item, Mapping):
+        raise EventError("each of 'place' is a gem or {gem, quadrant}")
+    g = check_gem(item.get("gem"))
+    if g not in left:
+        raise RuleError(f"no {g} gem left to place", rule="R7")
+    left.remove(g)
+    if g in SEASONS:
+        q = item.get("quadrant", g)
+        if q != g:
+            raise RuleError(f"a {g} gem goes on its own Season's path, not {q}", rule="R2")
+    elif ch.season is not None:
+        q = item.get("quadrant", ch.season)
+        if q != ch.season:
+            raise RuleError(f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})", rule="R2")
+    else:
+        q = check_season(item.get("quadrant"), "quadrant")
+    return g, q
 
 
 def _where(r: Mapping[str, Any], lang: str) -> str:
