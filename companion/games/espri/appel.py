@@ -20,11 +20,12 @@ from ...events import Event, Source
 from ..base import Outcome
 from . import board as B
 from .common import (
-    Handled, candidates, refuse, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
+    Handled, candidates, current_appel, refuse, gain_rupture, gem_name, gems_text, get_bool, get_effect, get_gems, get_int,
+    need_step, out,
     result_name, season_first, where_text,
 )
 from .state import (
-    CF, CS, RESULTS, SEASONS, Appel, Character, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
+    CF, CS, MAX_POINTS, RESULTS, SEASONS, Appel, Character, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
     pool_take, replace,
 )
 from .resolve import resolve
@@ -42,11 +43,7 @@ def _effects(raw: Any) -> tuple[Effect, ...]:
     for e in raw:
         if not isinstance(e, Mapping):
             raise EventError("each modifier is {value, minimum?, maximum?, label?}")
-        mn, mx = e.get("minimum"), e.get("maximum")
-        for v in (mn, mx):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-                raise EventError("'minimum' and 'maximum' are integers")
-        out_.append(Effect(get_int(e, "value"), e.get("season"), mn, mx, str(e.get("label", ""))))
+        out_.append(get_effect(e))
     return tuple(out_)
 
 
@@ -80,7 +77,10 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     helpers = _helpers(state, d.get("helpers", []) or [], leader, season, passive)
     state = _spend_resonance(state, helpers, leader.id)
     if "difficulty" in d:
-        difficulty, dsource = get_int(d, "difficulty", None, 0), "given"
+        # R10 / E28: the Weather or an opposition's score; far above the scores an Appel can
+        # reach it changes nothing (N below -12 is an automatic Critical Failure, E8)
+        difficulty = get_int(d, "difficulty", None, 0, MAX_POINTS, "R10", ("la Difficulté", "the Difficulty"))
+        dsource = "given"
     else:
         difficulty, dsource = state.board.q(season).weather, "weather"
     n = score + len(helpers) - difficulty
@@ -196,8 +196,7 @@ def _draw_text(a: Appel, lang: str) -> str:
 
 
 def _maybe_automatic(state: EspriState, outs: list[Outcome], rng: random.Random) -> Handled:
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     if a.automatic == "critical_failure":
         return resolve(state, CF, outs, rng)
     if a.automatic == "critical_success" and a.draw_count == 0:
@@ -223,7 +222,7 @@ def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             raise refuse("R14", f"la Tentation retire des gemmes de Rupture du quadrant de {leader.name} ({gem_name(quad_s, 'fr')})",
                          f"the Temptation removes Rupture gems from {leader.name}'s own quadrant ({quad_s})")
     else:
-        k = get_int(ev.data, "count", 1, 1)
+        k = get_int(ev.data, "count", 1, 1, None, "R14", ("le nombre de gemmes de Rupture", "the count of Rupture gems"))
         ruptures = [c for c in quad.paved() if quad.gem_at(c) == "rupture"]
         if k > len(ruptures):
             raise refuse("R14", f"le quadrant {gem_name(quad_s, 'fr')} porte {len(ruptures)} gemme(s) de Rupture, pas {k}",
@@ -427,8 +426,7 @@ def _where_sel(state: EspriState, a: Appel, gems: list[str]) -> list[dict[str, A
 
 
 def _choices_outcome(state: EspriState) -> Outcome:
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     sels = legal(state, a, places=False)
     who_fr = "le MJ" if a.chooser == "gm" else "le leader"
     who_en = "the GM" if a.chooser == "gm" else "the leader"

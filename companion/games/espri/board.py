@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 
 from ...errors import RuleError
 from .options import Options
-from .state import NYMPHS, Board, Quadrant, check_season
+from .state import NYMPHS, Board, Quadrant, bilingual, check_season, shown
 
 __all__ = [
     "check_gem_fits", "place", "place_many", "remove_from_centre", "remove_cells",
@@ -85,7 +85,7 @@ def remove_from_centre(board: Board, season: str, k: int) -> tuple[Board, list[R
     return board.with_q(quad), removed, moves
 
 
-def remove_cells(board: Board, cells: Iterable[tuple[str, int]],
+def remove_cells(board: Board, cells: Iterable[tuple[str, Any]],
                  only: Iterable[str] | None = None) -> tuple[Board, list[Record], list[Record]]:
     """R5: remove the gems on the chosen cells (E21: a Nymph whose gem goes back moves to
     the nearest paved cell behind it, or its start cell). ``only`` limits the gem types."""
@@ -96,7 +96,8 @@ def remove_cells(board: Board, cells: Iterable[tuple[str, int]],
         check_season(season, "quadrant")
         quad = board.q(season)
         if not isinstance(cell, int) or isinstance(cell, bool) or not 1 <= cell <= quad.length:
-            raise RuleError(f"cell {cell!r} is not on the {season} path (cells 1-{quad.length})", rule="E3")
+            raise bilingual("E3", f"la case {shown(cell)} n'est pas sur le chemin {season} (cases 1 à {quad.length})",
+                            f"cell {shown(cell)} is not on the {season} path (cells 1-{quad.length})")
         if (season, cell) in seen:
             raise RuleError(f"cell {cell} of {season} is named twice", rule="R5")
         seen.add((season, cell))
@@ -166,10 +167,10 @@ def set_nymph(board: Board, season: str, to: Any) -> tuple[Board, list[Record]]:
     check_season(season, "Nymph")
     quad = board.q(season)
     if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= quad.length:
-        raise RuleError(
-            f"{NYMPHS[season]} cannot leave her path: cells are 0 (start) to {quad.length} (world)",
-            rule="R6",
-        )
+        raise bilingual(
+            "R6", f"{NYMPHS[season]} ne quitte pas son chemin\u202f: ses cases vont de 0 (départ) à {quad.length} (monde),"
+            f" pas {shown(to)}",
+            f"{NYMPHS[season]} cannot leave her path: cells are 0 (start) to {quad.length} (world), not {shown(to)}")
     if to > 0 and quad.gem_at(to) is None:
         raise RuleError(
             f"{NYMPHS[season]} cannot stand on cell {to}: only a paved cell (or the start cell) holds a Nymph",

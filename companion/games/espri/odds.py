@@ -200,7 +200,8 @@ def _cached(pool: tuple[int, ...], called: str, n: int, key: tuple[Any, ...], ta
             for lvl, p in enumerate(dist):
                 moved[apply_penalty(lvl, pen)] += p
             dist = moved
-    assert sum(dist) == 1
+    if sum(dist) != 1:  # pragma: no cover - a bug, never a user error
+        raise OddsError(f"internal error: the probabilities add up to {sum(dist)}, not 1")
     return (
         ("N", n),
         ("n", k),

@@ -29,10 +29,12 @@ from ..options import OptionSpec, option, option_specs
 from ..options import default_options as _defaults
 from ..options import parse_options as _parse
 
-__all__ = ["Options", "OPTION_SPECS", "DEFAULTS", "MAX_PATH", "default_options", "parse_options", "as_options"]
+__all__ = ["Options", "OPTION_SPECS", "DEFAULTS", "MAX_PATH", "MAX_PER_COLOUR", "default_options", "parse_options", "as_options"]
 
 #: The longest path a table may set (option ``path_length``).
 MAX_PATH = 60
+#: The most gems of one colour a table may have (option ``gems_per_colour``).
+MAX_PER_COLOUR = 50
 
 
 def _cells_problem(value: Any) -> str | None:
@@ -49,7 +51,7 @@ class Options:
     """Validated ESPRI options, as attributes (fast to read in the rules)."""
 
     gems_per_colour: int = option(
-        12, decision="R1", lo=1, hi=50,
+        12, decision="R1", lo=1, hi=MAX_PER_COLOUR,
         fr="Gemmes de chaque couleur dans la pioche au départ",
         en="Gems of each colour in the pool at the start")
     path_length: int = option(

@@ -14,9 +14,9 @@ from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event, Source
 from . import board as B
-from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out
+from .common import Handled, bad_value, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out, refuse
 from .state import (
-    replace,
+    replace, MAX_POINTS, MAX_SCORE,
     BOARD_ORDER, GEMS, NYMPHS, SEASONS, Character, EspriState, Quadrant, Resonance, check_gem,
     check_season, pool_add, pool_take, relation,
 )
@@ -38,7 +38,7 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise EventError("'role' must be 'guardian' or 'priestess'")
     season = None if role == "priestess" else check_season(d.get("season"), "tutelary Season")
     scores = _scores(d.get("scores"))
-    devotion = get_int(d, "devotion", None, 0, 10)
+    devotion = get_int(d, "devotion", None, 0, MAX_SCORE, "1.4", ("la Dévotion", "Dévotion"))
     if state.options.enforce_score_caps:
         _check_caps(role, season, scores, devotion)
     talents = d.get("talents", [])
@@ -54,7 +54,8 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     pool = pool_take(pool, prayers)
     ch = Character(
         id=cid, name=str(d.get("name", cid)), role=role, season=season, scores=scores,
-        devotion=devotion, harmony=get_int(d, "harmony", 0, 0), rupture=get_int(d, "rupture", 0, 0),
+        devotion=devotion, harmony=get_int(d, "harmony", 0, 0, MAX_POINTS, "R32", ("l'Harmonie", "Harmony")),
+        rupture=get_int(d, "rupture", 0, 0, MAX_POINTS, "R33", ("la Rupture", "Rupture")),
         prayers=prayers, talents=tuple(talents), resonance=_relationships(d.get("relationships", []) or []),
         set_up=get_bool(d, "set_up", "prayers" in d),
     )
@@ -68,11 +69,15 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         character=cid)]
 
 
+_DE = {"hiver": "d'Hiver", "printemps": "de Printemps", "ete": "d'Été", "automne": "d'Automne"}
+
+
 def _scores(raw: Any) -> tuple[int, int, int, int]:
     """The four Season scores of a sheet, in :data:`SEASONS` order (a missing one is 0)."""
     if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
         raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
-    hiver, printemps, ete, automne = (get_int(raw, s, 0, 0, 10) for s in SEASONS)
+    hiver, printemps, ete, automne = (get_int(raw, s, 0, 0, MAX_SCORE, "1.4", (f"le score {_DE[s]}", f"the {gem_name(s, 'en')} score"))
+                                      for s in SEASONS)
     return hiver, printemps, ete, automne
 
 
@@ -102,7 +107,7 @@ def _relationships(raw: Any) -> tuple[Resonance, ...]:
     for r in raw:
         if not isinstance(r, Mapping):
             raise EventError("each relationship is {with, resonance, nature}")
-        m = get_int(r, "resonance", 1, 0, 10)
+        m = get_int(r, "resonance", 1, 0, MAX_SCORE, "E24", ("la Résonance", "Resonance"))
         res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
     return tuple(res)
 
@@ -112,7 +117,7 @@ def relationship(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     d = ev.data
     ch = state.char(d.get("character"))
     other = get_str(d, "with")
-    m = get_int(d, "resonance", 1, 0, 10)
+    m = get_int(d, "resonance", 1, 0, MAX_SCORE, "E24", ("la Résonance", "Resonance"))
     old = ch.resonance_with(other)
     cur = m if old is None else min(old.current, m)
     ch = ch.with_resonance(Resonance(other, cur, m, str(d.get("nature", old.nature if old else "")),
@@ -195,7 +200,8 @@ def _setup_order(ch: Character, rest: list[str], raw: Any) -> list[tuple[str, st
         if ch.season is None and any(g in ("temps", "rupture") for g in rest):
             raise RuleError("a Priestess names the quadrant of each Time/Rupture gem ('place')", rule="R2")
         ordered = [g for g in rest if g in SEASONS] + [g for g in rest if g not in SEASONS]
-        return [(g, g if g in SEASONS else ch.season) for g in ordered]  # type: ignore[misc]
+        own = ch.season or ""  # a Priestess's Time/Rupture gems were refused just above
+        return [(g, g if g in SEASONS else own) for g in ordered]
     if not isinstance(raw, list):
         raise EventError("'place' must be a list of {gem, quadrant}")
     left = list(rest)
@@ -272,7 +278,7 @@ def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     cells: list[str | None] = [None] * quad.length
     if isinstance(raw, list):
         if len(raw) > quad.length:
-            raise RuleError(f"the path has {quad.length} cells", rule="E3")
+            raise refuse("E3", f"le chemin a {quad.length} cases, pas {len(raw)}", f"the path has {quad.length} cells, not {len(raw)}")
         for i, g in enumerate(raw):
             cells[i] = None if g is None else check_gem(g)
     elif isinstance(raw, Mapping):
@@ -280,9 +286,10 @@ def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             try:
                 c = int(k)
             except ValueError:
-                raise EventError(f"cell {k!r} is not a number") from None
+                raise bad_value(None, f"la case {k!r:.24} n'est pas un nombre", f"cell {k!r:.24} is not a number") from None
             if not 1 <= c <= quad.length:
-                raise RuleError(f"cell {c} is not on the path (1-{quad.length})", rule="E3")
+                raise refuse("E3", f"la case {c} n'est pas sur le chemin (cases 1 à {quad.length})",
+                             f"cell {c} is not on the path (1-{quad.length})")
             cells[c - 1] = None if g is None else check_gem(g)
     else:
         raise EventError("'cells' is a list of gems (cell 1 first) or {cell: gem}")
