@@ -64,7 +64,7 @@ class Options:
         en="Haloed cells of each path, besides the world cell (display only)")
     adjacent_modifier: str = option(
         "one_degree", decision="E5", choices=("one_degree", "two_up_one_down"),
-        fr="Saison adjacente + Temps/Rupture : un degré (Réussite ou Échec), ou Réussite Critique ou Échec",
+        fr="Saison adjacente + Temps/Rupture\u202f: un degré (Réussite ou Échec), ou Réussite Critique ou Échec",
         en="Adjacent Season + Time/Rupture: one degree (Success or Failure), or Critical Success or Failure")
     fixed_criticals: bool = option(
         False, decision="E5",
@@ -72,7 +72,7 @@ class Options:
         en="Called Season + Time/Rupture always Critical Success, opposite + Time/Rupture always Critical Failure")
     max_draw: int = option(
         12, decision="R12/E8", lo=1, hi=72,
-        fr="Gemmes tirées au plus ; au-delà, le résultat est automatique",
+        fr="Gemmes tirées au plus\u202f; au-delà, le résultat est automatique",
         en="Most gems drawn; beyond that, the result is automatic")
     automatic_success_draw: bool = option(
         True, decision="E8",
@@ -80,7 +80,7 @@ class Options:
         en="On an automatic Critical Success, draw the most gems (otherwise none)")
     redraw_first_gem: str = option(
         "pool", decision="E6", choices=("pool", "aside"),
-        fr="Nouveau tirage à N = 1 ou −1 : la première gemme retourne à la pioche, ou est mise de côté",
+        fr="Nouveau tirage à N = 1 ou −1\u202f: la première gemme retourne à la pioche, ou est mise de côté",
         en="Redraw at N = 1 or −1: the first gem goes back to the pool, or is set aside")
     gm_chooses_minus_one_with_prayer: bool = option(
         False, decision="E7",
@@ -92,7 +92,7 @@ class Options:
         en="A Prayer added but not placed goes back to the pool, or to its owner")
     success_extras_score: str = option(
         "unmodified", decision="E11", choices=("unmodified", "modified"),
-        fr="Gemmes posées en plus sur une Réussite : score de la Saison appelée sans bonus ni malus, ou avec",
+        fr="Gemmes posées en plus sur une Réussite\u202f: score de la Saison appelée sans bonus ni malus, ou avec",
         en="Extra gems placed on a Success: the Called Season score without bonuses and maluses, or with them")
     rupture_blocks_standing_nymph: bool = option(
         False, decision="E12b",
@@ -100,15 +100,15 @@ class Options:
         en="A Nymph standing on a Rupture gem stays blocked until it is removed")
     rupture_removal_timing: str = option(
         "after_advance", decision="E15", choices=("after_advance", "before_advance"),
-        fr="Rupture retirée sur une Réussite Critique : après l'avancée des Nymphes, ou avant",
+        fr="Rupture retirée sur une Réussite Critique\u202f: après l'avancée des Nymphes, ou avant",
         en="Rupture removed on a Critical Success: after the Nymphs advance, or before")
     bounded_effects_order: str = option(
         "minima_first", decision="E17", choices=("minima_first", "maxima_first"),
-        fr="Bonus et malus bornés : ceux à minimum d'abord, ou ceux à maximum d'abord",
+        fr="Bonus et malus bornés\u202f: ceux à minimum d'abord, ou ceux à maximum d'abord",
         en="Bounded bonuses and maluses: those with a minimum first, or those with a maximum first")
     resonance_score: str = option(
         "tutelary", decision="E18", choices=("tutelary", "called"),
-        fr="Score qui doit dépasser 0 pour la Résonance : celui de la Saison tutélaire, ou de la Saison appelée",
+        fr="Score qui doit dépasser 0 pour la Résonance\u202f: celui de la Saison tutélaire, ou de la Saison appelée",
         en="Score that must be above 0 to resonate: the tutelary Season's, or the Called Season's")
     harmony_cost_per_gem: int = option(
         1, decision="E19", lo=0, hi=12,
@@ -116,15 +116,15 @@ class Options:
         en="Harmony spent per gem given as a Prayer")
     caterpillar: bool = option(
         False, decision="R36",
-        fr="Chenille : une Nymphe qui n'avance pas déplace une gemme de derrière elle devant elle",
+        fr="Chenille\u202f: une Nymphe qui n'avance pas déplace une gemme de derrière elle devant elle",
         en="Caterpillar: a Nymph that does not advance moves a gem from behind her to her front")
     caterpillar_gem: str = option(
         "farthest_behind", decision="E22", choices=("farthest_behind", "nearest_behind"),
-        fr="Gemme déplacée par la chenille : la plus éloignée derrière la Nymphe, ou la plus proche",
+        fr="Gemme déplacée par la chenille\u202f: la plus éloignée derrière la Nymphe, ou la plus proche",
         en="Gem the caterpillar moves: the farthest behind the Nymph, or the nearest")
     between_sessions: str = option(
         "whole_board", decision="E26", choices=("whole_board", "nymphs_only"),
-        fr="Entre deux séances : tout le plateau est conservé, ou seulement les Nymphes",
+        fr="Entre deux séances\u202f: tout le plateau est conservé, ou seulement les Nymphes",
         en="Between sessions: the whole board is kept, or only the Nymphs")
     no_talent_penalty: int = option(
         1, decision="R24/E27", lo=0, hi=4,
@@ -140,9 +140,9 @@ class Options:
         en="Most gems in the pool for the Communion Ritual")
     enforce_score_caps: bool = option(
         True, decision="1.4",
-        fr="Plafonds des scores des fiches (6 en Saison tutélaire, 4 en opposée, 5 sinon ; Dévotion 5, 6 pour une Prêtresse)",
+        fr="Plafonds des scores des fiches (6 en Saison tutélaire, 4 en opposée, 5 sinon\u202f; Dévotion 5, 6 pour une Prêtresse)",
         en="Caps of the sheets' scores (6 in the tutelary Season, 4 in the opposite one, 5 otherwise;"
-           " Dévotion 5, 6 for a Priestess)")
+           " Devotion 5, 6 for a Priestess)")
 
 
 #: The options in order (derived from :class:`Options`).

@@ -38,7 +38,7 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise EventError("'role' must be 'guardian' or 'priestess'")
     season = None if role == "priestess" else check_season(d.get("season"), "tutelary Season")
     scores = _scores(d.get("scores"))
-    devotion = get_int(d, "devotion", None, 0, MAX_SCORE, "1.4", ("la Dévotion", "Dévotion"))
+    devotion = get_int(d, "devotion", None, 0, MAX_SCORE, "1.4", ("la Dévotion", "Devotion"))
     if state.options.enforce_score_caps:
         _check_caps(role, season, scores, devotion)
     talents = d.get("talents", [])
