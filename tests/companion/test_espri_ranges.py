@@ -123,3 +123,18 @@ def test_malformed_values_are_event_errors_in_both_languages() -> None:
     with pytest.raises(EventError) as info:
         p.send("draw", gems="hiver")
     assert set(info.value.text) == {"fr", "en"}  # type: ignore[attr-defined]
+
+
+def test_values_of_the_wrong_shape_found_by_the_fuzz_test() -> None:
+    """Two crashes (TypeError) the fuzz test found: now clean refusals."""
+    p = deva_table()
+    before = p.state
+    with pytest.raises(EventError):
+        p.send("character", **guardian("b", "ete", {}, 1, relationships=-5))
+    p.seq -= 1
+    p.send("appel", season="hiver", leader="deva", difficulty=0)
+    p.send("draw", gems=["hiver", "ete", "temps"])
+    with pytest.raises(EventError):
+        p.send("choose", selection=0, order=["hiver", {"x": 1}])
+    p.seq -= 1
+    assert before.characters == p.state.characters

@@ -103,6 +103,9 @@ def _check_caps(role: str, season: str | None, scores: tuple[int, ...], devotion
 
 def _relationships(raw: Any) -> tuple[Resonance, ...]:
     """The sheet's Relationships: ``[{with, resonance, nature}]`` (E24: the Resonance maximum)."""
+    if not isinstance(raw, list):
+        raise bad_value(None, "«\u202frelationships\u202f» est une liste de {with, resonance, nature}",
+                        "'relationships' must be a list of {with, resonance, nature}")
     res = []
     for r in raw:
         if not isinstance(r, Mapping):
