@@ -46,7 +46,8 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise EventError("'talents' must be a list of strings")
     prayers = tuple(get_gems(d, "prayers")) if "prayers" in d else ()
     if len(prayers) > devotion:
-        raise RuleError(f"{len(prayers)} Prayer gems is more than Dévotion {devotion}", rule="R31")
+        raise refuse("R31", f"{len(prayers)} gemmes de Prière, c'est plus que la Dévotion ({devotion})",
+                     f"{len(prayers)} Prayer gems is more than Dévotion {devotion}")
     pool = state.pool
     old = next((c for c in state.characters if c.id == cid), None)
     if old is not None:
@@ -95,10 +96,12 @@ def _check_caps(role: str, season: str | None, scores: tuple[int, ...], devotion
     for s, v in zip(SEASONS, scores):
         cap = score_cap(season, s)
         if v > cap:
-            raise RuleError(f"{s} {v} is above its cap {cap} for this character", rule="1.4")
+            raise refuse("1.4", f"{gem_name(s, 'fr')} {v} dépasse son plafond de {cap} pour ce personnage",
+                         f"{s} {v} is above its cap {cap} for this character")
     dev_cap = 6 if role == "priestess" else 5
     if devotion > dev_cap:
-        raise RuleError(f"Dévotion {devotion} is above its cap {dev_cap}", rule="1.4")
+        raise refuse("1.4", f"Dévotion {devotion} dépasse son plafond de {dev_cap}",
+                     f"Dévotion {devotion} is above its cap {dev_cap}")
 
 
 def _relationships(raw: Any) -> tuple[Resonance, ...]:

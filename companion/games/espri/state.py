@@ -141,11 +141,11 @@ def pool_take(pool: tuple[int, ...], gems: Iterable[str]) -> tuple[int, ...]:
     wanted = counts_of(check_gem(g) for g in gems)
     for i, (have, want) in enumerate(zip(pool, wanted)):
         if want > have:
-            raise RuleError(
+            raise bilingual(
+                "R1", f"la pioche a {have} gemme(s) {GEMS[i]}, pas {want}\u202f: une gemme ne se tire que de la"
+                " pioche (les 72 gemmes se conservent)",
                 f"the pool holds {have} {GEMS[i]} gem(s), not {want}: a gem can only be drawn"
-                " from the pool (72-gem conservation)",
-                rule="R1",
-            )
+                " from the pool (72-gem conservation)")
     return tuple(h - w for h, w in zip(pool, wanted))
 
 
