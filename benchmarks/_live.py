@@ -117,16 +117,16 @@ class CameraTable:
         from vision.enroll import default_enrollment
         from vision.synth import render_tray
 
-        from companion.roll.camera import Camera
+        from vision.camera import Camera
         from companion.roll.demo import demo_events
-        from companion.roll.democam import DEMO_PX_PER_MM, DEMO_SPEC
-        from companion.roll.service import RollService
+        from vision.demo_camera import DEMO_PX_PER_MM, DEMO_SPEC
+        from companion.app.roll_service import RollService
         from companion.service import TableService
 
         spec = DEMO_SPEC()
         cal = calibrate(render_tray(0, objects=[], spec=spec).background, px_per_mm=DEMO_PX_PER_MM)
         enr = default_enrollment()
-        from companion.roll.service import default_reader
+        from companion.app.roll_service import default_reader
 
         read = default_reader(None, calibration=cal)  # the table's own reader
         images: list[Any] = []

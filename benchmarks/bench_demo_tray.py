@@ -3,7 +3,7 @@ table's reader, counting objects the reader finds that are not in the tray.
 
 Each render draws another felt shade, light and reflections; the reader compares every
 frame with the empty tray it calibrated on. The demo now lays each roll's objects on its
-own empty tray (``companion.roll.democam.on_same_tray``); the baseline, measured in the
+own empty tray (``vision.demo_camera.on_same_tray``); the baseline, measured in the
 same run, reads the raw renders.
 
     nice -n 10 python benchmarks/bench_demo_tray.py [ROLLS]
@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def run(rolls: int, composite: bool) -> tuple[int, int, int, int]:
-    import companion.roll.democam as democam
-    from companion.roll.wiring import _demo_reader
+    import vision.demo_camera as democam
+    from companion.app.wiring import _demo_reader
     from vision.catalog import FACES
 
     keep = democam.on_same_tray

@@ -29,7 +29,7 @@ from companion.backup import backup  # noqa: E402
 from companion.errors import CompanionError  # noqa: E402
 from companion.log import TableLog  # noqa: E402
 from companion.recover import damage, recover, salvage  # noqa: E402
-from companion.serve import check_log_present  # noqa: E402
+from companion.app.serve import check_log_present  # noqa: E402
 
 PAGE = 4096
 

@@ -24,7 +24,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from .datadir import default_data_dir
 from .errors import CompanionError, LogError
+from .recover import damage
 
 __all__ = ["backup", "list_backups", "restore", "AutoBackup", "register", "KEEP"]
 
@@ -45,8 +47,6 @@ def list_backups(data_dir: str | Path) -> list[Path]:
 def backup(data_dir: str | Path, reason: str = "manual", keep: int = KEEP,
            now: Callable[[], _dt.datetime] = _dt.datetime.now) -> Path:
     """Copy ``DATA_DIR/table.sqlite`` to ``DATA_DIR/backups/`` and prune; return the copy."""
-    from .recover import damage
-
     data_dir = Path(data_dir)
     src = data_dir / "table.sqlite"
     if not src.exists() or src.stat().st_size == 0:
@@ -80,8 +80,6 @@ def backup(data_dir: str | Path, reason: str = "manual", keep: int = KEEP,
 
 def _check_backup(path: Path) -> int:
     """The number of events in a backup, after checking it is whole."""
-    from .recover import damage
-
     found = damage(path)
     if found:
         raise LogError(f"{path} is damaged: {found[0].splitlines()[-1]}; choose another backup")
@@ -190,8 +188,6 @@ class AutoBackup:
 
 # -- command line ---------------------------------------------------------------------
 def _data_dir(args: argparse.Namespace) -> Path:
-    from .serve import default_data_dir
-
     return Path(args.data) if args.data else default_data_dir()
 
 

@@ -165,7 +165,8 @@ class DieKind:
                 value = self.zero_is
             if not 1 <= value <= self.sides:
                 raise DiceError(f"a {self.name} shows 1-{self.sides}, not {value}")
-            return value
+            face: int = value
+            return face
         if isinstance(value, str) and value in self._lookup:
             return self._lookup[value]
         if not isinstance(value, str):

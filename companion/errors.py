@@ -34,3 +34,14 @@ class RuleError(CompanionError):
 
 class LogError(CompanionError):
     """The table log cannot be read or written (corrupt line, wrong file)."""
+
+
+class InvariantError(RuntimeError):
+    """The program broke one of its own invariants (a bug, never the user's input): raised
+    where an ``assert`` would vanish under ``python -O``. Not a :class:`CompanionError`, so
+    it is never shown to the players as a refused move."""
+
+
+class CameraGone(RuntimeError):
+    """No frame: the camera is unplugged, busy or missing (the roll service and the
+    calibration pages wait for it to come back; manual entry keeps working)."""

@@ -17,15 +17,13 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Iterable, Iterator
+from typing import IO, Callable, Iterable, Iterator
 
-from .errors import EventError, LogError
+from .errors import EventError, InvariantError, LogError
 from .events import Event, event_from_json_line, parse_event
+from .salvage import Salvage, salvage_db
 
-if TYPE_CHECKING:
-    from .recover import Salvage
-
-__all__ = ["TableLog", "read_jsonl", "write_jsonl", "utc_now"]
+__all__ = ["TableLog", "read_jsonl", "write_jsonl", "load_events", "utc_now"]
 
 SCHEMA_VERSION = 1
 
@@ -125,13 +123,12 @@ class TableLog:
             except (UnicodeError, ValueError) as exc:
                 raise EventError(f"the event cannot be stored: {exc}") from None
         seq = cur.lastrowid
-        assert seq is not None
+        if seq is None:
+            raise InvariantError("SQLite gave no row id for the event just inserted")
         return event.with_seq(seq, at)
 
-    def _salvaged(self) -> "Salvage":
-        """A damaged log read row by row (see :mod:`companion.recover`)."""
-        from .recover import salvage_db
-
+    def _salvaged(self) -> Salvage:
+        """A damaged log read row by row (see :mod:`companion.salvage`)."""
         with self._lock:
             return salvage_db(self._db)
 
@@ -257,3 +254,19 @@ def read_jsonl(stream: IO[str] | Iterable[str], strict: bool = True) -> list[Eve
 def write_jsonl(events: Iterable[Event], stream: IO[str]) -> None:
     for ev in events:
         stream.write(json.dumps(ev.to_json(), ensure_ascii=False) + "\n")
+
+
+def load_events(path: Path, strict: bool, warn: Callable[[str], None]) -> list[Event]:
+    """The events of a table log (``.sqlite``, ``.db``, ``.sqlite3``) or of a JSON-lines
+    file (``strict``: a bad line raises, else it is skipped); ``warn`` hears each problem
+    found in a SQLite log. Used by ``companion replay``, ``export`` and ``stats``."""
+    if not path.exists():
+        raise LogError(f"no such file: {path}")
+    if path.suffix in {".sqlite", ".db", ".sqlite3"}:
+        with TableLog(path) as log:
+            events = list(log.events())
+            for problem in log.problems:
+                warn(problem)
+            return events
+    with path.open(encoding="utf-8") as fh:
+        return read_jsonl(fh, strict=strict)

@@ -19,33 +19,15 @@ import argparse
 import datetime as _dt
 import json
 import sqlite3
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import CompanionError, EventError, LogError
-from .events import Event, parse_event
+from .datadir import default_data_dir
+from .errors import CompanionError, LogError
+from .log import TableLog
+from .salvage import Salvage, salvage_db
 
 __all__ = ["damage", "salvage", "recover", "Salvage", "register"]
-
-#: Sequence numbers read per query (one at a time inside a chunk that fails).
-_CHUNK = 256
-#: Missing numbers in a row that end the search when the last number given is unknown.
-_GAP = 5000
-
-
-@dataclass
-class Salvage:
-    """What could be read from a log."""
-
-    events: list[Event] = field(default_factory=list)
-    #: Sequence numbers whose row could not be read (or decoded).
-    lost: list[int] = field(default_factory=list)
-    client_ids: list[tuple[str, int]] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    last_seq: int = 0
-
 
 def _open_ro(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
@@ -65,76 +47,6 @@ def damage(path: str | Path) -> list[str]:
     return [] if found == ["ok"] else found
 
 
-def _row_event(row: tuple[Any, ...]) -> Event:
-    seq, at, etype, source, by, data = row
-    obj: dict[str, Any] = {"seq": seq, "at": at, "type": etype, "source": source, "data": json.loads(data)}
-    if by is not None:
-        obj["by"] = by
-    return parse_event(obj)
-
-
-def _last_seq(db: sqlite3.Connection) -> int:
-    best = 0
-    for sql in ("SELECT seq FROM sqlite_sequence WHERE name='events'", "SELECT max(seq) FROM events"):
-        try:
-            row = db.execute(sql).fetchone()
-            if row and row[0]:
-                best = max(best, int(row[0]))
-        except sqlite3.DatabaseError:
-            pass
-    return best
-
-
-def salvage_db(db: sqlite3.Connection) -> Salvage:
-    """Every readable event of an open connection: read a chunk of numbers at a time,
-    and one row at a time within a chunk that crosses a damaged page."""
-    out = Salvage()
-    known = _last_seq(db)
-    sql = "SELECT seq, at, type, source, by, data FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq"
-    start, misses = 1, 0
-    while True:
-        if start > known and misses >= (_CHUNK if known else _GAP):
-            break
-        end = start + _CHUNK - 1
-        try:
-            rows = db.execute(sql, (start, end)).fetchall()
-            # A scan across a damaged interior page may skip rows without an error: a
-            # chunk that should be full (numbers have no holes) is read again row by row.
-            whole = len(rows) == min(end, known) - start + 1 or start > known
-        except sqlite3.DatabaseError:
-            whole = False
-        if not whole:
-            rows = []
-            for seq in range(start, end + 1):
-                try:
-                    row = db.execute(sql, (seq, seq)).fetchone()
-                except sqlite3.DatabaseError:
-                    continue
-                if row is not None:
-                    rows.append(row)
-        misses = misses + _CHUNK if not rows else 0
-        for row in rows:
-            seq = int(row[0])
-            out.last_seq = max(out.last_seq, seq)
-            try:
-                out.events.append(_row_event(row))
-            except (ValueError, EventError) as exc:
-                out.problems.append(f"event {seq}: unreadable ({exc})")
-        start = end + 1
-    # Rows are never deleted and the sequence has no holes, so every number up to the
-    # last one given that was not read was lost with its page (or was already missing
-    # from an earlier recovery: the report of that one says so).
-    out.last_seq = max(out.last_seq, known)
-    readable = {ev.seq for ev in out.events}
-    out.lost = [s for s in range(1, out.last_seq + 1) if s not in readable]
-    try:
-        for cid, s in db.execute("SELECT id, seq FROM client_ids"):
-            out.client_ids.append((str(cid), int(s)))
-    except sqlite3.DatabaseError:
-        out.problems.append("the client ids (retry protection) could not be read; they are not needed to play")
-    return out
-
-
 def salvage(path: str | Path) -> Salvage:
     """Read a log file read-only and return every event that can be read."""
     try:
@@ -151,8 +63,6 @@ def salvage(path: str | Path) -> Salvage:
 
 def recover(src: str | Path, dst: str | Path) -> dict[str, Any]:
     """Write every readable event of ``src`` to a new log ``dst``; return the report."""
-    from .log import TableLog
-
     src, dst = Path(src), Path(dst)
     if dst.exists():
         raise CompanionError(f"{dst} already exists: choose another file")
@@ -193,8 +103,6 @@ def _ranges(seqs: list[int]) -> str:
 
 
 def _cmd_recover(args: argparse.Namespace) -> int:
-    from .serve import default_data_dir
-
     data_dir = Path(args.data) if args.data else default_data_dir()
     log_path = data_dir / "table.sqlite"
     if not log_path.exists():

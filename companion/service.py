@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .errors import CompanionError
+from .errors import CompanionError, InvariantError
 from .events import Event, Source, parse_event
 from .log import TableLog
 from .snapshots import SNAPSHOT_EVERY, SnapshotStore, open_table
@@ -210,7 +210,8 @@ class TableService:
             applied = self.table.commit(prepared, stored)
             self._changes += 1
             self.snapshots.note(applied)
-            assert stored.seq is not None
+            if stored.seq is None:
+                raise InvariantError("the log stored an event without a sequence number")
             self.snapshots.maybe_snapshot(self.table, stored.seq)
             payload = {"applied": applied.to_json(), "state": self.table.to_json(history_limit=self.history_limit)}
             payload["state"]["devices"] = dict(self.devices)

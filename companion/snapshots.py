@@ -39,7 +39,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .errors import CompanionError
+from .errors import CompanionError, InvariantError
 from .events import Event
 from .games import GAMES, Outcome
 from .log import TableLog
@@ -207,7 +207,8 @@ class SnapshotStore:
                     self.log.problems.append(p)
             self._forget_after(seq)
             self.last_seq = seq
-            return seq
+            folded_after: int = seq
+            return folded_after
         self._forget_after(0)
         return 0
 
@@ -374,7 +375,8 @@ def fold_log(table: Table, store: SnapshotStore, after: int) -> None:
                     store.note(table.apply(ev))
                 except CompanionError as exc:
                     table.skipped.append((ev, str(exc)))
-                assert ev.seq is not None
+                if ev.seq is None:
+                    raise InvariantError("an event read from the log has no sequence number")
                 if cache and (ev.seq > recent or ev.seq - store.last_seq >= store.every * _KEEP_RECENT):
                     store.maybe_snapshot(table, ev.seq)
             after = upto

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,34 +65,24 @@ def render_text(stats: list[Any], lang: str = "fr") -> str:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from .cli import _load_events
+    # Imported here for start-up speed: register() runs for every `companion` command,
+    # and the table (with every game's rules) is only needed by this one.
+    from .datadir import default_data_dir
     from .dicestats import die_rolls, die_stats
     from .errors import CompanionError
+    from .log import load_events
     from .table import Table
 
     path = args.log
     if path is None:
-        from .serve import default_data_dir
-
         path = (args.data or default_data_dir()) / "table.sqlite"
         if not path.exists():
             raise CompanionError(f"no table log at {path}: give a LOG or --data FOLDER")
-    table = Table().replay(_load_events(path, strict=False))
+    table = Table().replay(load_events(path, strict=False,
+                                       warn=lambda problem: print(f"warning: {problem}", file=sys.stderr)))
     stats = die_stats(die_rolls((f.event, f.outcomes) for f in table.frames))
     if args.svg is not None:
-        from .statsvg import histogram_svg
-
-        args.svg.mkdir(parents=True, exist_ok=True)
-        fr = args.lang != "en"
-        for d in stats:
-            fit = d.fits.get("all")
-            svg = histogram_svg([d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces],
-                                {g: [d.counts[g].get(f, 0) for f in d.faces] for g in ("camera", "hand")},
-                                [fit.expected[f] for f in d.faces] if fit else None, d.label["fr" if fr else "en"],
-                                {"camera": "lus par la caméra" if fr else "read by the camera",
-                                 "hand": "saisis à la main" if fr else "typed by hand",
-                                 **({"expected": "dé équilibré" if fr else "fair die"} if fit else {})})
-            (args.svg / f"{d.die}.svg").write_text(svg, encoding="utf-8")
+        _write_svgs(stats, args.svg, args.lang)
     try:
         if args.json:
             json.dump([d.to_json() for d in stats], sys.stdout, ensure_ascii=False, indent=1)
@@ -100,7 +91,22 @@ def _cmd_stats(args: argparse.Namespace) -> int:
             sys.stdout.write(render_text(stats, args.lang))
         sys.stdout.flush()
     except BrokenPipeError:  # `companion stats | head`
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _write_svgs(stats: Any, folder: Path, lang: str) -> None:
+    """Each die's histogram as ``folder/<die>.svg`` (``--svg``)."""
+    from .statsvg import histogram_svg  # with the rest of the command: only when asked for
+
+    folder.mkdir(parents=True, exist_ok=True)
+    fr = lang != "en"
+    for d in stats:
+        fit = d.fits.get("all")
+        svg = histogram_svg([d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces],
+                            {g: [d.counts[g].get(f, 0) for f in d.faces] for g in ("camera", "hand")},
+                            [fit.expected[f] for f in d.faces] if fit else None, d.label["fr" if fr else "en"],
+                            {"camera": "lus par la caméra" if fr else "read by the camera",
+                             "hand": "saisis à la main" if fr else "typed by hand",
+                             **({"expected": "dé équilibré" if fr else "fair die"} if fit else {})})
+        (folder / f"{d.die}.svg").write_text(svg, encoding="utf-8")

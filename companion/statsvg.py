@@ -26,7 +26,10 @@ def histogram_svg(faces: Sequence[str], counts: Mapping[str, Sequence[int]], exp
     top = max([1.0, *totals, *(expected or [])])
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
     bw = plot_w / n
-    y = lambda v: pad_t + plot_h * (1 - v / top)  # noqa: E731
+
+    def y(v: float) -> float:
+        return pad_t + plot_h * (1 - v / top)
+
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}"'
              f' role="img" aria-label="{escape(title)}" font-family="sans-serif" font-size="13">',
              f'<text x="{pad_l}" y="18" font-weight="bold">{escape(title)}</text>',

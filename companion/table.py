@@ -44,7 +44,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from .errors import CompanionError, EventError, LogError, RuleError
+from .errors import CompanionError, EventError, InvariantError, LogError, RuleError
 from .events import Event, Source
 from .games import Outcome, find_game, text
 from .games.base import Game
@@ -206,7 +206,8 @@ class Table:
             if self.source is not None and len(self.frames) < min(self.depth, self.keep):
                 self._refill()
         else:
-            assert frame is not None
+            if frame is None:
+                raise InvariantError(f"event {stored.seq} was prepared without its frame")
             self._push(Frame(stored, frame.game, frame.options, frame.seed, frame.state, frame.outcomes))
         return Applied(stored, applied.outcomes, applied.undone)
 
@@ -229,7 +230,8 @@ class Table:
     def _refill(self) -> None:
         """Rebuild the window after undo went under it: from the latest snapshot whose
         stack is a prefix of ours, fold our effective events above it again."""
-        assert self.source is not None
+        if self.source is None:
+            raise InvariantError("the window can be refilled only from a snapshot source")
         self.refills += 1
         depth = self.depth
         base_depth, frames = self.source.base(self.seqs, depth)

@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
+
+from . import open_tray
+from . import protocol
+from .errors import TrayError
+from .protocol import crc16
 
 __all__ = ["register"]
 
@@ -87,9 +94,6 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_frame(args: argparse.Namespace) -> int:
-    from .errors import TrayError
-    from .protocol import crc16
-
     if not 0 <= args.seq <= 0xFFFF:
         raise TrayError("--seq must be from 0 to 65535")
     words = [w for word in args.words for w in word.split()]
@@ -102,10 +106,7 @@ def _cmd_frame(args: argparse.Namespace) -> int:
 
 
 def _cmd_emulate(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from .emulator import TrayEmulator
-    from .errors import TrayError
+    from .emulator import TrayEmulator  # ptys and the simulated board: only for this command
 
     if args.dir is not None:
         folder = Path(args.dir)
@@ -161,8 +162,6 @@ def _obey(emu: Any, words: list[str], lang: str) -> bool:
         elif cmd == "silent":
             emu.go_silent()
         elif cmd == "noise":
-            import os
-
             emu.inject(os.urandom(int(num or 64)))
         elif cmd == "noisy":
             emu.line_noise = num or 0.0
@@ -177,9 +176,6 @@ def _obey(emu: Any, words: list[str], lang: str) -> bool:
 
 
 def _cmd_monitor(args: argparse.Namespace) -> int:
-    from . import open_tray, protocol as p
-    from .errors import TrayError
-
     link = open_tray(args.port)
     if link is None:
         raise TrayError("no tray configured (COMPANION_TRAY=none); give a port, 'auto' or 'emulated'")
@@ -199,9 +195,9 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
 
     link.subscribe(show)
     if args.light is not None:
-        link.send(p.Light(args.light))
+        link.send(protocol.Light(args.light))
     if args.status is not None:
-        link.send(p.Status(args.status))
+        link.send(protocol.Status(args.status))
     link.start()
     if not args.json:
         emu = getattr(link, "emulator", None)

@@ -1,14 +1,22 @@
 """``companion doctor`` checks for the tray and the Pi's GPIO. Plugged in through
-``companion.doctor.EXTRA_CHECKS``; each takes the data folder and returns
+``companion.app.doctor.EXTRA_CHECKS``; each takes the data folder and returns
 ``{"status", "fr", "en", "fix"}``. Never raises for a missing device.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
 import os
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
+
+from .gpio import GpioTray
+from .link import LinkSettings, TrayLink
+from .ports import ENV_VAR, find_usb_port, parse_spec
 
 __all__ = ["check_tray", "check_gpio", "pin_factory", "pin_libraries", "FACTORY_NAMES"]
 
@@ -19,8 +27,6 @@ def _r(status: str, fr: str, en: str, fix: str = "", fix_fr: str = "") -> dict[s
 
 
 def check_tray(data_dir: Path, timeout: float = 3.0) -> dict[str, Any]:
-    from .ports import ENV_VAR, find_usb_port, parse_spec
-
     raw = os.environ.get(ENV_VAR, "auto")
     try:
         spec = parse_spec(raw)
@@ -42,8 +48,6 @@ def check_tray(data_dir: Path, timeout: float = 3.0) -> dict[str, Any]:
         return _r("fail", f"Pas le droit d'ouvrir {port}", f"No permission to open {port}",
                   "sudo usermod -aG dialout $USER, then log in again (or install deploy/99-companion-tray.rules)",
                   "sudo usermod -aG dialout $USER, puis reconnectez-vous (ou installez deploy/99-companion-tray.rules)")
-    from .link import LinkSettings, TrayLink
-
     link = TrayLink(port, LinkSettings())
     try:
         link.start()
@@ -76,8 +80,6 @@ FACTORY_NAMES = {"LGPIOFactory": "lgpio", "RPiGPIOFactory": "RPi.GPIO", "PiGPIOF
 def _installed(module: str) -> bool:
     """Whether ``module`` can be found, without importing it (lgpio opens files at import,
     RPi.GPIO refuses to import off a Pi)."""
-    import importlib.util
-
     try:
         return importlib.util.find_spec(module) is not None
     except ValueError:  # in sys.modules without a spec: there, so installed
@@ -91,9 +93,7 @@ def _rpi_gpio_provider() -> str | None:
     ``rpi-lgpio`` (its API over lgpio, for the Pi 5), or None when it is not installed."""
     if not _installed("RPi.GPIO"):
         return None
-    from importlib.metadata import packages_distributions
-
-    dists = packages_distributions().get("RPi", [])
+    dists = importlib.metadata.packages_distributions().get("RPi", [])
     return "rpi-lgpio" if any(d.lower().replace("_", "-") == "rpi-lgpio" for d in dists) else "RPi.GPIO"
 
 
@@ -115,8 +115,6 @@ def _lgpio_workdir(data_dir: Path) -> None:
     folder (the service's own working folder), else the temporary folder."""
     if "LG_WD" in os.environ or os.access(".", os.W_OK):
         return
-    import tempfile
-
     os.environ["LG_WD"] = str(data_dir) if os.access(data_dir, os.W_OK) else tempfile.gettempdir()
 
 
@@ -124,8 +122,6 @@ def pin_factory() -> tuple[Any, str, list[str]]:
     """The pin factory gpiozero picks here (``$GPIOZERO_PIN_FACTORY``, else the first of
     lgpio, RPi.GPIO, pigpio, native that loads): ``(factory or None, its name, why the
     ones before it were passed over)``. The caller closes the factory."""
-    import warnings
-
     from gpiozero import Device
 
     with warnings.catch_warnings(record=True) as caught:
@@ -167,8 +163,6 @@ def check_gpio(data_dir: Path) -> dict[str, Any]:
                       f"No permission to use the GPIO (pin library: {name})",
                       "sudo usermod -aG gpio $USER, then log in again",
                       "sudo usermod -aG gpio $USER, puis reconnectez-vous")
-        from .gpio import GpioTray
-
         tray = GpioTray(17, 27, pin_factory=factory)
         try:
             tray.start()

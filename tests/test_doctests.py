@@ -22,6 +22,8 @@ MODULES = [
     "companion.dice",
     "companion.games.options",
     "companion.games.espri.options",
+    "companion.games.expects",
+    "companion.games.expects_schema",
     "companion.roll.match",
     "vision.background",
     "vision.reader",

@@ -1,7 +1,11 @@
 """``companion doctor`` checks for the camera side: camera (with markers, focus and light
 on a live frame), calibration, enrolled dice. Plugged in through
-``companion.doctor.EXTRA_CHECKS``; each takes the table's data folder and returns
+``companion.app.doctor.EXTRA_CHECKS``; each takes the table's data folder and returns
 ``{"status": "ok"|"warn"|"fail", "fr", "en", "fix"}``. Never raises for a missing device.
+
+The vision modules (OpenCV, numpy) are imported inside the checks, not at the top: a
+missing or broken OpenCV is then a finding of ``companion doctor``, not a check that
+silently disappears because this module cannot be imported.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ def _r(status: str, fr: str, en: str, fix: str = "", fix_fr: str = "") -> dict[s
 
 
 def check_camera(data_dir: Path) -> dict[str, Any]:
-    from companion.roll.camera import resolve_camera_spec
+    from .camera import resolve_camera_spec
 
     raw = os.environ.get("COMPANION_CAMERA") or "auto"
     spec = resolve_camera_spec(raw)
@@ -31,7 +35,7 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
                   "caméra du Pi : sudo apt install python3-picamera2, nappe bien enfoncée, essai avec `rpicam-hello` ; "
                   "webcam USB : voir `ls /dev/video*` ; puis réglez COMPANION_CAMERA ou --camera")
     try:
-        from vision.sources import open_source
+        from .sources import open_source
 
         src = open_source(spec)
     except Exception as exc:  # noqa: BLE001 - a finding, not a crash
@@ -52,7 +56,7 @@ def check_camera(data_dir: Path) -> dict[str, Any]:
             src.close()
         except Exception:  # noqa: BLE001
             pass
-    from companion.roll.checks import frame_checks
+    from .checks import frame_checks
 
     c = frame_checks(frame)
     bad = [k for k in ("markers", "focus", "light") if not c[k]["ok"]]
@@ -107,7 +111,7 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")
-    from companion.roll.checks import TARGET_VIEWS
+    from .checks import TARGET_VIEWS
 
     done = [k for k, faces in FACES.items() if all(counts.get((k, f), 0) >= TARGET_VIEWS for f in faces)]
     part = [k for k, faces in FACES.items() if k not in done and any(counts.get((k, f), 0) for f in faces)]

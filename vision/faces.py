@@ -24,17 +24,28 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 import cv2
 import numpy as np
 
 from .segment import Blob
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .enroll import Enrollment
-
 __all__ = ["Features", "Match", "ClassifyParams", "extract", "classify", "INK_SIZE", "SIL_SIZE", "ROTATIONS"]
+
+
+class Templates(Protocol):
+    """What classifying asks of the enrolled faces (:class:`vision.enroll.Enrollment`,
+    which builds on this module's features, so it is named here by shape, not imported)."""
+
+    classes: list[tuple[str, int | str]]
+    colour: np.ndarray
+    ink: np.ndarray
+    sil: np.ndarray
+    ink_frac: np.ndarray
+    label: np.ndarray
+
+    def self_similarity(self, ci: int) -> float | None: ...
 
 INK_SIZE = 56
 SIL_SIZE = 20
@@ -101,7 +112,8 @@ def _unit(v: np.ndarray) -> np.ndarray:
     v = v.astype(np.float32).reshape(v.shape[0], -1) if v.ndim > 1 else v.astype(np.float32).reshape(1, -1)
     v = v - v.mean(axis=1, keepdims=True)
     n = np.linalg.norm(v, axis=1, keepdims=True)
-    return v / np.maximum(n, 1e-6)
+    unit: np.ndarray = v / np.maximum(n, 1e-6)
+    return unit
 
 
 def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool = True) -> Features:
@@ -160,7 +172,8 @@ def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool
 def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Lab distance with lightness counted 0.3 (shading and glare change it more than hue)."""
     d = np.asarray(a, np.float32) - np.asarray(b, np.float32)
-    return np.sqrt((0.3 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    dist: np.ndarray = np.sqrt((0.3 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    return dist
 
 
 def _products(q: np.ndarray, templates: np.ndarray) -> np.ndarray:
@@ -173,7 +186,7 @@ def _products(q: np.ndarray, templates: np.ndarray) -> np.ndarray:
     return np.stack([templates @ row for row in q])
 
 
-def class_scores(feat: Features, enrollment: "Enrollment", params: ClassifyParams = ClassifyParams()
+def class_scores(feat: Features, enrollment: Templates, params: ClassifyParams = ClassifyParams()
                  ) -> tuple[np.ndarray, np.ndarray]:
     """(overall score, ink-only score) of every enrolled class (index into ``enrollment.classes``).
 
@@ -270,7 +283,7 @@ def decide(scores: np.ndarray, ink_scores: np.ndarray, classes: list[tuple[str, 
     return Match(kind, classes[face_i][1], score, margin, conf, pending, cands)
 
 
-def classify(feat: Features, enrollment: "Enrollment", params: ClassifyParams = ClassifyParams(),
+def classify(feat: Features, enrollment: Templates, params: ClassifyParams = ClassifyParams(),
              kinds: tuple[str, ...] | None = None) -> Match:
     """The enrolled (kind, face) that ``feat`` matches best; ``kinds`` restricts the search."""
     scores, ink = class_scores(feat, enrollment, params)

@@ -25,8 +25,8 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.errors import CompanionError, LogError, RuleError
 
-from .app import get_service
 from .auth import require_pin
+from .context import get_service
 from .errors import storage_error
 from .server import EVENT_BODY_LIMIT
 from .validate import BadInput, check_client_id, check_json, int_arg, parse_json

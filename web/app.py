@@ -10,7 +10,7 @@ as they like. Config keys:
 - ``TABLE_PIN``: the PIN that changing anything needs (required);
 - ``SECRET_KEY``: signs the tablet's session cookie (else a random one per start);
 - ``DEMO``: show the demo banner (and the demo "roll" button);
-- ``DEVICES``: a :class:`companion.roll.wiring.Devices` (camera, tray, roll service);
+- ``DEVICES``: a :class:`companion.app.wiring.Devices` (camera, tray, roll service);
   without it the camera endpoints answer 404 and the page shows no camera panel.
 
 - ``STREAMS_PER_ADDRESS`` / ``MAX_STREAMS``: caps on live-update streams (see
@@ -29,6 +29,8 @@ from flask import Flask
 
 from companion.service import TableService
 
+from . import api, camera, errors, guard, journal, pages, setup, stats
+from .context import get_service
 from .server import PHOTO_BODY_LIMIT
 
 __all__ = ["create_app", "get_service"]
@@ -61,23 +63,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         service = TableService(Path(data_dir) / "table.sqlite")
     app.extensions["companion"] = service
 
-    from . import api, camera, journal, pages, setup, stats
-
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(camera.bp)
     for extra in (setup, journal, stats):  # the set-up flow, the journal, the dice statistics
         app.register_blueprint(extra.bp)
 
-    from . import errors, guard
-
     guard.install(app)
     errors.install(app)
 
     return app
-
-
-def get_service(app: Flask | None = None) -> TableService:
-    from flask import current_app
-
-    return (app or current_app).extensions["companion"]

@@ -74,7 +74,8 @@ class Throttle:
         self._lock = threading.Lock()
 
     def _backoff(self, locks: int) -> float:
-        return min(self.max_s, self.base_s * 2 ** min(locks, 30))
+        delay: float = min(self.max_s, self.base_s * 2 ** min(locks, 30))
+        return delay
 
     def wait_s(self, addr: str) -> float:
         """Seconds ``addr`` must wait before its next try (0: it may try now)."""

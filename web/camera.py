@@ -22,14 +22,40 @@ Everything that changes anything needs the PIN (see :mod:`web.auth`).
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_file
 
+from companion.errors import CameraGone, CompanionError
+from companion.roll.demo import demo_events
+
 from .auth import csrf_token, is_authenticated, require_pin
+from .context import get_service
+from .pages import _lang
 from .validate import BadInput, as_int, int_arg, request_json
 
 bp = Blueprint("camera", __name__)
+
+
+class CameraDesk(Protocol):
+    """What the calibration wizard asks of the devices (``app.config["DEVICES"]``, a
+    :class:`companion.app.wiring.Devices`): the web layer names what it needs, the
+    application layer does it with the vision package (:mod:`vision.checks`)."""
+
+    @property
+    def vision_dir(self) -> Path: ...
+    def preview_jpeg(self, frame: Any) -> bytes: ...
+    def frame_checks(self, frame: Any) -> dict[str, Any]: ...
+    def save_calibration(self, frame: Any) -> dict[str, Any]: ...
+    def enroll_face(self, frame: Any, kind: str, face: Any, box: Any = None, at: Any = None) -> dict[str, Any]: ...
+    def enrolled_views_png(self, kind: str, face: Any) -> bytes | None: ...
+    def enrollment_progress(self) -> dict[str, Any]: ...
+
+
+def _desk() -> CameraDesk:
+    desk: CameraDesk = _devices()
+    return desk
 
 
 def _devices() -> Any:
@@ -125,14 +151,10 @@ def shake() -> Any:
 # -- calibration and enrollment -------------------------------------------------------
 @bp.get("/calibrate")
 def calibrate_page() -> str:
-    from .pages import _lang
-
     return render_template("calibrate.html", lang=_lang(), csrf=csrf_token(), can_edit=is_authenticated())
 
 
 def _frame() -> Any:
-    from companion.roll.camera import CameraGone
-
     cam = _devices().camera
     if cam is None:
         abort(_err("no camera: start with --camera", 409))
@@ -144,31 +166,19 @@ def _frame() -> Any:
 
 @bp.get("/api/camera/preview.jpg")
 def preview() -> Any:
-    import cv2
-
-    frame = _frame()
-    h, w = frame.shape[:2]
-    scale = min(1.0, 800 / max(w, 1))
-    if scale < 1:
-        frame = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
-    ok, buf = cv2.imencode(".jpg", frame, [int(cv2.IMWRITE_JPEG_QUALITY), 75])
-    resp = current_app.response_class(buf.tobytes(), mimetype="image/jpeg")
+    resp = current_app.response_class(_desk().preview_jpeg(_frame()), mimetype="image/jpeg")
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
 
 @bp.get("/api/camera/check")
 def check() -> Any:
-    from companion.roll.checks import frame_checks
-
-    return jsonify(frame_checks(_frame()))
+    return jsonify(_desk().frame_checks(_frame()))
 
 
 @bp.post("/api/camera/background")
 @require_pin
 def background() -> Any:
-    from companion.roll.checks import save_calibration
-
     src = getattr(_devices().camera, "source", None)
     if src is not None and hasattr(src, "lock_exposure"):
         try:  # the empty tray and every later frame under the same exposure and white balance
@@ -176,7 +186,7 @@ def background() -> Any:
         except Exception:  # noqa: BLE001 - a camera without the controls still calibrates
             pass
     try:
-        out = save_calibration(_devices(), _frame())
+        out = _desk().save_calibration(_frame())
     except ValueError as exc:
         return _err(str(exc))
     return jsonify(out)
@@ -185,11 +195,9 @@ def background() -> Any:
 @bp.post("/api/camera/enroll")
 @require_pin
 def enroll() -> Any:
-    from companion.roll.checks import enroll_face
-
     b = _body()
     try:
-        out = enroll_face(_devices(), _frame(), str(b.get("kind", "")), b.get("face"), b.get("box"), b.get("at"))
+        out = _desk().enroll_face(_frame(), str(b.get("kind", "")), b.get("face"), b.get("box"), b.get("at"))
     except ValueError as exc:
         return _err(str(exc))
     return jsonify(out)
@@ -197,9 +205,7 @@ def enroll() -> Any:
 
 @bp.get("/api/camera/enrollment/views.png")
 def enrollment_views() -> Any:
-    from companion.roll.checks import enrolled_views_png
-
-    png = enrolled_views_png(_devices(), str(request.args.get("kind", ""))[:20], str(request.args.get("face", ""))[:40])
+    png = _desk().enrolled_views_png(str(request.args.get("kind", ""))[:20], str(request.args.get("face", ""))[:40])
     if png is None:
         return _err("no view learnt for this face", 404)
     resp = current_app.response_class(png, mimetype="image/png")
@@ -209,26 +215,19 @@ def enrollment_views() -> Any:
 
 @bp.get("/api/camera/enrollment")
 def enrollment() -> Any:
-    from companion.roll.checks import enrollment_progress
-
-    return jsonify(enrollment_progress(_devices()))
+    return jsonify(_desk().enrollment_progress())
 
 
 @bp.post("/api/demo/game")
 @require_pin
 def demo_game() -> Any:
     """Demo only: start ``game`` with its example set-up, stopped where the camera reads."""
-    from companion.errors import CompanionError
-    from companion.roll.demo import demo_events
-
     if not current_app.config.get("DEMO"):
         return _err("démo seulement / demo only", 404)
     game = str(_body().get("game", ""))
     events = demo_events(game)
     if not events:
         return _err(f"pas de démo pour {game!r} / no demo for {game!r}")
-    from .app import get_service
-
     service = get_service()
     try:
         for ev in events:

@@ -19,8 +19,9 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.journal import Entry, filter_entries, journal, people, to_csv, to_json_text
 
-from .app import get_service
 from .auth import csrf_token, is_authenticated
+from .context import get_service
+from .pages import _lang as lang
 
 bp = Blueprint("journal", __name__)
 
@@ -55,8 +56,6 @@ def _entries() -> list[Entry]:
 
 
 def _lang() -> str:
-    from .pages import _lang as lang
-
     return lang()
 
 

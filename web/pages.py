@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, render_template, request, session
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_from_directory, session
+from markupsafe import Markup
 
+from companion.games import game_names
+
+from .addresses import lan_addresses
 from .auth import csrf_token, is_authenticated, login, require_csrf, too_many
+from .validate import BadInput, request_json
 
 bp = Blueprint("pages", __name__)
 
@@ -21,10 +28,6 @@ def _lang() -> str:
 
 @bp.get("/")
 def table() -> str:
-    from pathlib import Path
-
-    from companion.games import game_names
-
     games = game_names()
     static = Path(current_app.static_folder or "static") / "games"
     return render_template(
@@ -42,8 +45,6 @@ def table() -> str:
 
 @bp.post("/login")
 def do_login() -> Any:
-    from .validate import BadInput, request_json
-
     data: Any
     if request.is_json:
         try:
@@ -76,8 +77,6 @@ def do_logout() -> Any:
 @bp.get("/favicon.ico")
 def favicon() -> Any:
     """The tab's icon (an SVG: every browser the tablets run takes it at this address)."""
-    from flask import send_from_directory
-
     resp = send_from_directory(current_app.static_folder or "static", "favicon.svg", mimetype="image/svg+xml",
                                max_age=86400)
     return resp
@@ -93,13 +92,6 @@ def welcome() -> Any:
     """For the Pi's own display (a kiosk browser on http://localhost:8080/welcome): the
     address for the tablets as text and as a QR code (for tablets that cannot resolve
     ``.local`` names), and the table PIN, shown only to the Pi itself (loopback)."""
-    import socket
-
-    from flask import Response
-    from markupsafe import Markup
-
-    from companion.serve import lan_addresses
-
     port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
     addrs = [f"http://{a}:{port}/" for a in lan_addresses()]
     host = socket.gethostname()
@@ -107,7 +99,7 @@ def welcome() -> Any:
     url = addrs[0] if addrs else mdns
     svg = ""
     try:
-        import qrcode  # optional: pip install qrcode
+        import qrcode  # optional (the [pi] extra): imported when the page is asked for
         import qrcode.image.svg
 
         svg = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=12).to_string(encoding="unicode")

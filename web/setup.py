@@ -19,7 +19,7 @@ from flask import Blueprint, jsonify
 from companion.errors import CompanionError
 from companion.events import Event
 
-from .app import get_service
+from .context import get_service
 
 bp = Blueprint("setup", __name__)
 

@@ -16,9 +16,10 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from companion.dicestats import DieStats, die_rolls, die_stats
 from companion.statsvg import histogram_svg
 
-from .app import get_service
 from .auth import csrf_token, is_authenticated
+from .context import get_service
 from .journal import table_inputs
+from .pages import _lang
 
 bp = Blueprint("stats", __name__)
 
@@ -30,8 +31,6 @@ def _stats() -> list[DieStats]:
 
 @bp.get("/stats")
 def page() -> str:
-    from .pages import _lang
-
     return render_template("stats.html", lang=_lang(), csrf=csrf_token(), can_edit=is_authenticated())
 
 
@@ -57,8 +56,6 @@ def die_svg(d: DieStats, group: str, lang: str) -> str:
 
 @bp.get("/stats/<die>.svg")
 def svg(die: str) -> Response:
-    from .pages import _lang
-
     group = request.args.get("group", "all")
     if group not in ("all", "camera", "hand"):
         abort(400)

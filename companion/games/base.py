@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
 
 from ..events import Event
+
+if TYPE_CHECKING:
+    from .camera import Camera
+    from .expects import Step
 
 __all__ = ["Outcome", "Game", "text", "percent", "de"]
 
@@ -77,6 +81,13 @@ class Game(Protocol):
     name: str
     #: Display names: ``{"fr": ..., "en": ...}``.
     title: Mapping[str, str]
+    #: The classes ``state_json()["expects"]`` is built from, one per step (frozen
+    #: dataclasses on :class:`companion.games.expects.Step`): the JSON schema the page's
+    #: tests check is exported from them (``python -m companion.games.expects_schema``).
+    expects_steps: tuple[type[Step], ...]
+    #: The game's camera plug-in (its matcher, corrected reads, demo rolls; see
+    #: :class:`companion.games.camera.Camera`), or None when it reads nothing by camera.
+    camera: Camera | None
 
     def default_options(self) -> dict[str, Any]:
         """The spec's decisions as named options with their defaults (JSON values)."""
@@ -97,7 +108,8 @@ class Game(Protocol):
         """The state as JSON for ``GET /api/state`` and ``companion replay --json``.
 
         Must include ``"expects"``: what input the current step waits for (which dice,
-        which choice, who decides), so the tablet and the camera know what to ask for.
+        which choice, who decides), so the tablet and the camera know what to ask for:
+        the ``to_json()`` of one of :attr:`expects_steps`.
         """
         ...
 

@@ -25,6 +25,8 @@ class DummyState:
 class DummyGame:
     name = "dummy"
     title = {"fr": "Jeu d'essai", "en": "Test game"}
+    expects_steps = ()  # no typed expects: left out of the schema
+    camera = None  # reads nothing by camera
 
     def default_options(self) -> dict[str, Any]:
         return {"cap": 100}

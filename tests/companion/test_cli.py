@@ -50,7 +50,7 @@ def test_export_sqlite_log_to_jsonl_and_replay_it(tmp_path):
 
 def test_fast_commands_do_not_import_opencv_or_flask():
     code = (
-        "import sys; from companion.cli import main; import contextlib, io\n"
+        "import sys; from companion.app.cli import main; import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    try: main(['--help'])\n"
         "    except SystemExit: pass\n"

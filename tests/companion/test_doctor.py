@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from companion.doctor import FAIL, OK, WARN, run_checks
+from companion.app.doctor import FAIL, OK, WARN, run_checks
 from companion.service import TableService
 from tests.helpers import run_cli
 
@@ -47,7 +47,7 @@ def test_doctor_speaks_one_language_at_a_time(tmp_path):
 
 
 def test_a_check_hint_falls_back_to_the_language_it_has():
-    from companion.doctor import Check
+    from companion.app.doctor import Check
 
     both = Check("x", WARN, "a", "b", "do this", "faites ceci")
     assert (both.hint("fr"), both.hint("en")) == ("faites ceci", "do this")

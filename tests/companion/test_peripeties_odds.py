@@ -67,7 +67,7 @@ def test_cli_json_and_text() -> None:
 
 def test_cli_imports_nothing_heavy() -> None:
     code = (
-        "import sys; from companion.cli import main; "
+        "import sys; from companion.app.cli import main; "
         "main(['odds', 'peripeties', '--die', '10', '--difficulty', '9', '--json']); "
         "bad = [m for m in ('cv2', 'flask', 'numpy', 'serial') if m in sys.modules]; "
         "print('HEAVY', bad)"

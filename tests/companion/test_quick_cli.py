@@ -33,7 +33,7 @@ def test_odds_imports_only_that_games_odds_and_no_server_code(game):
     loaded_games = {m.split(".")[2] for m in modules if m.startswith("companion.games.") and m not in shared}
     assert loaded_games == {game}, loaded_games & others
     heavy = {m for m in modules if m.split(".")[0] in {"flask", "werkzeug", "waitress", "cv2", "numpy", "serial", "sqlite3"}}
-    server = {m for m in modules if m in {"companion.serve", "companion.service", "companion.table", "companion.log",
+    server = {m for m in modules if m in {"companion.app.serve", "companion.service", "companion.table", "companion.log",
                                           "companion.snapshots", "companion.roll", "web"}}
     rules = {m for m in modules if m.startswith(f"companion.games.{game}.") and m.rsplit(".", 1)[1] == "game"}
     assert not heavy and not server and not rules, (heavy, server, rules)

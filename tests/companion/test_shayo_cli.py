@@ -45,7 +45,7 @@ def test_bad_input_is_a_clear_error() -> None:
 def test_odds_never_imports_opencv_or_flask() -> None:
     code = (
         "import sys, io, contextlib\n"
-        "from companion.cli import main\n"
+        "from companion.app.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    rc = main(['odds', 'shayo', '--attribute', '4', '--skill', '2', '--difficulty', '6', '--json'])\n"
         "bad = [m for m in ('cv2', 'flask', 'numpy', 'serial') if m in sys.modules]\n"

@@ -17,7 +17,7 @@ from companion.backup import AutoBackup, backup, list_backups, restore
 from companion.errors import CompanionError, LogError
 from companion.log import TableLog
 from companion.recover import damage, recover, salvage
-from companion.serve import check_log_present
+from companion.app.serve import check_log_present
 from companion.service import TableService
 from tests.helpers import run_cli
 

@@ -52,7 +52,7 @@ def test_errors_are_clear() -> None:
 def test_no_opencv_no_flask() -> None:
     code = (
         "import sys, io, contextlib\n"
-        "from companion.cli import main\n"
+        "from companion.app.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    rc = main(['odds', 'wuxia', '--attribute', '5', '--competence', '2', '--json'])\n"
         "heavy = [m for m in ('cv2', 'flask') if m in sys.modules]\n"

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.roll.photos import PhotoStore
+from companion.app.photos import PhotoStore
 
 
 def test_oldest_photos_are_evicted_past_the_count_limit(tmp_path) -> None:

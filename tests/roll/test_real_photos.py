@@ -1,8 +1,8 @@
 """The table's own read path on real tray photos: ``--camera folder:`` -> roll -> read record.
 
-What is checked is what the table does: :func:`companion.roll.wiring.start_devices`
+What is checked is what the table does: :func:`companion.app.wiring.start_devices`
 opens the folder camera and the roll service, whose reader is the one the table builds
-(:func:`companion.roll.service.default_reader`: the one reader with the data folder's
+(:func:`companion.app.roll_service.default_reader`: the one reader with the data folder's
 calibration and enrollment). Each held-aside photo is rolled through it and the dice of
 the stored read record are compared with the photo's labels.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.roll.wiring import start_devices
+from companion.app.wiring import start_devices
 from companion.service import TableService
 from vision.eval import Tally
 from vision.labelled import list_photos, load_labels, shared_photos_dir

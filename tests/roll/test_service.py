@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.roll.camera import Camera
+from vision.camera import Camera
 from companion.roll.demo import demo_events
-from companion.roll.democam import DemoCamera
-from companion.roll.service import RollService
+from vision.demo_camera import DemoCamera
+from companion.app.roll_service import RollService
 from companion.service import TableService
 
 pytest.importorskip("cv2")
@@ -22,7 +22,7 @@ def democam():
 def calibration(democam):
     from vision.calibration import calibrate
 
-    from companion.roll.democam import DEMO_PX_PER_MM
+    from vision.demo_camera import DEMO_PX_PER_MM
 
     return calibrate(democam.background, px_per_mm=DEMO_PX_PER_MM)
 
@@ -166,9 +166,10 @@ def test_a_pending_read_is_set_aside_when_the_game_moves_on(tmp_path, democam, c
 
 
 def test_a_kind_taught_in_part_keeps_the_shipped_templates(tmp_path, democam, calibration) -> None:
-    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment, enroll_frame
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
+    from vision.enroll_photos import enroll_frame
 
-    from companion.roll.service import default_reader
+    from companion.app.roll_service import default_reader
 
     democam.prepare([("d10", 3)], seed=51)
     democam.wait_ready(20)

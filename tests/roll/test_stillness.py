@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.roll.stillness import StillnessDetector
+from vision.stillness import StillnessDetector
 
 
 def frames(seed: int):

@@ -92,7 +92,7 @@ def test_bad_paths_and_folders(tmp_path: Path) -> None:
 
 
 def test_registering_the_commands_imports_nothing_heavy() -> None:
-    code = ("import sys, argparse, vision.cli as c; p = argparse.ArgumentParser(); "
+    code = ("import sys, argparse, vision.commands as c; p = argparse.ArgumentParser(); "
             "c.register(p.add_subparsers()); "
             "print(sorted(m for m in ('cv2', 'numpy', 'torch') if m in sys.modules))")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from vision.catalog import CLASSES, parse_face
-from vision.enroll import (DEFAULT_VIEWS, PACKAGED, Enrollment, _render_enrollment, default_enrollment,
-                           enroll_frame, folder_items)
+from vision.enroll import DEFAULT_VIEWS, PACKAGED, Enrollment, _render_enrollment, default_enrollment
+from vision.enroll_photos import enroll_frame, folder_items
 from vision.errors import EnrollmentError
 from vision.faces import classify, extract
 from vision.markers import MarkerLayout
@@ -165,10 +165,10 @@ def test_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
 
 # -- the commands ----------------------------------------------------------------------
 def _run(argv: list[str]) -> int:
-    from vision import cli2
+    from vision import commands
 
     parser = argparse.ArgumentParser(prog="companion")
-    cli2.register(parser.add_subparsers(dest="command"))
+    commands.register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)
     return int(args.func(args))
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from companion.roll.demo import demo_events
-from companion.roll.wiring import start_devices
+from companion.app.wiring import start_devices
 from companion.service import TableService
 
 pytest.importorskip("cv2")

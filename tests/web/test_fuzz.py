@@ -65,7 +65,7 @@ SKIP = {"/api/camera/background", "/api/roll/shake", "/api/roll/read", "/api/cam
 
 @pytest.fixture
 def fuzz_app(tmp_path, service):
-    from companion.roll.wiring import start_devices
+    from companion.app.wiring import start_devices
     from web.app import create_app
 
     devs = start_devices(service, tmp_path, camera="demo", tray="none", gpio="none", demo=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from companion.serve import PIN_DIGITS, check_pin_strength, load_settings
+from companion.app.serve import PIN_DIGITS, check_pin_strength, load_settings
 from tests.helpers import run_cli
 from tests.web.conftest import PIN
 from web.auth import PER_ADDRESS, TABLE_WIDE, Throttle, wait_text

@@ -13,6 +13,8 @@ from . import appel, people, resolve, setup
 from .options import OPTION_SPECS, Options, default_options, parse_options
 from .state import GEMS, Board, EspriState, gem_census
 from .view import describe, state_json
+from .camera import CAMERA
+from .expects import STEPS as EXPECTS_STEPS
 
 __all__ = ["EspriGame", "GAME", "OPTIONS", "Options"]
 
@@ -61,6 +63,9 @@ class EspriGame:
     title = {"fr": "ESPRI", "en": "ESPRI"}
     #: The options, one field each (:mod:`companion.games.options`).
     options_class = Options
+    #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
+    expects_steps = EXPECTS_STEPS
+    camera = CAMERA
 
     def default_options(self) -> dict[str, Any]:
         return default_options()

@@ -156,26 +156,8 @@ def best_result(counts: Sequence[int], called: str, options: Options, chooser: s
     return max(levels) if chooser == "leader" else min(levels)
 
 
-def match_selection(choices: list[dict[str, Any]], gems: Any, direction: Any,
-                    candidates: Sequence[str]) -> dict[str, Any]:
-    """Find the chosen selection, or say which rule of R17 forbids it."""
-    _check_chosen_gems(gems, candidates)
-    mods = [g for g in gems if g in ("temps", "rupture")]
-    seas = [g for g in gems if g in SEASONS]
-    _check_r17(mods, seas, candidates)
-    want = selection_key(gems, direction if direction is not None else None)
-    alt = selection_key(list(reversed(gems)), direction)
-    for sel in choices:
-        if sel["key"] in (want, alt):
-            return sel
-    if seas and mods and direction not in ("up", "down"):
-        raise RuleError("a Time/Rupture gem with a Season gem needs 'direction': up or down", rule="R19")
-    raise RuleError(f"the selection {want} is not allowed here (allowed: {', '.join(s['key'] for s in choices)})",
-                    rule="R17")
-
-
-def _check_chosen_gems(gems: Any, candidates: Sequence[str]) -> None:
-    """The chosen gems are known gems, each among the candidates."""
+def _check_gems(gems: Any, candidates: Sequence[str]) -> list[str]:
+    """The chosen gems, each a known gem among the candidates (R1, R17)."""
     if not isinstance(gems, list) or not gems or not all(isinstance(g, str) for g in gems):
         raise RuleError("'gems' must be a non-empty list of gem names", rule="R17")
     for g in gems:
@@ -186,11 +168,15 @@ def _check_chosen_gems(gems: Any, candidates: Sequence[str]) -> None:
         if g not in avail:
             raise RuleError(f"no {g} gem among the candidates ({', '.join(candidates) or 'none'})", rule="R17")
         avail.remove(g)
+    return gems
 
 
-def _check_r17(mods: list[str], seas: list[str], candidates: Sequence[str]) -> None:
-    """R17: one Season gem, at most one Time or Rupture gem (never both); a Time or
-    Rupture gem alone only when no candidate is a Season gem."""
+def _check_combination(gems: list[str], candidates: Sequence[str]) -> tuple[list[str], list[str]]:
+    """At most one Season gem and one Time or Rupture gem, never Time with Rupture, and a
+    Time/Rupture gem alone only when every candidate is one (R17). Returns the modifier
+    gems and the Season gems."""
+    mods = [g for g in gems if g in ("temps", "rupture")]
+    seas = [g for g in gems if g in SEASONS]
     if "temps" in mods and "rupture" in mods:
         raise RuleError("a Time gem cannot be placed with a Rupture gem", rule="R17")
     if len(mods) > 1:
@@ -201,3 +187,20 @@ def _check_r17(mods: list[str], seas: list[str], candidates: Sequence[str]) -> N
         raise RuleError(
             "a Time or Rupture gem alone is allowed only when every candidate is Time or Rupture;"
             " place it with a Season gem", rule="R17")
+    return mods, seas
+
+
+def match_selection(choices: list[dict[str, Any]], gems: Any, direction: Any,
+                    candidates: Sequence[str]) -> dict[str, Any]:
+    """Find the chosen selection, or say which rule of R17 forbids it."""
+    gems = _check_gems(gems, candidates)
+    mods, seas = _check_combination(gems, candidates)
+    want = selection_key(gems, direction if direction is not None else None)
+    alt = selection_key(list(reversed(gems)), direction)
+    for sel in choices:
+        if sel["key"] in (want, alt):
+            return sel
+    if seas and mods and direction not in ("up", "down"):
+        raise RuleError("a Time/Rupture gem with a Season gem needs 'direction': up or down", rule="R19")
+    raise RuleError(f"the selection {want} is not allowed here (allowed: {', '.join(s['key'] for s in choices)})",
+                    rule="R17")

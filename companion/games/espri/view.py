@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .appel import legal
+from .expects import Cell, Choose, Draw, EspriStep, Extras, Idle, KeepPrayer, Other, RuptureRemoval, SetupDraw, SetupGm, SetupKeep
 from .common import candidates
 from .state import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, Character, EspriState, Quadrant, gem_census
 from .odds import OddsError, appel_odds
@@ -31,51 +32,57 @@ from .setup import setup_count
 __all__ = ["state_json", "describe", "expects", "leader_order"]
 
 
-def expects(state: EspriState) -> dict[str, Any]:
+def _idle_expects(state: EspriState) -> EspriStep:
+    """No Appel is open: the set-up steps, then the GM's Appel (blocked when every
+    character has fallen, R34)."""
+    if state.setup_hand is not None:
+        cid, hand = state.setup_hand
+        ch = state.char(cid)
+        return SetupKeep("setup_keep", cid, cid, tuple(hand),
+                         min(ch.devotion, sum(1 for g in hand if g != "rupture")))
+    for ch in state.characters:
+        if not ch.set_up:
+            return SetupDraw("setup_draw", ch.id, ch.id, min(setup_count(ch), sum(state.pool)))
+    if state.characters and not state.gm_setup_done:
+        return SetupGm("setup_gm", "gm", min(4, state.pool[GEMS.index("rupture")]))
+    fallen = [c for c in state.characters if c.fallen]
+    if not fallen or len(fallen) != len(state.characters):
+        return Idle("appel", "gm")
+    names = ", ".join(c.name for c in fallen)
+    return Idle("appel", "gm", tuple(c.id for c in fallen), {
+        "fr": f"Personne ne peut mener d'Appel : {names} {'a' if len(fallen) == 1 else 'ont'} chuté (R34). Le MJ rencontre le joueur et décide"
+              " de la suite : un nouveau personnage, ou le MJ relève la chute en fixant Harmonie et Rupture.",
+        "en": f"Nobody can lead an Appel: {names} {'has' if len(fallen) == 1 else 'have'} fallen (R34). The GM meets the player and settles what"
+              " follows: a new character, or the GM lifts the Fall, setting Harmony and Rupture.",
+    })
+
+
+def expects_of(state: EspriState) -> EspriStep:
+    """The step the table waits for (the classes: :mod:`.expects`)."""
     a = state.appel
     if a is None:
-        if state.setup_hand is not None:
-            cid, hand = state.setup_hand
-            ch = state.char(cid)
-            return {"step": "setup_keep", "who": cid, "character": cid, "hand": list(hand),
-                    "keep": min(ch.devotion, sum(1 for g in hand if g != "rupture"))}
-        for ch in state.characters:
-            if not ch.set_up:
-                return {"step": "setup_draw", "who": ch.id, "character": ch.id,
-                        "gems": min(setup_count(ch), sum(state.pool))}
-        if state.characters and not state.gm_setup_done:
-            return {"step": "setup_gm", "who": "gm",
-                    "ruptures": min(4, state.pool[GEMS.index("rupture")])}
-        out: dict[str, Any] = {"step": "appel", "who": "gm"}
-        fallen = [c for c in state.characters if c.fallen]
-        if fallen and len(fallen) == len(state.characters):
-            names = ", ".join(c.name for c in fallen)
-            out["fallen"] = [c.id for c in fallen]
-            out["blocked"] = {
-                "fr": f"Personne ne peut mener d'Appel : {names} {'a' if len(fallen) == 1 else 'ont'} chuté (R34). Le MJ rencontre le joueur et décide"
-                      " de la suite : un nouveau personnage, ou le MJ relève la chute en fixant Harmonie et Rupture.",
-                "en": f"Nobody can lead an Appel: {names} {'has' if len(fallen) == 1 else 'have'} fallen (R34). The GM meets the player and settles what"
-                      " follows: a new character, or the GM lifts the Fall, setting Harmony and Rupture.",
-            }
-        return out
+        return _idle_expects(state)
     if a.step == "draw":
-        return {"step": "draw", "who": "leader", "gems": min(a.draw_count, sum(state.pool)), "N": a.n,
-                "automatic": a.automatic, "temptation": not a.temptation and not a.automatic}
+        return Draw("draw", "leader", min(a.draw_count, sum(state.pool)), a.n, a.automatic,
+                    not a.temptation and not a.automatic)
     if a.step == "choose":
         leader = state.char(a.leader)
-        return {"step": "choose", "chooser": a.chooser, "who": a.chooser, "selections": legal(state, a),
-                "candidates": candidates(a),
-                "redraw": a.redraw_by if (a.redraw_by and not a.redrawn and not a.prayer) else None,
-                "prayers": [] if a.prayer else sorted(set(leader.prayers))}
+        return Choose("choose", a.chooser, a.chooser, tuple(legal(state, a)), tuple(candidates(a)),
+                      a.redraw_by if (a.redraw_by and not a.redrawn and not a.prayer) else None,
+                      () if a.prayer else tuple(sorted(set(leader.prayers))))
     if a.step == "extras":
-        return {"step": "extras", "who": "leader", "count": a.extras_count, "gems": candidates(a)}
+        return Extras("extras", "leader", a.extras_count, tuple(candidates(a)))
     if a.step == "keep_prayer":
-        return {"step": "keep_prayer", "who": "leader", "gems": sorted(set(a.removed))}
+        return KeepPrayer("keep_prayer", "leader", tuple(sorted(set(a.removed))))
     if a.step == "rupture_removal":
-        cells = [{"quadrant": q.season, "cell": c} for q in state.board.quadrants
-                 for c in q.paved() if q.gem_at(c) == "rupture"]
-        return {"step": "rupture_removal", "who": "leader", "cells": cells}
-    return {"step": a.step}  # pragma: no cover
+        return RuptureRemoval("rupture_removal", "leader", tuple(
+            Cell(q.season, c) for q in state.board.quadrants for c in q.paved() if q.gem_at(c) == "rupture"))
+    return Other(a.step)  # pragma: no cover
+
+
+def expects(state: EspriState) -> dict[str, Any]:
+    """What the table waits for, as JSON."""
+    return expects_of(state).to_json()
 
 
 def _char_json(state: EspriState, ch: Any) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from .setup import (
     set_order,
 )
 from .view import describe, state_json
+from .camera import CAMERA
+from .expects import STEPS as EXPECTS_STEPS
 
 __all__ = ["Peripeties", "EVENT_TYPES"]
 
@@ -62,6 +64,9 @@ class Peripeties:
 
     name = "peripeties"
     title = {"fr": "Péripéties", "en": "Péripéties (episodes)"}
+    #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
+    expects_steps = EXPECTS_STEPS
+    camera = CAMERA
     #: The options, one field each (:mod:`companion.games.options`).
     options_class = Options
 

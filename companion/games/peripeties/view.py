@@ -23,11 +23,16 @@ send it under), ``count`` (how many dice still missing), ``by`` (who rolls it).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
+from ...errors import RuleError
 from ..base import percent
+from ..expects import DiceWanted
 
 from .episode import episode_narration, missing_dice
+from .expects import Choice, Fine, PeripetiesStep, Setup, Travel, Trial, TurnStep, TurnSteps, Unknown
+from .expects import Episode as Episode_
 from .model import MAX_BROTHERS, TRIALS, Character, Episode, State
 from .trial import choice_odds, modifiers
 
@@ -66,17 +71,18 @@ def character_json(state: State, ch: Character) -> dict[str, Any]:
     }
 
 
-def _die(kind: str, role: str, by: str, count: int = 1, **extra: Any) -> dict[str, Any]:
+def _die(kind: str, role: str, by: str, count: int = 1, reroll: bool | None = None, rule: str | None = None,
+         when: Mapping[str, tuple[str, ...]] | None = None, optional: bool | None = None) -> DiceWanted:
     """One kind of die the step waits for; ``label`` says it in words for the page
     (``"2×D10 (difficulté)"``), so no page has to build it from the keys."""
-    d = {"kind": kind, "role": role, "count": count, "by": by, **extra}
-    d["label"] = {"fr": _die_words(d, "fr"), "en": _die_words(d, "en")}
-    return d
+    d = DiceWanted(kind, role, count, by, reroll, rule, when, optional)
+    words = d.to_json()
+    return replace(d, label={"fr": _die_words(words, "fr"), "en": _die_words(words, "en")})
 
 
-def _episode_dice(state: State, ep: Episode, owner: str, nxt: str) -> list[dict[str, Any]]:
+def _episode_dice(state: State, ep: Episode, owner: str, nxt: str) -> tuple[DiceWanted, ...]:
     missing = missing_dice(state, ep)
-    out: list[dict[str, Any]] = []
+    out: list[DiceWanted] = []
     for k in ("lieu", "adversaire", "epreuve"):
         if k in missing:
             out.append(_die(k, k, owner))
@@ -89,14 +95,14 @@ def _episode_dice(state: State, ep: Episode, owner: str, nxt: str) -> list[dict[
     if "difficulty" in missing:
         left = 2 - len(ep.difficulty)
         if ep.epreuve is None:
-            out.append(_die("d10", "difficulty", nxt, left, **{"if": {"epreuve": ["combat", "esprit"]}}))
-            out.append(_die("d6", "difficulty", nxt, left, **{"if": {"epreuve": ["magie"]}}))
+            out.append(_die("d10", "difficulty", nxt, left, when={"epreuve": ("combat", "esprit")}))
+            out.append(_die("d6", "difficulty", nxt, left, when={"epreuve": ("magie",)}))
         else:
             out.append(_die("d6" if ep.epreuve == "magie" else "d10", "difficulty", nxt, left))
     n = _DETAIL_N[state.options.detail_dice] - len(ep.detail)
     if n > 0:
         out.append(_die("d6", "detail", nxt, n, optional=True))
-    return out
+    return tuple(out)
 
 
 def _have(ep: Episode) -> dict[str, Any]:
@@ -124,110 +130,117 @@ def _have(ep: Episode) -> dict[str, Any]:
     return have
 
 
-def expects(state: State) -> dict[str, Any]:
-    o = state.options
-    base: dict[str, Any] = {"turn": state.turn}
+def _setup_or_travel(state: State) -> PeripetiesStep:
     if state.phase == "setup":
-        return {
-            **base,
-            "step": "setup",
-            "event": "peripeties.add_character",
-            "dice": [],
-            "choices": [
-                {"name": "add_character", "event": "peripeties.add_character"},
-                {"name": "next_turn", "event": "peripeties.next_turn", "enabled": bool(state.characters)},
-            ],
-        }
-    if state.phase == "travel" or state.episode is None:
-        return {
-            **base,
-            "step": "travel",
-            "event": "peripeties.next_turn",
-            "dice": [],
-            "choices": [{"name": "next_turn", "event": "peripeties.next_turn", "enabled": True}],
-            "travel": [
-                {"character": c.id, **character_json(state, c)["travel"]} for c in state.characters
-            ],
-        }
-    ep = state.episode
-    ch = state.current
-    assert ch is not None
-    owner, nxt = ch.player, state.next_player(ch.player)
-    head = {**base, "character": ch.id, "name": ch.card.name, "player": owner, "next_player": nxt, "have": _have(ep)}
-    sub = ep.sub
-    die = f"d{ch.card.die}"
-    if sub == "dice":
-        choices: list[dict[str, Any]] = []
-        if not _have(ep):
-            others = [c for c in state.queue if c != ch.id and (state.character(c) or ch).player == owner]
-            if others:
-                choices.append({"name": "character", "event": "peripeties.choose", "field": "character",
-                                "values": [ch.id, *others],
-                                "labels": [ch.card.name, *((state.character(c) or ch).card.name for c in others)],
-                                "selected": ch.id, "by": owner})
-        return {**head, "step": "episode", "event": "peripeties.dice",
-                "dice": _episode_dice(state, ep, owner, nxt), "choices": choices, "correctable": True}
-    if sub == "trial":
-        choices = []
-        if ep.epreuve == "combat" and ch.gourds > 0 and o.gourds_per_trial > 0:
-            choices.append({"name": "gourd", "event": "peripeties.choose", "field": "gourd",
-                            "values": list(range(0, min(ch.gourds, o.gourds_per_trial) + 1)),
-                            "selected": ep.gourds, "by": owner, "rule": "R14"})
-        if ch.brothers and o.brothers_per_trial >= 1:
-            choices.append({"name": "brother", "event": "peripeties.choose", "field": "brother",
-                            "values": [None, *(b.id for b in ch.brothers)],
-                            "labels": [None, *(b.name for b in ch.brothers)],
-                            "selected": ep.brother, "by": owner, "rule": "R17"})
-        mods = modifiers(o, ch, ep, ep.gourds, ep.brother)
-        return {
-            **head,
-            "step": "trial",
-            "event": "peripeties.dice",
-            "dice": [_die(die, "trial", owner)],
-            "choices": choices,
-            "difficulty": ep.difficulty_total,
-            "modifiers": [m.to_json() for m in mods],
-            "modifier": sum(m.value for m in mods),
-            "odds": choice_odds(o, ch, ep),
-            "correctable": True,
-        }
+        return Setup(state.turn, "setup", "peripeties.add_character", (), (
+            Choice("add_character", "peripeties.add_character"),
+            Choice("next_turn", "peripeties.next_turn", enabled=bool(state.characters))))
+    return Travel(state.turn, "travel", "peripeties.next_turn", (),
+                  (Choice("next_turn", "peripeties.next_turn", enabled=True),),
+                  tuple({"character": c.id, **character_json(state, c)["travel"]} for c in state.characters))
+
+
+def _head(state: State, ep: Episode, ch: Character) -> dict[str, Any]:
+    owner = ch.player
+    return {"turn": state.turn, "character": ch.id, "name": ch.card.name, "player": owner,
+            "next_player": state.next_player(owner), "have": _have(ep)}
+
+
+def _episode_step(state: State, ep: Episode, ch: Character, head: dict[str, Any]) -> Episode_:
+    owner = head["player"]
+    choices: tuple[Choice, ...] = ()
+    if not _have(ep):
+        others = [c for c in state.queue if c != ch.id and (state.character(c) or ch).player == owner]
+        if others:
+            choices = (Choice("character", "peripeties.choose", "character", values=(ch.id, *others),
+                              labels=(ch.card.name, *((state.character(c) or ch).card.name for c in others)),
+                              selected=ch.id, by=owner),)
+    return Episode_(**head, step="episode", event="peripeties.dice",
+                    dice=_episode_dice(state, ep, owner, head["next_player"]), choices=choices, correctable=True)
+
+
+def _trial_step(state: State, ep: Episode, ch: Character, head: dict[str, Any]) -> Trial:
+    o = state.options
+    owner = head["player"]
+    choices: list[Choice] = []
+    if ep.epreuve == "combat" and ch.gourds > 0 and o.gourds_per_trial > 0:
+        choices.append(Choice("gourd", "peripeties.choose", "gourd",
+                              values=tuple(range(0, min(ch.gourds, o.gourds_per_trial) + 1)),
+                              selected=ep.gourds, by=owner, rule="R14"))
+    if ch.brothers and o.brothers_per_trial >= 1:
+        choices.append(Choice("brother", "peripeties.choose", "brother", values=(None, *(b.id for b in ch.brothers)),
+                              labels=(None, *(b.name for b in ch.brothers)),
+                              selected=ep.brother, by=owner, rule="R17"))
+    mods = modifiers(o, ch, ep, ep.gourds, ep.brother)
+    return Trial(**head, step="trial", event="peripeties.dice", dice=(_die(f"d{ch.card.die}", "trial", owner),),
+                 choices=tuple(choices), difficulty=ep.difficulty_total, modifiers=tuple(m.to_json() for m in mods),
+                 modifier=sum(m.value for m in mods), odds=choice_odds(o, ch, ep), correctable=True)
+
+
+def _pick_step(state: State, ch: Character, sub: str, owner: str, nxt: str) -> tuple[str, tuple[Choice, ...]]:
+    """The steps that wait for a choice: the event and the choices."""
+    o = state.options
     if sub == "gourd":
-        return {**head, "step": "gourd", "event": "peripeties.choose", "dice": [],
-                "choices": [{"name": "gourd", "event": "peripeties.choose", "field": "gourd",
-                             "values": list(range(0, min(ch.gourds, o.gourds_per_trial) + 1)),
-                             "selected": 0, "by": owner, "rule": "D7"}]}
-    if sub == "reward_taels":
-        return {**head, "step": "reward_taels", "event": "peripeties.dice", "dice": [_die("d10", "taels", owner)], "choices": []}
-    if sub == "reward_reroll":
-        return {**head, "step": "reward_reroll", "event": "peripeties.dice",
-                "dice": [_die("recompense", "recompense", nxt, reroll=True, rule="R16")], "choices": []}
+        return "peripeties.choose", (Choice("gourd", "peripeties.choose", "gourd",
+                                            values=tuple(range(0, min(ch.gourds, o.gourds_per_trial) + 1)),
+                                            selected=0, by=owner, rule="D7"),)
     if sub == "brother_card":
         in_pile = [c for c in state.pile]
-        return {**head, "step": "brother_card", "event": "peripeties.choose", "dice": [],
-                "choices": [{"name": "card", "event": "peripeties.choose", "field": "card",
-                             "values": [*in_pile, None],
-                             "labels": [*(state.deck[c].name for c in in_pile), None], "by": owner, "rule": "R16"}]}
-    if sub == "fine":
-        return {**head, "step": "fine", "event": "peripeties.dice", "dice": [_die("d10", "taels", owner)], "choices": [],
-                "taels": ch.taels}
-    if sub == "sentence_reroll":
-        return {**head, "step": "sentence_reroll", "event": "peripeties.dice",
-                "dice": [_die("sentence", "sentence", nxt, reroll=True, rule="R19")], "choices": []}
+        return "peripeties.choose", (Choice("card", "peripeties.choose", "card", values=(*in_pile, None),
+                                            labels=(*(state.deck[c].name for c in in_pile), None), by=owner,
+                                            rule="R16"),)
     if sub == "prison":
-        choices = []
-        if o.ask_convict_cell:
-            choices.append({"name": "cell", "event": "peripeties.cell", "field": "cell", "optional": True, "by": nxt, "rule": "D9"})
-        return {**head, "step": "prison", "event": "peripeties.dice", "dice": [_die("d4", "prison", owner)], "choices": choices}
-    if sub == "bribe":
-        from .anytime import bribe_max
+        cell = Choice("cell", "peripeties.cell", "cell", optional=True, by=nxt, rule="D9")
+        return "peripeties.dice", ((cell,) if o.ask_convict_cell else ())
+    from .anytime import bribe_max
 
-        rate = o.bribe_rate
-        top = bribe_max(state, ch)
-        return {**head, "step": "bribe", "event": "peripeties.bribe", "dice": [],
-                "choices": [{"name": "bribe", "event": "peripeties.bribe", "field": "turns",
-                             "values": list(range(0, top + 1)), "cost_per_turn": rate, "by": owner, "rule": "R21",
-                             "payers": [c.id for c in state.characters if c.player == owner] if o.bribe_payer == "player" else [ch.id]}]}
-    return {**head, "step": sub, "dice": [], "choices": []}  # pragma: no cover
+    payers = tuple(c.id for c in state.characters if c.player == owner) if o.bribe_payer == "player" else (ch.id,)
+    return "peripeties.bribe", (Choice("bribe", "peripeties.bribe", "turns",
+                                       values=tuple(range(0, bribe_max(state, ch) + 1)), cost_per_turn=o.bribe_rate,
+                                       by=owner, rule="R21", payers=payers),)
+
+
+def _die_step(sub: str, owner: str, nxt: str) -> DiceWanted:
+    """The steps that wait for one die."""
+    if sub in ("reward_taels", "fine"):
+        return _die("d10", "taels", owner)
+    if sub == "reward_reroll":
+        return _die("recompense", "recompense", nxt, reroll=True, rule="R16")
+    if sub == "sentence_reroll":
+        return _die("sentence", "sentence", nxt, reroll=True, rule="R19")
+    return _die("d4", "prison", owner)
+
+
+def expects_of(state: State) -> PeripetiesStep:
+    """The step the table waits for (the classes: :mod:`.expects`)."""
+    ep = state.episode
+    if state.phase in ("setup", "travel") or ep is None:
+        return _setup_or_travel(state)
+    ch = state.current
+    if ch is None:
+        raise RuleError("the episode's character is not at the table")
+    head = _head(state, ep, ch)
+    owner, nxt, sub = head["player"], head["next_player"], ep.sub
+    if sub == "dice":
+        return _episode_step(state, ep, ch, head)
+    if sub == "trial":
+        return _trial_step(state, ep, ch, head)
+    if sub == "fine":
+        return Fine(**head, step="fine", event="peripeties.dice", dice=(_die_step(sub, owner, nxt),), choices=(),
+                    taels=ch.taels)
+    if sub in ("reward_taels", "reward_reroll", "sentence_reroll"):
+        return TurnStep(**head, step=cast(TurnSteps, sub), event="peripeties.dice", dice=(_die_step(sub, owner, nxt),),
+                        choices=())
+    if sub in ("gourd", "brother_card", "bribe", "prison"):
+        event, choices = _pick_step(state, ch, sub, owner, nxt)
+        dice = (_die_step(sub, owner, nxt),) if sub == "prison" else ()
+        return TurnStep(**head, step=cast(TurnSteps, sub), event=event, dice=dice, choices=choices)
+    return Unknown(**head, step=sub, dice=(), choices=())  # pragma: no cover
+
+
+def expects(state: State) -> dict[str, Any]:
+    """What the table waits for, as JSON."""
+    return expects_of(state).to_json()
 
 
 def _episode_json(state: State) -> dict[str, Any] | None:
@@ -340,7 +353,7 @@ _ROLE_WORDS = {
 def _die_words(d: dict[str, Any], lang: str) -> str:
     """``{"kind": "d10", "role": "difficulty", "count": 2}`` -> ``"2×D10 (difficulté)"``."""
     fr = lang != "en"
-    role = _ROLE_WORDS.get(d["role"], (d["role"], d["role"]))[0 if fr else 1]
+    role = str(_ROLE_WORDS.get(d["role"], (d["role"], d["role"]))[0 if fr else 1])
     notes = []
     if d.get("reroll"):
         notes.append("relance" if fr else "re-roll")

@@ -32,6 +32,8 @@ from .testflow import (choose_keep, declare_ki, declare_signature, enter_roll, e
                        reroll_text, resolve_empty, start_test, test_label, usable, use_signature, withdraw_signature)
 
 from .values import evolve
+from .camera import CAMERA
+from .expects import STEPS as EXPECTS_STEPS
 __all__ = ["ShayoGame", "GAME"]
 
 Handler = Callable[[ShayoState, Event, random.Random], tuple[ShayoState, list[Outcome]]]
@@ -363,6 +365,9 @@ class ShayoGame:
 
     name = "shayo"
     title = {"fr": "Shayo", "en": "Shayo"}
+    #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
+    expects_steps = EXPECTS_STEPS
+    camera = CAMERA
 
     def default_options(self) -> dict[str, Any]:
         return default_options()

@@ -20,8 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import RuleError
+from ..expects import DiceWanted
 from .combat import life_line
 from .dice import best_keep
+from .expects import Defence, Idle, RerollDice, Roll, ShayoStep, SignatureRef, Signatures
 from .odds import as_floats, net_distribution, pool_from, success_probability
 from .state import ShayoState, Test, group_left, group_pool
 from .testflow import labels, reroll_mode, reroll_text, test_label, usable
@@ -69,58 +72,63 @@ def _test_json(state: ShayoState, t: Test) -> dict[str, Any]:
     }
 
 
-def _reroll_expects(state: ShayoState, t: Test) -> dict[str, Any]:
+def _reroll_expects(state: ShayoState, t: Test) -> RerollDice:
     """A declared re-roll waits for its dice (see the module docstring)."""
     w = t.awaiting
-    assert w is not None
+    if w is None:
+        raise RuleError("no re-roll is declared")
     tens = state.options["tens_reroll"]
     sig = w.signature
-    return {"step": "reroll_dice", "who": t.who, "kind": t.kind,
-            "signature": {"id": sig.id, "fr": sig.fr, "en": sig.en, "which": sig.which},
-            "indices": list(w.dice), "mode": reroll_mode(sig, tens),
-            "dice": [{"kind": "d10", "count": len(w.dice)}],
-            "faces": [v - 10 if v > 10 else v for v in t.dice or ()],
-            "keep": t.keep, "difficulty": t.difficulty, "text": reroll_text(w, tens),
-            "choices": ["shayo.signature", "shayo.signature_cancel", "shayo.correct", "shayo.cancel"]}
+    return RerollDice("reroll_dice", t.who, t.kind, SignatureRef(sig.id, sig.fr, sig.en, sig.which),
+                      tuple(w.dice), reroll_mode(sig, tens), (DiceWanted("d10", count=len(w.dice)),),
+                      tuple(v - 10 if v > 10 else v for v in t.dice or ()), t.keep, t.difficulty,
+                      reroll_text(w, tens),
+                      ("shayo.signature", "shayo.signature_cancel", "shayo.correct", "shayo.cancel"))
 
 
-def expects(state: ShayoState) -> dict[str, Any]:
+def _roll_expects(state: ShayoState, t: Test) -> Roll:
+    ki = _ki(state, t)
+    if t.kind == "damage":
+        ki = None
+    choices = ("shayo.roll", "shayo.ki", "shayo.cancel") if ki is not None else ("shayo.roll", "shayo.cancel")
+    return Roll("roll", t.who, t.kind, (DiceWanted("d10", count=t.rolled),), t.rolled if t.keep_all else t.keep,
+                t.difficulty, test_odds(state, t), ki=ki, choices=choices)
+
+
+def _rolled_expects(state: ShayoState, t: Test) -> Signatures:
+    sigs = usable(t, state.options["tens_reroll"], state.options["ones_scope"])
+    suggested = best_keep(t.dice or (), t.cancelled, t.keep, state.options["ones_scope"])
+    choices = ((("shayo.signature",) if sigs else ())
+               + (("shayo.signature_declare",) if any(s["kind"] == "reroll" for s in sigs) else ())
+               + ("shayo.keep", "shayo.correct", "shayo.cancel"))
+    return Signatures("signatures" if sigs else "keep", t.who, t.kind, tuple(t.dice or ()), t.keep, t.difficulty,
+                      tuple(sigs), tuple(suggested), choices)
+
+
+def expects_of(state: ShayoState) -> ShayoStep:
+    """The step the table waits for (the classes: :mod:`.expects`)."""
     t = state.test
     if t is not None and t.dice is None:
-        out: dict[str, Any] = {"step": "roll", "who": t.who, "kind": t.kind,
-                               "dice": [{"kind": "d10", "count": t.rolled}],
-                               "keep": t.rolled if t.keep_all else t.keep, "difficulty": t.difficulty,
-                               "odds": test_odds(state, t)}
-        ki = _ki(state, t)
-        if ki is not None and t.kind != "damage":
-            out["ki"] = ki
-            out["choices"] = ["shayo.roll", "shayo.ki", "shayo.cancel"]
-        else:
-            out["choices"] = ["shayo.roll", "shayo.cancel"]
-        return out
+        return _roll_expects(state, t)
     if t is not None and t.awaiting is not None:
         return _reroll_expects(state, t)
     if t is not None:
-        sigs = usable(t, state.options["tens_reroll"], state.options["ones_scope"])
-        suggested = list(best_keep(t.dice or (), t.cancelled, t.keep, state.options["ones_scope"]))
-        step = "signatures" if sigs else "keep"
-        return {"step": step, "who": t.who, "kind": t.kind, "dice": list(t.dice or ()),
-                "keep": t.keep, "difficulty": t.difficulty, "signatures": sigs,
-                "suggested_keep": suggested,
-                "choices": (["shayo.signature"] if sigs else [])
-                + (["shayo.signature_declare"] if any(s["kind"] == "reroll" for s in sigs) else [])
-                + ["shayo.keep", "shayo.correct", "shayo.cancel"]}
+        return _rolled_expects(state, t)
     ex = state.exchange
     if ex is not None and ex.step == "defence":
-        return {"step": "defence", "who": ex.target, "attack_successes": ex.attack_net,
-                "difficulty": state.options["defence_difficulty"],
-                "choices": ["shayo.defend", "shayo.no_defence", "shayo.correct"]}
+        return Defence("defence", ex.target, ex.attack_net, state.options["defence_difficulty"],
+                       ("shayo.defend", "shayo.no_defence", "shayo.correct"))
     choices = list(IDLE_CHOICES)
     if state.turn is not None:
         choices.append("shayo.next_action")
     if state.base is not None:
         choices.append("shayo.correct")
-    return {"step": "idle", "choices": choices}
+    return Idle("idle", tuple(choices))
+
+
+def expects(state: ShayoState) -> dict[str, Any]:
+    """What the table waits for, as JSON."""
+    return expects_of(state).to_json()
 
 
 def state_to_json(state: ShayoState) -> dict[str, Any]:

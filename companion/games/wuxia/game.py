@@ -33,12 +33,14 @@ from .flow import (
     result_of,
     settled,
 )
-from .odds import contest_odds, opposed_odds
 from .options import DEFAULT_OPTIONS, check_options
 from .sheet import fold_name, secondary, sheet_json
 from .sheet_events import SHEET_HANDLERS, Handler, _char, _int
 from .state import PoolTest, WuxiaState
 from .state import evolve as replace
+from .camera import CAMERA
+from .expects import STEPS as EXPECTS_STEPS
+from .expects import expects_of
 
 __all__ = ["WuxiaGame", "GAME"]
 
@@ -228,27 +230,14 @@ def _accept(state: WuxiaState, data: Mapping[str, Any]) -> tuple[WuxiaState, lis
     return state, [Outcome("test.accept", text("Résultat retenu.", "Result kept."), {})]
 
 
-def _attack_odds(state: WuxiaState) -> dict[str, Any]:
-    """Exact odds of the attack about to be rolled, assuming the defender spends all
-    their Defence Dice (R14, W11; critical attackers lose per ``contest_critical_loses``)."""
-    opts = state.options
-    ta, td = state.tests
-    combat = state.combat
-    assert combat is not None and combat.attack is not None
-    dfn = combat.fighter(combat.attack.defender)
-    dd = dfn.defence_dice if dfn else 0
-    o = opposed_odds(ta.dice, ta.threshold, td.dice, td.threshold, dd, rule=opts["threshold_rule"],
-                     extra=opts["attack_extra"], critical_loses=opts["contest_critical_loses"])
-    return {"attacker_wins": float(o["attacker_wins"]), "tie": float(o["tie"]),
-            "defender_holds": float(o["defender_holds"]), "defence_dice": dd,
-            "extra_successes": {str(k): float(v) for k, v in o["extra_successes"].items()}}
-
-
 class WuxiaGame:
     """Wuxia (d10 pool against SR − Compétence), per ``rules/wuxia.md``."""
 
     name = "wuxia"
     title = {"fr": "Wuxia", "en": "Wuxia"}
+    #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
+    expects_steps = EXPECTS_STEPS
+    camera = CAMERA
 
     _handlers: dict[str, Handler] = {
         **SHEET_HANDLERS,
@@ -303,59 +292,8 @@ class WuxiaGame:
         }
 
     def expects(self, state: WuxiaState) -> dict[str, Any]:
-        opts = state.options
-        for i, t in enumerate(state.tests):
-            if t.waiting_dice:
-                step = "roll" if t.faces is None else ("reroll_dice" if t.pending else "extra_dice")
-                out: dict[str, Any] = {"step": step, "who": t.who, "test": i,
-                                       "dice": [{"kind": "d10", "count": t.waiting_dice}]}
-                if t.faces is None:
-                    out["odds"] = odds_json(t, opts)
-                if state.mode == "attack" and all(x.faces is None for x in state.tests):
-                    out["attack_odds"] = _attack_odds(state)
-                if state.mode == "contest" and all(x.faces is None for x in state.tests) and len(state.tests) <= 6:
-                    c = contest_odds([(x.dice, x.threshold) for x in state.tests], score=opts["contest_score"],
-                                     critical_loses=opts["contest_critical_loses"], rule=opts["threshold_rule"])
-                    out["contest_odds"] = {"wins": {x.who: float(p) for x, p in zip(state.tests, c["wins"])},
-                                           "tie": float(c["tie"]), "nobody": float(c["nobody"])}
-                else:
-                    out["indices"] = list(t.pending)
-                return out
-        hints = []
-        for i, t in enumerate(state.tests):
-            res = result_of(t, opts)
-            if res is None or t.closed or not t.rerolls_left:
-                continue
-            choices = [j for j, c in enumerate(res.classes)
-                       if (c != "success" or not opts["reroll_only_failed"] or t.destiny_rerolls > t.destiny_rerolls_used)
-                       and not (opts["reroll_once"] and j in t.rerolled)]
-            if choices:
-                hints.append({"step": "reroll", "who": t.who, "test": i, "max": t.rerolls_left, "choices": choices,
-                              "optional": True})
-        combat = state.combat
-        if combat is not None:
-            if combat.phase == "allocate":
-                waiting = [f.name for f in combat.fighters if not f.allocated and f.init_successes]
-                return {"step": "initiative", "who": waiting,
-                        "successes": {f.name: f.init_successes for f in combat.fighters if f.name in waiting},
-                        "choices": ["initiative", "actions", "defence"], "optional": hints}
-            at = combat.attack
-            if at is not None and at.phase == "defend":
-                d = combat.fighter(at.defender)
-                assert d is not None
-                return {"step": "defend", "who": at.defender, "max_defence": d.defence_dice,
-                        "max_group": cb._group_usable(combat, d, opts).__len__(), "optional": hints}
-            if at is not None and at.phase == "invest":
-                a = combat.fighter(at.attacker)
-                assert a is not None
-                return {"step": "invest", "who": at.attacker, "extra": at.extra,
-                        "choices": ["defence", "group", *cb.MANOEUVRES, *(["soul"] if a.weapon_soul else [])]}
-            if combat.phase == "actions":
-                return {"step": "action", "who": cb.next_actor(state), "order": [f.name for f in combat.order()],
-                        "optional": hints}
-        if hints:
-            return {**hints[0], "also": "test"}
-        return {"step": "test", "who": None}
+        """What the table waits for, as JSON (the step classes: :mod:`.expects`)."""
+        return expects_of(state).to_json()
 
     def describe(self, state: WuxiaState, lang: str = "fr") -> str:
         fr = lang == "fr"

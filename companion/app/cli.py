@@ -1,8 +1,9 @@
-"""The command line, and the composition root.
+"""The command line (the ``companion`` console script and ``python -m companion``).
 
-Only this module wires camera, tray, rules, log and web together, and it imports each
-of them inside the sub-command that needs it: ``companion odds ...`` and ``companion
-replay ...`` never import OpenCV or Flask.
+It is the entry of the application layer (:mod:`companion.app`, see
+docs/architecture.md), and it imports each part inside the sub-command that needs it,
+for start-up speed: ``companion odds ...`` and ``companion replay ...`` never import
+OpenCV, Flask or the tray.
 
 Sub-command groups owned by other packages are found by name: a module listed in
 :data:`COMMAND_MODULES` that exists defines ``register(subparsers)``, which adds its
@@ -18,17 +19,18 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, Sequence
 
-from . import __version__
-from .errors import CompanionError
+from .. import __version__
+from ..errors import CompanionError
 
 #: Modules adding top-level sub-commands (``companion vision ...``, ``companion tray ...``).
-COMMAND_MODULES = ["vision.cli", "firmware_bridge.cli", "companion.doctor", "companion.statscli", "companion.backup",
-                   "companion.recover"]
+COMMAND_MODULES = ["vision.commands", "firmware_bridge.cli", "companion.app.doctor", "companion.statscli",
+                   "companion.backup", "companion.recover"]
 #: Modules adding ``companion odds GAME`` sub-commands.
 ODDS_MODULES = [
     "companion.games.peripeties.cli",
@@ -77,8 +79,6 @@ def build_parser(odds_only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--weak-pin", action="store_true", help="accept a --pin shorter than 6 characters")
     p.add_argument("--game", default=None, help="start this game if the log is empty (peripeties, wuxia, shayo, espri)")
     p.add_argument("--threads", type=int, default=8, help="worker threads for requests (live-update streams hold none; default 8)")
-    from .serve import add_device_arguments  # standard library only: cheap
-
     add_device_arguments(p)
     p.set_defaults(func=_cmd_serve)
 
@@ -108,6 +108,19 @@ def build_parser(odds_only: str | None = None) -> argparse.ArgumentParser:
     for mod in _optional_modules(COMMAND_MODULES):
         getattr(mod, "register")(sub)
     return parser
+
+
+def add_device_arguments(p: argparse.ArgumentParser) -> None:
+    """The device options of ``companion serve`` (each falls back to its environment
+    variable, then to a default that suits a Pi)."""
+    p.add_argument("--camera", default=None,
+                   help="auto (default: picamera2, else /dev/video0, else none), picamera2, usb:N, folder:PATH, "
+                        "synthetic[:SEED], demo or none ($COMPANION_CAMERA)")
+    p.add_argument("--tray", default=None,
+                   help="auto (default: a Pico on USB), a serial PATH, emulate, gpio[:BTN[:LED]] or none ($COMPANION_TRAY)")
+    p.add_argument("--gpio", default=None,
+                   help="auto (default: a confirm button on GPIO17 and LED on GPIO27 on a Raspberry Pi), "
+                        "BTN[:LED] or none ($COMPANION_GPIO)")
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -143,8 +156,6 @@ def _pipe_closed() -> int:
     """The reader of our output went away (``companion ... --json | head``): stop quietly,
     as a command killed by SIGPIPE would, with no traceback. Standard output is pointed
     at /dev/null so that the interpreter's last flush does not fail again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -154,25 +165,15 @@ def _pipe_closed() -> int:
 
 
 # -- replay / export -----------------------------------------------------------------
-def _load_events(path: Path, strict: bool) -> list:
-    from .log import TableLog, read_jsonl
-
-    if not path.exists():
-        raise CompanionError(f"no such file: {path}")
-    if path.suffix in {".sqlite", ".db", ".sqlite3"}:
-        with TableLog(path) as log:
-            events = list(log.events())
-            for problem in log.problems:
-                print(f"warning: {problem}", file=sys.stderr)
-            return events
-    with path.open(encoding="utf-8") as fh:
-        return read_jsonl(fh, strict=strict)
+def _warn(problem: str) -> None:
+    print(f"warning: {problem}", file=sys.stderr)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from .table import Table
+    from ..log import load_events
+    from ..table import Table
 
-    events = _load_events(args.log, strict=not args.lenient)
+    events = load_events(args.log, strict=not args.lenient, warn=_warn)
     table = Table().replay(events, strict=not args.lenient)
     if args.json:
         json.dump(table.to_json(), sys.stdout, ensure_ascii=False, indent=2)
@@ -185,9 +186,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .log import write_jsonl
+    from ..log import load_events, write_jsonl
 
-    events = _load_events(args.log, strict=False)
+    events = load_events(args.log, strict=False, warn=_warn)
     if args.out:
         with args.out.open("w", encoding="utf-8") as fh:
             write_jsonl(events, fh)
@@ -197,7 +198,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    from .importer import import_file
+    from ..importer import import_file
 
     report = import_file(args.log, args.data)
     for lineno, msg in report.refused:
@@ -213,7 +214,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 # -- serve ---------------------------------------------------------------------------
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serve import serve  # the web server, OpenCV and the tray: only for this command
 
     return serve(args)
 

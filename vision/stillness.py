@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
+import numpy as np
+
 __all__ = ["StillnessDetector"]
 
 
@@ -24,8 +27,6 @@ class StillnessDetector:
         self.last_diff = 0.0
 
     def _small(self, frame: Any) -> Any:
-        import cv2
-
         h, w = frame.shape[:2]
         g = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         g = cv2.resize(g, (self.width, max(1, round(h * self.width / w))), interpolation=cv2.INTER_AREA)
@@ -37,8 +38,6 @@ class StillnessDetector:
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
             return None
-        import numpy as np
-
         self.last_diff = float(np.abs(small - prev).mean())
         if self.last_diff > self.threshold:
             self._still_since = None

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 __all__ = ["PhotoStore", "PHOTO_ID"]
 
 #: A photo id: what ``PhotoStore.save`` returns and ``path`` accepts.
@@ -89,8 +91,6 @@ class PhotoStore:
 
     def save(self, frame: Any, photo_id: str | None = None) -> str:
         """Encode a BGR frame (numpy array) as JPEG and store it; returns the photo id."""
-        import cv2
-
         ok, buf = cv2.imencode(".jpg", frame, [int(cv2.IMWRITE_JPEG_QUALITY), self.quality])
         if not ok:
             raise ValueError("could not encode the photo as JPEG")

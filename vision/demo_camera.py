@@ -6,8 +6,9 @@ first), and ``prepare(objects)`` renders a new tray holding ``objects`` (in a th
 about a quarter of a second) that ``read()`` returns once it is ready. The camera pose and
 light are fixed, so the empty-tray frame (``background``) calibrates it once.
 
-:func:`demo_objects` says what a roll should show for the step the game expects, so a
-newcomer sees each game played through the camera path without any hardware.
+What a roll shows for the step the game expects (``demo_objects``) is the game's camera
+plug-in's to say; :mod:`companion.app.democam` asks it, so a newcomer sees each game played
+through the camera path without any hardware.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ import random
 import threading
 from typing import Any, Mapping, Sequence
 
-__all__ = ["DemoCamera", "demo_objects", "DEMO_SPEC", "DEMO_PX_PER_MM"]
+__all__ = ["DemoCamera", "on_same_tray", "DEMO_SPEC", "DEMO_PX_PER_MM"]
 
 Obj = tuple[str, "int | str"]
 
 
 def _spec() -> Any:
-    from vision.synth import SceneSpec
+    from .synth import SceneSpec
 
     return SceneSpec(size=(960, 720), perspective=0.0, rotation_deg=0.0, gain=(1.0, 1.0), tint=0.0)
 
@@ -36,7 +37,7 @@ class DemoCamera:
     name = "demo"
 
     def __init__(self, seed: int = 0) -> None:
-        from vision.synth import render_tray
+        from .synth import render_tray
 
         self.seed = seed
         self.spec = _spec()
@@ -57,7 +58,7 @@ class DemoCamera:
 
     def prepare(self, objects: Sequence[Obj], seed: int | None = None) -> None:
         """Render a tray with ``objects`` in the background; ``read()`` waits for it."""
-        from vision.synth import render_tray
+        from .synth import render_tray
 
         self._ready.clear()
         self._hand_left = self.hand_frames
@@ -134,52 +135,3 @@ def on_same_tray(image: Any, own_empty: Any, empty: Any, low: float = 8.0, high:
     alpha = cv2.GaussianBlur(alpha, (0, 0), 1.5)[..., None]
     out = image.astype(np.float32) * alpha + empty.astype(np.float32) * (1.0 - alpha)
     return np.clip(out + 0.5, 0, 255).astype(image.dtype)
-
-
-def demo_objects(game: str | None, state: Mapping[str, Any] | None, rng: random.Random) -> list[Obj]:
-    """What a roll shows for the current step (random faces; what the players would roll).
-
-    For a pool the step's d10 count: the whole pool, or for a re-roll (Wuxia's chosen or
-    extra dice, a Shayo re-roll signature) only the dice rolled again, as players who
-    take the kept dice out of the tray would."""
-    from vision.catalog import FACES
-
-    expects = (state or {}).get("expects") or {}
-    out: list[Obj] = []
-    if game == "peripeties":
-        have = expects.get("have") or {}
-        trial_kind = have.get("epreuve")
-        dice = list(expects.get("dice") or [])
-        for d in dice:
-            if d.get("kind") == "epreuve":
-                trial_kind = rng.choice(["combat", "combat", "combat", "esprit", "esprit", "magie"])
-                out.append(("epreuve", trial_kind))
-        for d in dice:
-            kind, cond = d.get("kind"), d.get("if") or {}
-            if kind == "epreuve" or d.get("optional"):
-                continue
-            if "epreuve" in cond and trial_kind not in cond["epreuve"]:
-                continue
-            if cond and "epreuve" not in cond:
-                continue  # depends on the trial die: the players roll it when asked
-            for _ in range(int(d.get("count", 1))):
-                out.append((kind, rng.choice(FACES[kind])))
-        return out
-    if game in ("wuxia", "shayo"):
-        n = sum(int(d.get("count", 0)) for d in expects.get("dice", []) if d.get("kind") == "d10")
-        return [("d10", rng.randint(1, 10)) for _ in range(n)]
-    if game == "espri":
-        n = int(expects.get("gems") or 0)
-        pool = (state or {}).get("pool")
-        bag: list[str] = []
-        if isinstance(pool, Mapping):
-            for g, c in pool.items():
-                bag += [str(g)] * int(c)
-        elif isinstance(pool, list) and len(pool) == len(FACES["gem"]):
-            for g, c in zip(FACES["gem"], pool):
-                bag += [str(g)] * int(c)
-        if not bag:
-            bag = [str(g) for g in FACES["gem"]]
-        rng.shuffle(bag)
-        return [("gem", g) for g in bag[:n]]
-    return []

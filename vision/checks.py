@@ -1,23 +1,34 @@
 """What the calibration wizard and ``companion doctor`` check on a live frame, and the
 calibration and enrollment steps the tablet drives.
 
+- :func:`preview_jpeg`: a live frame, shrunk, for the wizard's preview;
 - :func:`frame_checks`: the four markers, the focus (variance of the Laplacian of the
   tray area) and the light (mean level, share of blown-out pixels: glare on
   translucent dice reads as a face of white).
-- :func:`save_calibration`: markers + empty tray -> ``vision/calibration.json`` and the
-  background; the reader is reloaded.
+- :func:`save_calibration`: markers + empty tray -> ``calibration.json`` and the
+  background in the vision folder (the application reloads the reader).
 - :func:`enroll_face`: one die (or gem) in the tray (the one tapped when there are several),
   its kind and face -> one more
-  template in ``vision/enrollment.npz``; the reader is reloaded.
+  template in ``enrollment.npz`` in the vision folder (the application reloads the reader).
 - :func:`enrollment_progress`: views per face against :data:`TARGET_VIEWS`.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
-__all__ = ["frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "enrolled_views_png", "TARGET_VIEWS",
+import cv2
+import numpy as np
+
+from .calibration import calibrate, detect_markers
+from .catalog import FACES, parse_face
+from .enroll import ENROLLMENT_FILE, Enrollment
+from .enroll_photos import enroll_frame
+from .faces import INK_SIZE
+
+__all__ = ["preview_jpeg", "frame_checks", "save_calibration", "enroll_face", "enrollment_progress", "enrolled_views_png", "TARGET_VIEWS",
            "FOCUS_MIN", "GLARE_MAX"]
 
 TARGET_VIEWS = 3  # views per face for a good enrollment
@@ -26,12 +37,17 @@ GLARE_MAX = 0.02  # share of saturated pixels above this: glare
 DARK_MIN, BRIGHT_MAX = 60.0, 200.0
 
 
+def preview_jpeg(frame: Any, width: int = 800) -> bytes:
+    """A live frame for the wizard's preview: at most ``width`` pixels wide, as JPEG."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, width / max(w, 1))
+    if scale < 1:
+        frame = cv2.resize(frame, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", frame, [int(cv2.IMWRITE_JPEG_QUALITY), 75])
+    return bytes(buf.tobytes())
+
+
 def frame_checks(frame: Any) -> dict[str, Any]:
-    import cv2
-    import numpy as np
-
-    from vision.calibration import detect_markers
-
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     found = sorted(int(i) for i in detect_markers(frame))
     focus = float(cv2.Laplacian(grey, cv2.CV_64F).var())
@@ -53,30 +69,16 @@ def frame_checks(frame: Any) -> dict[str, Any]:
                          "Too bright: dim the light" if mean > BRIGHT_MAX else
                          "Glare: diffuse the light (paper over the ring)" if glare > GLARE_MAX else "Light fine")},
     }
-    checks["ok"] = all(c["ok"] for c in checks.values() if isinstance(c, dict))  # type: ignore[union-attr]
-    _ = np  # numpy comes with cv2
+    checks["ok"] = all(c["ok"] for c in checks.values() if isinstance(c, dict))
     return checks
 
 
-def _vision_dir(devs: Any) -> Path:
-    return Path(devs.roll.folder).parent / "vision"
-
-
-def _reload(devs: Any) -> None:
-    from .service import default_reader
-
-    devs.roll.reader = default_reader(_vision_dir(devs))
-
-
-def save_calibration(devs: Any, frame: Any) -> dict[str, Any]:
-    from vision.calibration import calibrate
-
+def save_calibration(vision_dir: Path, frame: Any) -> dict[str, Any]:
     try:
         cal = calibrate(frame)
     except ValueError as exc:  # CalibrationError: which markers are missing
         raise ValueError(f"Repères introuvables : dégagez les quatre coins du plateau / {exc}") from None
-    cal.save(_vision_dir(devs))
-    _reload(devs)
+    cal.save(vision_dir)
     return {"ok": True, "markers": list(cal.markers_found), "error_px": round(cal.reprojection_px, 2)}
 
 
@@ -84,8 +86,6 @@ def _parse_box(box: Any) -> tuple[int, int, int, int] | None:
     """``[x, y, w, h]`` in frame pixels (a tap or a drawn box on the tablet), or None."""
     if box is None:
         return None
-    import math
-
     if not isinstance(box, (list, tuple)) or len(box) != 4 or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in box):
         raise ValueError("Zone invalide : [x, y, largeur, hauteur] en pixels / bad box: [x, y, w, h] in pixels")
@@ -100,8 +100,6 @@ def _box_at(at: Any, frame: Any) -> tuple[int, int, int, int] | None:
     a square of a tenth of the frame's shorter side, where the object's centre must lie."""
     if at is None:
         return None
-    import math
-
     if not isinstance(at, (list, tuple)) or len(at) != 2 or not all(
             isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 1 for v in at):
         raise ValueError("Point touché invalide : [x, y] entre 0 et 1 / bad tap point: [x, y] between 0 and 1")
@@ -111,12 +109,10 @@ def _box_at(at: Any, frame: Any) -> tuple[int, int, int, int] | None:
     return max(0, x - side // 2), max(0, y - side // 2), side, side
 
 
-def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None, at: Any = None) -> dict[str, Any]:
+def enroll_face(vision_dir: Path, frame: Any, kind: str, face: Any, box: Any = None, at: Any = None) -> dict[str, Any]:
     """One more view of ``kind``/``face``: the object the players tapped (``at``) or boxed
     (``box``), else the only (or clearly largest) object in the tray."""
-    from vision.enroll import ENROLLMENT_FILE, Enrollment, enroll_frame
-
-    path = _vision_dir(devs) / ENROLLMENT_FILE
+    path = vision_dir / ENROLLMENT_FILE
     store = Enrollment.load(path) if path.exists() else Enrollment()
     try:
         chosen = _parse_box(box) if box is not None else _box_at(at, frame)
@@ -133,8 +129,7 @@ def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None, at
             raise ValueError(f"Aucun objet à l'endroit touché : touchez le centre du dé / {msg}") from None
         raise
     store.save(path)
-    _reload(devs)
-    out = enrollment_progress(devs)
+    out = enrollment_progress(vision_dir)
     if alike:
         names = ", ".join(str(f) for f, _ in alike)
         out["warning"] = (f"Cette face ressemble à : {names} — le lecteur ne saura pas toujours les distinguer "
@@ -144,17 +139,10 @@ def enroll_face(devs: Any, frame: Any, kind: str, face: Any, box: Any = None, at
     return out
 
 
-def enrolled_views_png(devs: Any, kind: str, face: Any) -> bytes | None:
+def enrolled_views_png(vision_dir: Path, kind: str, face: Any) -> bytes | None:
     """The learnt views of one face as a PNG strip (what the reader looks for: the ink
     of each view, dark on light), or None when that face has none."""
-    import cv2
-    import numpy as np
-
-    from vision.catalog import parse_face
-    from vision.enroll import ENROLLMENT_FILE, Enrollment
-    from vision.faces import INK_SIZE
-
-    path = _vision_dir(devs) / ENROLLMENT_FILE
+    path = vision_dir / ENROLLMENT_FILE
     if not path.exists():
         return None
     try:
@@ -176,11 +164,8 @@ def enrolled_views_png(devs: Any, kind: str, face: Any) -> bytes | None:
     return buf.tobytes() if ok else None
 
 
-def enrollment_progress(devs: Any) -> dict[str, Any]:
-    from vision.catalog import FACES
-    from vision.enroll import ENROLLMENT_FILE, Enrollment
-
-    path = _vision_dir(devs) / ENROLLMENT_FILE
+def enrollment_progress(vision_dir: Path) -> dict[str, Any]:
+    path = vision_dir / ENROLLMENT_FILE
     counts: dict[tuple[str, Any], int] = {}
     if path.exists():
         try:

@@ -27,6 +27,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from ..errors import InvariantError
+
 __all__ = ["ReadRecords"]
 
 
@@ -42,7 +44,8 @@ class ReadRecords:
             self._load()
 
     def _load(self) -> None:
-        assert self.path is not None
+        if self.path is None:
+            raise InvariantError("read records without a file cannot be loaded")
         try:
             lines = self.path.read_text(encoding="utf-8").splitlines()
         except OSError:
@@ -85,7 +88,8 @@ class ReadRecords:
                 pass  # the photo and the read are extras; the table log holds the play
 
     def _compact(self) -> None:
-        assert self.path is not None
+        if self.path is None:
+            raise InvariantError("read records without a file cannot be compacted")
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
             for rec in self._recs.values():
@@ -105,5 +109,6 @@ class ReadRecords:
         with self._lock:
             for rec in reversed(self._recs.values()):
                 if all(rec.get(k) == v for k, v in match.items()):
-                    return json.loads(json.dumps(rec))
+                    copy: dict[str, Any] = json.loads(json.dumps(rec))
+                    return copy
         return None

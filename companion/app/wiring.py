@@ -1,6 +1,6 @@
 """What ``companion serve`` starts around the table: camera, tray, Pi GPIO, roll service.
 
-:func:`start_devices` is called by :mod:`companion.serve` with the parsed options (or
+:func:`start_devices` is called by :mod:`companion.app.serve` with the parsed options (or
 their environment variables) and returns a :class:`Devices` to stop at exit.
 
 Defaults that do the right thing on a Pi (``--camera auto --tray auto --gpio auto``):
@@ -29,12 +29,22 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from .camera import Camera, CameraGone, resolve_camera_spec
-from .service import RollService
+from firmware_bridge import open_tray
+from vision import checks
+from vision.calibration import calibrate
+from vision.camera import Camera, resolve_camera_spec
+from vision.sources import open_source
+from vision.stillness import StillnessDetector
 
-__all__ = ["Devices", "start_devices", "on_a_pi"]
+from ..errors import CameraGone, InvariantError
+from vision.demo_camera import DEMO_PX_PER_MM, DemoCamera
+
+from .democam import demo_objects
+from .roll_service import RollService, default_reader
+
+__all__ = ["Devices", "start_devices", "on_a_pi", "open_camera_source"]
 
 log = logging.getLogger("companion.roll")
 
@@ -56,6 +66,38 @@ class Devices:
     _stop: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)
     _rng: random.Random = field(default_factory=random.Random)
+
+    @property
+    def vision_dir(self) -> Path:
+        """Where the calibration and the enrollment are kept (``vision/`` in the data folder)."""
+        return Path(self.roll.folder).parent / "vision"
+
+    def reload_reader(self) -> None:
+        """A new reader for the roll service, with the saved calibration and enrollment."""
+        self.roll.reader = default_reader(self.vision_dir)
+
+    # -- what the calibration wizard asks of the camera (web.camera.CameraDesk) ---------
+    def preview_jpeg(self, frame: Any) -> bytes:
+        return checks.preview_jpeg(frame)
+
+    def frame_checks(self, frame: Any) -> dict[str, Any]:
+        return checks.frame_checks(frame)
+
+    def save_calibration(self, frame: Any) -> dict[str, Any]:
+        out = checks.save_calibration(self.vision_dir, frame)
+        self.reload_reader()
+        return out
+
+    def enroll_face(self, frame: Any, kind: str, face: Any, box: Any = None, at: Any = None) -> dict[str, Any]:
+        out = checks.enroll_face(self.vision_dir, frame, kind, face, box, at)
+        self.reload_reader()
+        return out
+
+    def enrolled_views_png(self, kind: str, face: Any) -> bytes | None:
+        return checks.enrolled_views_png(self.vision_dir, kind, face)
+
+    def enrollment_progress(self) -> dict[str, Any]:
+        return checks.enrollment_progress(self.vision_dir)
 
     def stop(self) -> None:
         self._stop.set()
@@ -80,8 +122,6 @@ class Devices:
 
     def shake(self) -> dict[str, Any]:
         """Demo: render a new tray for the step the game expects and shake the emulated tray."""
-        from .democam import DemoCamera, demo_objects
-
         src = self.camera.source if self.camera is not None else None
         emu = self.emulator
         if src is None or (not isinstance(src, DemoCamera) and emu is None):
@@ -124,11 +164,10 @@ def _tray_listener(service: Any, roll: RollService, name: str) -> Any:
 
 
 def _stillness_loop(devs: Devices, fps: float = 4.0) -> None:
-    from .stillness import StillnessDetector
-
     det = StillnessDetector()
     cam = devs.camera
-    assert cam is not None
+    if cam is None:
+        raise InvariantError("the stillness loop runs only with a camera")
     while not devs._stop.wait(1.0 / fps):
         if devs.roll.busy or not cam.connected or (devs.link is not None and devs.link.connected):
             continue
@@ -138,6 +177,15 @@ def _stillness_loop(devs: Devices, fps: float = 4.0) -> None:
             continue
         if det.feed(frame, time.monotonic()) == "settled":
             devs.roll.settled()
+
+
+def open_camera_source(spec: str) -> Any:
+    """A frame source for ``spec``: ``demo[:SEED]`` is the demo camera (rendered trays),
+    anything else is opened by :func:`vision.sources.open_source`."""
+    if spec.lower().startswith("demo"):
+        _, _, arg = spec.partition(":")
+        return DemoCamera(seed=int(arg) if arg else 0)
+    return open_source(spec)
 
 
 def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray: str | None = None,
@@ -154,51 +202,65 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
     cam_obj: Camera | None = None
     resolved = resolve_camera_spec(cam_spec)
     if resolved is not None:
-        cam_obj = Camera(resolved, on_status=lambda st: service.set_device("camera", st))
+        cam_obj = Camera(resolved, opener=open_camera_source, on_status=lambda st: service.set_device("camera", st))
     roll = RollService(service, data_dir / "camera", cam_obj)
     devs = Devices(roll, cam_obj, demo=demo)
     if cam_obj is not None:
-        cam_obj.start()
-        if not cam_obj.connected:
-            service.set_device("camera", cam_obj.status())
-        src = cam_obj.source
-        from .democam import DemoCamera
-
-        if isinstance(src, DemoCamera):
-            roll.reader = _demo_reader(src, vision_dir)
+        _start_camera(service, cam_obj, roll, vision_dir)
     roll.start()
-
     if tray_spec.lower() not in ("none", "off", "no"):
-        try:
-            from firmware_bridge import open_tray
-
-            opts = {"settle_ms": 250} if tray_spec.lower() in ("emulated", "emulator", "fake") else None
-            t = open_tray(tray_spec, emulator_options=opts)
-        except Exception as exc:
-            log.warning("tray %s not used: %s", tray_spec, exc)
-            service.set_device("tray", {"connected": False, "message": str(exc)})
-            t = None
-        if t is not None:
-            t.subscribe(_tray_listener(service, roll, "tray"))
-            if tray_spec.lower() != "auto":
-                service.set_device("tray", {"connected": False, "message": "connecting"})
-            try:
-                t.start()
-                devs.trays.append(t)
-                devs.link = t
-            except Exception as exc:
-                service.set_device("tray", {"connected": False, "message": str(exc)})
+        _start_tray(service, devs, tray_spec)
     if gpio_spec not in ("none", "off", "no") and (gpio_spec != "auto" or on_a_pi()) and not demo:
-        try:
-            from firmware_bridge import open_tray
+        _start_gpio(service, devs, gpio_spec)
+    roll.listeners.append(_status_led(devs))
+    if cam_obj is not None and not demo:
+        _start_stillness(devs, cam_obj)
+    return devs
 
-            g = open_tray("gpio" if gpio_spec == "auto" else gpio_spec)
-            if g is not None:
-                g.subscribe(_tray_listener(service, roll, "gpio"))
-                g.start()
-                devs.trays.append(g)
-        except Exception as exc:
-            log.warning("GPIO button not used: %s", exc)
+
+def _start_camera(service: Any, cam: Camera, roll: RollService, vision_dir: Path) -> None:
+    cam.start()
+    if not cam.connected:
+        service.set_device("camera", cam.status())
+    src = cam.source
+    if isinstance(src, DemoCamera):
+        roll.reader = _demo_reader(src, vision_dir)
+
+
+def _start_tray(service: Any, devs: Devices, tray_spec: str) -> None:
+    try:
+        opts = {"settle_ms": 250} if tray_spec.lower() in ("emulated", "emulator", "fake") else None
+        t = open_tray(tray_spec, emulator_options=opts)
+    except Exception as exc:
+        log.warning("tray %s not used: %s", tray_spec, exc)
+        service.set_device("tray", {"connected": False, "message": str(exc)})
+        return
+    if t is None:
+        return
+    t.subscribe(_tray_listener(service, devs.roll, "tray"))
+    if tray_spec.lower() != "auto":
+        service.set_device("tray", {"connected": False, "message": "connecting"})
+    try:
+        t.start()
+        devs.trays.append(t)
+        devs.link = t
+    except Exception as exc:
+        service.set_device("tray", {"connected": False, "message": str(exc)})
+
+
+def _start_gpio(service: Any, devs: Devices, gpio_spec: str) -> None:
+    try:
+        g = open_tray("gpio" if gpio_spec == "auto" else gpio_spec)
+        if g is not None:
+            g.subscribe(_tray_listener(service, devs.roll, "gpio"))
+            g.start()
+            devs.trays.append(g)
+    except Exception as exc:
+        log.warning("GPIO button not used: %s", exc)
+
+
+def _status_led(devs: Devices) -> Callable[[dict[str, Any]], None]:
+    """The status LED of every connected tray (and GPIO) after each read."""
     def led(rec: dict[str, Any]) -> None:
         pattern = {"pending": "fast", "refused": "fast", "error": "double"}.get(str(rec.get("status")), "on")
         for tr in devs.trays:
@@ -206,25 +268,19 @@ def start_devices(service: Any, data_dir: Path, camera: str | None = None, tray:
             if setter is not None and getattr(tr, "connected", False):
                 setter(pattern)
 
-    roll.listeners.append(led)
-    if cam_obj is not None and not demo:
-        from .democam import DemoCamera
+    return led
 
-        if isinstance(cam_obj.source, DemoCamera):
-            cam_obj.source.hand_frames = 2  # the motion a hand over the tray makes
-        th = threading.Thread(target=_stillness_loop, args=(devs,), name="stillness", daemon=True)
-        th.start()
-        devs._threads.append(th)
-    return devs
+
+def _start_stillness(devs: Devices, cam: Camera) -> None:
+    if isinstance(cam.source, DemoCamera):
+        cam.source.hand_frames = 2  # the motion a hand over the tray makes
+    th = threading.Thread(target=_stillness_loop, args=(devs,), name="stillness", daemon=True)
+    th.start()
+    devs._threads.append(th)
 
 
 def _demo_reader(src: Any, vision_dir: Path) -> Any:
     """The demo camera's pose never changes: calibrate once from its empty tray."""
-    from vision.calibration import calibrate
-
-    from .democam import DEMO_PX_PER_MM
-    from .service import default_reader
-
     # the top-down image at about the camera's own scale (the demo tray is ~3.4 px/mm in
     # the frame): upsampling to the default 4 px/mm costs a third more time for nothing
     cal = calibrate(src.background, px_per_mm=DEMO_PX_PER_MM)

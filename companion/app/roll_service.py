@@ -1,12 +1,12 @@
 """The roll flow: settled -> capture -> read -> match -> append -> outcome -> tablets.
 
 :class:`RollService` sits beside :class:`companion.service.TableService`. The tray (or,
-without one, :class:`~companion.roll.stillness.StillnessDetector` on the camera frames)
+without one, :class:`~vision.stillness.StillnessDetector` on the camera frames)
 calls :meth:`RollService.settled`; a worker thread then
 
-1. **capture**: takes a frame from the camera (:class:`~companion.roll.camera.Camera`);
+1. **capture**: takes a frame from the camera (:class:`~vision.camera.Camera`);
 2. **read**: runs the one reader (:class:`vision.reader.Reader`, built by
-   :func:`vision.table_setup.table_reader` with the table's calibration and enrollment) and keeps the photo (:class:`~companion.roll.photos.PhotoStore`);
+   :func:`vision.table_setup.table_reader` with the table's calibration and enrollment) and keeps the photo (:class:`~companion.app.photos.PhotoStore`);
 3. **rules**: matches the read against the step the game expects
    (:func:`~companion.roll.match.match_read`) and, when nothing is pending, submits the
    game's dice event with ``source: "camera"`` (the rules fold it, the log stores it);
@@ -30,8 +30,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .camera import Camera, CameraGone
-from .match import Match, correction_event, expected_kinds, match_read, ready_data, text2
+from vision.camera import Camera
+from vision.catalog import FACES, parse_face
+from vision.table_setup import table_reader
+
+from ..errors import CameraGone, CompanionError
+from ..roll.match import Match, correction_event, expected_kinds, match_read, ready_data, text2
 from .photos import PhotoStore
 from .records import ReadRecords
 
@@ -45,8 +49,6 @@ Reader = Callable[[Any, "frozenset[str] | None"], dict[str, Any]]
 def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
     """The table's reader (:func:`vision.table_setup.table_reader`: the one reader, with the
     saved calibration and enrollment) as a frame -> read-JSON callable."""
-    from vision.table_setup import table_reader
-
     reader = table_reader(vision_dir, calibration=calibration, refresh_background=True)
 
     def read(frame: Any, kinds: "frozenset[str] | None" = None) -> dict[str, Any]:
@@ -202,8 +204,6 @@ class RollService:
                 rec["objects"][i]["status"] = "unexpected"
 
     def _submit(self, rec: dict[str, Any], source: str) -> bool:
-        from companion.errors import CompanionError
-
         try:
             self._own_submit = threading.get_ident()
             applied = self.table.submit({"type": rec["type"], "data": rec["data"], "source": source})
@@ -242,8 +242,6 @@ class RollService:
     def correct(self, rid: int, index: int, value: Any, kind: str | None = None) -> dict[str, Any]:
         """Set object ``index`` of read ``rid`` to ``value`` (a face; ``None`` with kind
         ``ignore`` leaves the object out). Raises ``ValueError`` with a clear message."""
-        from vision.catalog import FACES, parse_face
-
         with self._lock:
             rec = self.records.get(rid)
             if rec is None:
@@ -271,8 +269,6 @@ class RollService:
                 if ev is None:
                     raise ValueError("ce dé ne se corrige plus : annulez le lancer et saisissez-le / "
                                      "this die cannot be corrected afterwards: undo the roll and enter it again")
-                from companion.errors import CompanionError
-
                 try:
                     applied = self.table.submit({"type": ev[0], "data": ev[1], "source": "correction"})
                 except CompanionError as exc:

@@ -13,44 +13,27 @@ import argparse
 import json
 import os
 import secrets
-import socket
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from .errors import CompanionError
+from ..backup import AutoBackup, list_backups
+from ..datadir import default_data_dir
+from ..errors import CompanionError
+from ..games import find_game
+from ..roll.demo import demo_events as camera_demo
+from ..service import TableService
+from web.addresses import lan_addresses
+from web.app import create_app
+from web.server import create_server
+
+from .wiring import start_devices
 
 #: Digits of a generated PIN; a shorter ``--pin`` needs ``--weak-pin``.
 PIN_DIGITS = 6
 
-__all__ = ["check_log_present", "check_pin_strength", "PIN_DIGITS", "serve", "load_settings", "default_data_dir", "lan_addresses", "seed_demo", "add_device_arguments"]
-
-
-def add_device_arguments(p: argparse.ArgumentParser) -> None:
-    """The device options of ``companion serve`` (the CLI adds them; each falls back to
-    its environment variable, then to a default that suits a Pi)."""
-    p.add_argument("--camera", default=None,
-                   help="auto (default: picamera2, else /dev/video0, else none), picamera2, usb:N, folder:PATH, "
-                        "synthetic[:SEED], demo or none ($COMPANION_CAMERA)")
-    p.add_argument("--tray", default=None,
-                   help="auto (default: a Pico on USB), a serial PATH, emulate, gpio[:BTN[:LED]] or none ($COMPANION_TRAY)")
-    p.add_argument("--gpio", default=None,
-                   help="auto (default: a confirm button on GPIO17 and LED on GPIO27 on a Raspberry Pi), "
-                        "BTN[:LED] or none ($COMPANION_GPIO)")
-
-
-def default_data_dir() -> Path:
-    env = os.environ.get("COMPANION_DATA")
-    if env:
-        return Path(env)
-    try:
-        from platformdirs import user_data_dir
-
-        return Path(user_data_dir("table-companion", appauthor=False))
-    except ImportError:  # pragma: no cover
-        return Path.home() / ".local" / "share" / "table-companion"
+__all__ = ["check_log_present", "check_pin_strength", "PIN_DIGITS", "serve", "load_settings", "seed_demo"]
 
 
 def load_settings(data_dir: Path) -> dict[str, Any]:
@@ -97,8 +80,6 @@ def check_log_present(data_dir: Path, new_table: bool) -> None:
         return
     if log.exists() and log.stat().st_size > 0:
         return
-    from .backup import list_backups
-
     state = "is missing" if not log.exists() else "is empty (0 bytes)"
     found = list_backups(data_dir)
     lines = [f"the table log {log} {state}, but a table was played in {data_dir} (settings.json is there).",
@@ -113,33 +94,10 @@ def check_log_present(data_dir: Path, new_table: bool) -> None:
     raise CompanionError("\n".join(lines))
 
 
-def lan_addresses() -> list[str]:
-    """The machine's IPv4 addresses other than loopback (best effort, no traffic sent)."""
-    addrs: list[str] = []
-    try:
-        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout
-        addrs = [a for a in out.split() if "." in a and not a.startswith("127.")]
-    except (OSError, subprocess.SubprocessError):
-        pass
-    if not addrs:
-        try:
-            for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-                ip = str(info[4][0])
-                if not ip.startswith("127.") and ip not in addrs:
-                    addrs.append(ip)
-        except OSError:
-            pass
-    return addrs
-
-
 def seed_demo(service: Any, game: str) -> None:
     """Start ``game`` with its example set-up when the log is empty."""
-    from .games import find_game
-
     if service.table.frames:
         return
-    from .roll.demo import demo_events as camera_demo
-
     scripted = camera_demo(game)
     if scripted:
         for ev in scripted:
@@ -150,17 +108,49 @@ def seed_demo(service: Any, game: str) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .service import TableService
-
-    if args.data is not None:
-        data_dir = Path(args.data)
-    elif args.demo:
-        data_dir = Path(tempfile.mkdtemp(prefix="companion-demo-"))
-    else:
-        data_dir = default_data_dir()
+    data_dir = _data_dir(args)
     data_dir.mkdir(parents=True, exist_ok=True)
     check_log_present(data_dir, bool(getattr(args, "new_table", False)))
     settings = load_settings(data_dir)
+    pin = _table_pin(args, data_dir, settings)
+    service, backups = _open_table(data_dir)
+    game = args.game or ("peripeties" if args.demo else None)
+    if game and not service.table.frames:
+        seed_demo(service, game)
+
+    tray = getattr(args, "tray", None)
+    if tray and tray.lower() == "emulate":
+        tray = "emulated"
+    devices = start_devices(service, data_dir, camera=getattr(args, "camera", None), tray=tray,
+                            gpio=getattr(args, "gpio", None), demo=bool(args.demo))
+    app = create_app({
+        "SERVICE": service, "TABLE_PIN": pin, "SECRET_KEY": settings["secret_key"],
+        "DATA_DIR": str(data_dir), "DEMO": bool(args.demo), "DEVICES": devices,
+    })
+    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads))
+    _print_banner(args, data_dir, server.effective_port, pin, devices, tray)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        backups.stop()
+        devices.stop()
+        service.close()
+    return 0
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    """``--data``; else a fresh temporary folder for ``--demo``; else the per-user folder."""
+    if args.data is not None:
+        return Path(args.data)
+    if args.demo:
+        return Path(tempfile.mkdtemp(prefix="companion-demo-"))
+    return default_data_dir()
+
+
+def _table_pin(args: argparse.Namespace, data_dir: Path, settings: dict[str, Any]) -> Any:
+    """``--pin`` or ``$COMPANION_PIN`` (checked for length), else the one kept in settings."""
     given = args.pin or os.environ.get("COMPANION_PIN")
     pin = given or settings["pin"]
     if given:
@@ -168,11 +158,15 @@ def serve(args: argparse.Namespace) -> int:
     elif len(str(pin)) < PIN_DIGITS:  # generated by an older version: kept, the players know it
         print(f"warning: the table PIN kept in {data_dir / 'settings.json'} is short; remove its \"pin\" "
               f"line for a new {PIN_DIGITS}-digit one", file=sys.stderr)
+    return pin
+
+
+def _open_table(data_dir: Path) -> tuple[TableService, AutoBackup]:
+    """The table service on the folder's log, and its automatic backups (started unless
+    the log is damaged: then the table is read-only and says how to recover)."""
     service = TableService(data_dir / "table.sqlite")
     for problem in service.log.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    from .backup import AutoBackup
-
     backups = AutoBackup(data_dir, report=lambda msg: print(f"warning: {msg}", file=sys.stderr))
     if service.log.damaged:
         print(f"LECTURE SEULE / READ-ONLY: the table log is damaged; stop the server and run "
@@ -186,26 +180,10 @@ def serve(args: argparse.Namespace) -> int:
         service.on_applied(backup_at_new_game)
     for ev, msg in service.table.skipped:
         print(f"warning: event {ev.seq} ({ev.type}) kept in the log but not applied: {msg}", file=sys.stderr)
-    game = args.game or ("peripeties" if args.demo else None)
-    if game and not service.table.frames:
-        seed_demo(service, game)
+    return service, backups
 
-    from web.app import create_app
-    from web.server import create_server
 
-    from .roll.wiring import start_devices
-
-    tray = getattr(args, "tray", None)
-    if tray and tray.lower() == "emulate":
-        tray = "emulated"
-    devices = start_devices(service, data_dir, camera=getattr(args, "camera", None), tray=tray,
-                            gpio=getattr(args, "gpio", None), demo=bool(args.demo))
-    app = create_app({
-        "SERVICE": service, "TABLE_PIN": pin, "SECRET_KEY": settings["secret_key"],
-        "DATA_DIR": str(data_dir), "DEMO": bool(args.demo), "DEVICES": devices,
-    })
-    server = create_server(app, host=args.host, port=args.port, threads=max(4, args.threads))
-    port = server.effective_port  # type: ignore[attr-defined]
+def _print_banner(args: argparse.Namespace, data_dir: Path, port: int, pin: Any, devices: Any, tray: str | None) -> None:
     hosts = lan_addresses() if args.host in ("0.0.0.0", "::") else [args.host]
     print("Compagnon de table / Table companion", flush=True)
     print(f"  dossier / folder : {data_dir}", flush=True)
@@ -217,15 +195,6 @@ def serve(args: argparse.Namespace) -> int:
     print(f"  caméra / camera : {cam} ; plateau / tray : {tray or os.environ.get('COMPANION_TRAY') or ('emulated' if args.demo else 'auto')}",
           flush=True)
     _print_qr(f"http://{(hosts or ['127.0.0.1'])[0]}:{port}/")
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        backups.stop()
-        devices.stop()
-        service.close()
-    return 0
 
 
 def _print_qr(url: str) -> None:
@@ -234,7 +203,7 @@ def _print_qr(url: str) -> None:
     if not sys.stdout.isatty():
         return
     try:
-        import qrcode  # type: ignore[import-not-found]
+        import qrcode  # optional (the [pi] extra): only for a terminal on the Pi
     except ImportError:
         return
     qr = qrcode.QRCode(border=1)

@@ -8,7 +8,9 @@ while the camera is away and manual entry keeps working.
 
 Spec ``auto`` (the default of ``companion serve``): ``picamera2`` when the library is
 installed (a Pi with a camera module), else ``usb:0`` when ``/dev/video0`` exists, else
-no camera. ``none`` means no camera. ``demo`` is :class:`~companion.roll.democam.DemoCamera`.
+no camera. ``none`` means no camera. The application layer passes the ``opener`` that
+knows ``demo`` (:func:`companion.app.wiring.open_camera_source`); the default opener is
+:func:`vision.sources.open_source`.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ import os
 import threading
 from typing import Any, Callable
 
+from companion.errors import CameraGone
+
+from .sources import open_source
+
 __all__ = ["Camera", "CameraGone", "resolve_camera_spec"]
-
-
-class CameraGone(RuntimeError):
-    """No frame: the camera is unplugged, busy or missing."""
 
 
 def resolve_camera_spec(spec: str | None) -> str | None:
@@ -45,7 +47,7 @@ class Camera:
                  on_status: Callable[[dict[str, Any]], None] | None = None,
                  backoff: tuple[float, float] = (0.5, 5.0)) -> None:
         self.spec = spec
-        self._opener = opener or _open_source
+        self._opener = opener or open_source
         self._on_status = on_status or (lambda st: None)
         self._backoff = backoff
         self._lock = threading.Lock()
@@ -133,14 +135,3 @@ class Camera:
         self._on_status(self.status())
         self._wake.set()
         raise CameraGone(self.error)
-
-
-def _open_source(spec: str) -> Any:
-    if spec.lower().startswith("demo"):
-        from .democam import DemoCamera
-
-        _, _, arg = spec.partition(":")
-        return DemoCamera(seed=int(arg) if arg else 0)
-    from vision.sources import open_source
-
-    return open_source(spec)

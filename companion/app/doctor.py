@@ -18,6 +18,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from web.addresses import lan_addresses
+
+from ..datadir import default_data_dir
+from ..log import TableLog
+
 __all__ = ["Check", "run_checks", "register"]
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -77,8 +82,6 @@ def _disk(data_dir: Path) -> Check:
 
 
 def _network() -> Check:
-    from .serve import lan_addresses
-
     addrs = lan_addresses()
     if addrs:
         return Check("network", OK, f"Adresse pour la tablette : http://{addrs[0]}:8080/",
@@ -92,8 +95,6 @@ def _data(data_dir: Path) -> Check:
     log = data_dir / "table.sqlite"
     if not log.exists():
         return Check("log", OK, f"Pas encore de partie dans {data_dir}", f"No game yet in {data_dir}")
-    from .log import TableLog
-
     try:
         with TableLog(log) as tl:
             n = sum(1 for _ in tl.events())
@@ -153,8 +154,6 @@ def run_checks(data_dir: Path) -> list[Check]:
 
 
 def _cmd(args: argparse.Namespace) -> int:
-    from .serve import default_data_dir
-
     data_dir = Path(args.data) if args.data else default_data_dir()
     checks = run_checks(data_dir)
     if args.json:
