@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.games.espri import odds as odds_mod  # noqa: E402
+from companion.games.espri.options import DEFAULTS  # noqa: E402
 from companion.games.espri.rules import best_result  # noqa: E402
 
 GEMS = ("printemps", "ete", "automne", "hiver", "temps", "rupture")
@@ -33,7 +34,7 @@ def brute_force(pool: list[int], called: str, k: int) -> list[Fraction]:
         c = [0] * 6
         for j in draw:
             c[objs[j]] += 1
-        counts[best_result(c, called, {}, "leader")] += 1
+        counts[best_result(c, called, DEFAULTS, "leader")] += 1
         total += 1
     return [Fraction(x, total) for x in counts]
 

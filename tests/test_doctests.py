@@ -21,6 +21,7 @@ MODULES = [
     "firmware_bridge.fake",
     "companion.dice",
     "companion.games.options",
+    "companion.games.espri.options",
     "companion.games.expects",
     "companion.games.expects_schema",
     "companion.games.wuxia.options",

@@ -7,10 +7,11 @@ import pytest
 
 from companion.errors import RuleError
 from companion.games.espri import board as B
-from companion.games.espri.model import Board, Effect, counts_of, relation
+from companion.games.espri.state import Board, Effect, counts_of, relation
+from companion.games.espri.options import Options
 from companion.games.espri.rules import draw_plan, effective_score, selections
 
-DEFAULTS = {"max_draw": 12, "automatic_success_draw": True}
+DEFAULTS = Options()
 
 
 @pytest.mark.parametrize("called,adjacent,opposite", [
@@ -37,11 +38,11 @@ def test_draw_table_r12(n: int, count: int, chooser: str, redraw: str | None, au
 
 
 def test_draw_table_cap_option() -> None:
-    assert draw_plan(13, {"automatic_success_draw": False})["count"] == 0
+    assert draw_plan(13, Options(automatic_success_draw=False))["count"] == 0
 
 
 def _res(gems: list[str], called: str, **opts: object) -> dict[str, str]:
-    return {s["key"]: s["result"] for s in selections(counts_of(gems), called, opts)}
+    return {s["key"]: s["result"] for s in selections(counts_of(gems), called, Options(**opts))}  # type: ignore[arg-type]
 
 
 def test_selection_results_r19() -> None:
@@ -68,7 +69,7 @@ def test_e5_options() -> None:
 
 
 def test_must_include_prayer() -> None:
-    sels = selections(counts_of(["ete", "hiver", "temps"]), "hiver", {}, must="temps")
+    sels = selections(counts_of(["ete", "hiver", "temps"]), "hiver", Options(), must="temps")
     assert all("temps" in s["gems"] for s in sels) and sels
 
 
@@ -85,7 +86,7 @@ def test_bounded_effects_e17() -> None:
     assert effective_score(3, mixed, "hiver", "maxima_first") == 2  # 3->4, then 4->2 (min 2)
 
 
-def _board(cells: list, nymph: int, season: str = "hiver") -> Board:
+def _board(cells: list[str | None], nymph: int, season: str = "hiver") -> Board:
     b = Board.empty(21)
     q = b.q(season)
     padded = tuple(cells) + (None,) * (21 - len(cells))
@@ -126,14 +127,14 @@ def test_remove_cells_r5_nearest_behind() -> None:
 
 def test_advance_r6() -> None:
     b = _board(["hiver", "rupture", "hiver"], 0)
-    b1, moves = B.advance(b, "hiver", {})
+    b1, moves = B.advance(b, "hiver", Options())
     assert b1.q("hiver").nymph == 2  # stops on the Rupture
-    b2, _ = B.advance(b1, "hiver", {})
+    b2, _ = B.advance(b1, "hiver", Options())
     assert b2.q("hiver").nymph == 3  # E12b: may leave it
-    b3, moves = B.advance(b1, "hiver", {"rupture_blocks_standing_nymph": True})
+    b3, moves = B.advance(b1, "hiver", Options(rupture_blocks_standing_nymph=True))
     assert b3.q("hiver").nymph == 2 and moves == []
     gap = _board(["hiver", None, "hiver"], 0)
-    assert B.advance(gap, "hiver", {})[0].q("hiver").nymph == 1  # contiguous only
+    assert B.advance(gap, "hiver", Options())[0].q("hiver").nymph == 1  # contiguous only
 
 
 def test_set_nymph_refuses_off_the_path() -> None:

@@ -29,7 +29,8 @@ def test_odds_imports_only_that_games_odds_and_no_server_code(game):
     modules = set(re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)$", proc.stderr, re.M))
     assert f"companion.games.{game}" in modules  # the parse found the import lines
     others = {g for g in ODDS if g != game}
-    shared = {"companion.games.base", "companion.games.refusal"}  # helpers every game uses, not a game
+    # helpers every game uses, not a game
+    shared = {"companion.games.base", "companion.games.refusal", "companion.games.options"}
     loaded_games = {m.split(".")[2] for m in modules if m.startswith("companion.games.") and m not in shared}
     assert loaded_games == {game}, loaded_games & others
     heavy = {m for m in modules if m.split(".")[0] in {"flask", "werkzeug", "waitress", "cv2", "numpy", "serial", "sqlite3"}}

@@ -20,11 +20,12 @@ from ...events import Event, Source
 from ..base import Outcome
 from . import board as B
 from .common import (
-    Handled, candidates, refuse, gain_rupture, gem_name, gems_text, get_bool, get_gems, get_int, need_step, out,
+    Handled, candidates, current_appel, refuse, gain_rupture, gem_name, gems_text, get_bool, get_effect, get_gems, get_int,
+    need_step, out,
     result_name, season_first, where_text,
 )
-from .model import (
-    CF, CS, RESULTS, SEASONS, Appel, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
+from .state import (
+    CF, CS, MAX_POINTS, RESULTS, SEASONS, Appel, Character, Effect, EspriState, check_gem, check_season, counts_of, pool_add,
     pool_take, replace,
 )
 from .resolve import resolve
@@ -42,18 +43,14 @@ def _effects(raw: Any) -> tuple[Effect, ...]:
     for e in raw:
         if not isinstance(e, Mapping):
             raise EventError("each modifier is {value, minimum?, maximum?, label?}")
-        mn, mx = e.get("minimum"), e.get("maximum")
-        for v in (mn, mx):
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-                raise EventError("'minimum' and 'maximum' are integers")
-        out_.append(Effect(get_int(e, "value"), e.get("season"), mn, mx, str(e.get("label", ""))))
+        out_.append(get_effect(e))
     return tuple(out_)
 
 
 def season_score(state: EspriState, cid: str, season: str, extra: tuple[Effect, ...] = ()) -> int:
     ch = state.char(cid)
     return effective_score(ch.score(season), ch.effects + extra, season,
-                           str(state.options.get("bounded_effects_order", "minima_first")))
+                           state.options.bounded_effects_order)
 
 
 def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
@@ -71,69 +68,19 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
                      f"{leader.name} has fallen and can no longer call the Nymphs")
     talent = get_bool(d, "talent", True)
     passive = get_bool(d, "passive", False)
-    mods = _effects(d.get("modifiers"))
-    score = season_score(state, leader.id, season, mods)
+    score = season_score(state, leader.id, season, _effects(d.get("modifiers")))
     if score <= 0:
         raise refuse("R16", f"le score de {leader.name} en {gem_name(season, 'fr')} est {score} avec bonus et malus :"
                      " avec 0 ou moins, pas d'Appel à mener dans cette Saison",
                      f"{leader.name}'s {season} score is {score} with bonuses/maluses: a score of 0 or less"
                      " cannot lead an Appel in that Season")
-    helpers: list[tuple[str, str]] = []
-    chars = {c.id: c for c in state.characters}
-    raw = d.get("helpers", []) or []
-    if not isinstance(raw, list):
-        raise EventError("'helpers' must be a list of {character, form: direct|resonance}")
-    for h in raw:
-        if isinstance(h, str):
-            h = {"character": h}
-        if not isinstance(h, Mapping):
-            raise EventError("each helper is {character, form}")
-        form = h.get("form", "direct")
-        helper = state.char(h.get("character"))
-        hid = helper.id
-        if hid == leader.id or hid in {x for x, _ in helpers}:
-            raise refuse("R26", f"{helper.name} n'aide qu'une fois, et jamais son propre Appel",
-                         f"{helper.name} can help only once, and never their own Appel")
-        if helper.fallen:
-            raise refuse("R34", f"{helper.name} a chuté et ne peut plus aider", f"{helper.name} has fallen and can no longer help")
-        if form == "direct":
-            if season_score(state, hid, season) <= 0:
-                raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins : pas d'Aide"
-                             " directe dans cette Saison",
-                             f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season")
-        elif form == "resonance":
-            if passive:
-                raise refuse("R26", "pas de Résonance pour une action passive", "Resonance is never possible for a passive action")
-            res = helper.resonance_with(leader.id)
-            if res is None:
-                raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name} : pas de Résonance",
-                             f"{helper.name} has no Relationship with {leader.name}: no Resonance")
-            if res.current <= 0:
-                raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum} :"
-                             " rechargez-la en manifestant la Relation",
-                             f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
-                             " recharge it by manifesting the Relationship")
-            # E18: the resonator's tutelary Season (a Priestess: Dévotion, her Time), or the Called one
-            if state.options.get("resonance_score", "tutelary") == "called":
-                rs = season_score(state, hid, season)
-            elif helper.season is not None:
-                rs = season_score(state, hid, helper.season)
-            else:
-                rs = helper.devotion
-            if rs <= 0:
-                raise refuse("R16", f"le score de Résonance de {helper.name} est 0 ou moins",
-                             f"{helper.name}'s resonating score is 0 or less")
-        else:
-            raise EventError("a helper's 'form' is 'direct' or 'resonance'")
-        helpers.append((hid, form))
-    for hid, form in helpers:
-        if form == "resonance":
-            hc = chars[hid]
-            r = hc.resonance_with(leader.id)
-            assert r is not None
-            state = state.with_char(hc.with_resonance(replace(r, current=r.current - 1)))
+    helpers = _helpers(state, d.get("helpers", []) or [], leader, season, passive)
+    state = _spend_resonance(state, helpers, leader.id)
     if "difficulty" in d:
-        difficulty, dsource = get_int(d, "difficulty", None, 0), "given"
+        # R10 / E28: the Weather or an opposition's score; far above the scores an Appel can
+        # reach it changes nothing (N below -12 is an automatic Critical Failure, E8)
+        difficulty = get_int(d, "difficulty", None, 0, MAX_POINTS, "R10", ("la Difficulté", "the Difficulty"))
+        dsource = "given"
     else:
         difficulty, dsource = state.board.q(season).weather, "weather"
     n = score + len(helpers) - difficulty
@@ -159,6 +106,79 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     return _maybe_automatic(state, outs, rng)
 
 
+def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passive: bool) -> list[tuple[str, str]]:
+    """R26-R29: the helpers of an Appel as ``(id, form)``, each checked (E18)."""
+    if not isinstance(raw, list):
+        raise EventError("'helpers' must be a list of {character, form: direct|resonance}")
+    helpers: list[tuple[str, str]] = []
+    for h in raw:
+        if isinstance(h, str):
+            h = {"character": h}
+        if not isinstance(h, Mapping):
+            raise EventError("each helper is {character, form}")
+        form = h.get("form", "direct")
+        helper = state.char(h.get("character"))
+        if helper.id == leader.id or helper.id in {x for x, _ in helpers}:
+            raise refuse("R26", f"{helper.name} n'aide qu'une fois, et jamais son propre Appel",
+                         f"{helper.name} can help only once, and never their own Appel")
+        if helper.fallen:
+            raise refuse("R34", f"{helper.name} a chuté et ne peut plus aider", f"{helper.name} has fallen and can no longer help")
+        if form == "direct":
+            _check_direct_aid(state, helper, season)
+        elif form == "resonance":
+            _check_resonance(state, helper, leader, season, passive)
+        else:
+            raise EventError("a helper's 'form' is 'direct' or 'resonance'")
+        helpers.append((helper.id, form))
+    return helpers
+
+
+def _check_direct_aid(state: EspriState, helper: Character, season: str) -> None:
+    """R16 / E18: Direct Aid needs a Called Season score above 0."""
+    if season_score(state, helper.id, season) <= 0:
+        raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins : pas d'Aide"
+                     " directe dans cette Saison",
+                     f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season")
+
+
+def _check_resonance(state: EspriState, helper: Character, leader: Character, season: str, passive: bool) -> None:
+    """R26, R29, E18: Resonance needs an active action, a Relationship with the leader,
+    a Resonance point left and a resonating score above 0."""
+    if passive:
+        raise refuse("R26", "pas de Résonance pour une action passive", "Resonance is never possible for a passive action")
+    res = helper.resonance_with(leader.id)
+    if res is None:
+        raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name} : pas de Résonance",
+                     f"{helper.name} has no Relationship with {leader.name}: no Resonance")
+    if res.current <= 0:
+        raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum} :"
+                     " rechargez-la en manifestant la Relation",
+                     f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
+                     " recharge it by manifesting the Relationship")
+    # E18: the resonator's tutelary Season (a Priestess: Dévotion, her Time), or the Called one
+    if state.options.resonance_score == "called":
+        rs = season_score(state, helper.id, season)
+    elif helper.season is not None:
+        rs = season_score(state, helper.id, helper.season)
+    else:
+        rs = helper.devotion
+    if rs <= 0:
+        raise refuse("R16", f"le score de Résonance de {helper.name} est 0 ou moins",
+                     f"{helper.name}'s resonating score is 0 or less")
+
+
+def _spend_resonance(state: EspriState, helpers: list[tuple[str, str]], leader: str) -> EspriState:
+    """R29: each resonating helper spends one Resonance point towards the leader."""
+    for hid, form in helpers:
+        if form == "resonance":
+            hc = state.char(hid)
+            r = hc.resonance_with(leader)
+            if r is None:  # checked by _check_resonance
+                raise RuleError(f"internal error: {hid} has no Resonance with {leader}", rule="R29")
+            state = state.with_char(hc.with_resonance(replace(r, current=r.current - 1)))
+    return state
+
+
 def _draw_text(a: Appel, lang: str) -> str:
     fr = lang == "fr"
     if a.automatic == "critical_failure":
@@ -176,8 +196,7 @@ def _draw_text(a: Appel, lang: str) -> str:
 
 
 def _maybe_automatic(state: EspriState, outs: list[Outcome], rng: random.Random) -> Handled:
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     if a.automatic == "critical_failure":
         return resolve(state, CF, outs, rng)
     if a.automatic == "critical_success" and a.draw_count == 0:
@@ -203,7 +222,7 @@ def temptation(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             raise refuse("R14", f"la Tentation retire des gemmes de Rupture du quadrant de {leader.name} ({gem_name(quad_s, 'fr')})",
                          f"the Temptation removes Rupture gems from {leader.name}'s own quadrant ({quad_s})")
     else:
-        k = get_int(ev.data, "count", 1, 1)
+        k = get_int(ev.data, "count", 1, 1, None, "R14", ("le nombre de gemmes de Rupture", "the count of Rupture gems"))
         ruptures = [c for c in quad.paved() if quad.gem_at(c) == "rupture"]
         if k > len(ruptures):
             raise refuse("R14", f"le quadrant {gem_name(quad_s, 'fr')} porte {len(ruptures)} gemme(s) de Rupture, pas {k}",
@@ -313,7 +332,7 @@ def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise refuse("R12", "un nouveau tirage, c'est une gemme", "a redraw is one gem")
     aside = a.aside
     pool = state.pool
-    if state.options.get("redraw_first_gem", "pool") == "aside":
+    if state.options.redraw_first_gem == "aside":
         aside = aside + a.hand
     else:
         pool = pool_add(pool, a.hand)
@@ -339,7 +358,7 @@ def prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     i = leader.prayers.index(gem)
     leader2 = replace(leader, prayers=leader.prayers[:i] + leader.prayers[i + 1:])
     chooser = a.chooser
-    if a.n == -1 and state.options.get("gm_chooses_minus_one_with_prayer"):
+    if a.n == -1 and state.options.gm_chooses_minus_one_with_prayer:
         chooser = "gm"
     rec = dict(a.record)
     rec["prayer"] = gem
@@ -360,7 +379,7 @@ def legal(state: EspriState, a: Appel, places: bool = True) -> list[dict[str, An
     """
     must = a.prayer if (a.prayer and a.chooser == "gm") else None
     sels = selections(counts_of(candidates(a)), a.season, state.options, must)
-    pen = 0 if a.talent else int(state.options.get("no_talent_penalty", 1))
+    pen = 0 if a.talent else state.options.no_talent_penalty
     out_ = []
     for s in sels:
         lvl = apply_penalty(s["level"], pen)
@@ -407,8 +426,7 @@ def _where_sel(state: EspriState, a: Appel, gems: list[str]) -> list[dict[str, A
 
 
 def _choices_outcome(state: EspriState) -> Outcome:
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     sels = legal(state, a, places=False)
     who_fr = "le MJ" if a.chooser == "gm" else "le leader"
     who_en = "the GM" if a.chooser == "gm" else "the leader"
@@ -435,39 +453,8 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     a = need_step(state, "choose")
     d = ev.data
     sels = legal(state, a, places=False)
-    if "selection" in d:
-        key = d["selection"]
-        if isinstance(key, int) and not isinstance(key, bool):
-            if not 0 <= key < len(sels):
-                raise refuse("R17", f"le choix {key} n'existe pas (0-{len(sels) - 1})", f"selection {key} does not exist (0-{len(sels) - 1})")
-            sel = sels[key]
-        else:
-            found = [s for s in sels if s["key"] == key]
-            if not found:
-                allowed = legal(state, replace(a, chooser="leader"), places=False)
-                if a.prayer and a.chooser == "gm" and any(s["key"] == key for s in allowed):
-                    raise refuse("R13", "quand le MJ choisit, la Prière ajoutée doit être parmi les gemmes posées",
-                                 "when the GM chooses, the added Prayer gem must be among the placed gems")
-                raise refuse("R17", f"le choix {key!r} n'est pas permis (permis : {', '.join(s['label']['fr'] for s in sels)})",
-                             f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})")
-            sel = found[0]
-    else:
-        gems = d.get("gems")
-        if a.prayer and a.chooser == "gm" and isinstance(gems, list) and a.prayer not in gems:
-            raise refuse("R13", "quand le MJ choisit, la Prière ajoutée doit être parmi les gemmes posées",
-                         "when the GM chooses, the added Prayer gem must be among the placed gems")
-        direction = d.get("direction")
-        if d.get("rupture_success") is True:
-            direction = "success"
-        sel = match_selection(sels, gems, direction, candidates(a))
-    order = d.get("order")
-    gems = list(sel["gems"])
-    if order is not None:
-        if not isinstance(order, list) or sorted(order) != sorted(gems):
-            raise EventError("'order' must list the selected gems in the order they are placed")
-        gems = list(order)
-    else:
-        gems = season_first(gems)
+    sel = _by_key(state, a, sels, d["selection"]) if "selection" in d else _by_gems(a, sels, d)
+    gems = _placing_order(d.get("order"), list(sel["gems"]))
     # take the placed gems out of the hand (the Prayer first if it is of that type)
     hand = list(a.hand)
     prayer_left = a.prayer
@@ -493,3 +480,44 @@ def choose(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         state, more = gain_rupture(state, a.leader, rng, "Rupture seule")
         outs += more
     return resolve(state, level, outs, rng)
+
+
+def _prayer_must_be_placed() -> RuleError:
+    return refuse("R13", "quand le MJ choisit, la Prière ajoutée doit être parmi les gemmes posées",
+                  "when the GM chooses, the added Prayer gem must be among the placed gems")
+
+
+def _by_key(state: EspriState, a: Appel, sels: list[dict[str, Any]], key: Any) -> dict[str, Any]:
+    """The selection named by its number in the list or by its key (``hiver+temps:up``)."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        if not 0 <= key < len(sels):
+            raise refuse("R17", f"le choix {key} n'existe pas (0-{len(sels) - 1})",
+                         f"selection {key} does not exist (0-{len(sels) - 1})")
+        return sels[key]
+    found = [s for s in sels if s["key"] == key]
+    if found:
+        return found[0]
+    if a.prayer and a.chooser == "gm":
+        allowed = legal(state, replace(a, chooser="leader"), places=False)
+        if any(s["key"] == key for s in allowed):
+            raise _prayer_must_be_placed()
+    raise refuse("R17", f"le choix {key!r} n'est pas permis (permis : {', '.join(s['label']['fr'] for s in sels)})",
+                 f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})")
+
+
+def _by_gems(a: Appel, sels: list[dict[str, Any]], d: Mapping[str, Any]) -> dict[str, Any]:
+    """The selection named by its gems and direction (R17-R19)."""
+    gems = d.get("gems")
+    if a.prayer and a.chooser == "gm" and isinstance(gems, list) and a.prayer not in gems:
+        raise _prayer_must_be_placed()
+    direction = "success" if d.get("rupture_success") is True else d.get("direction")
+    return match_selection(sels, gems, direction, candidates(a))
+
+
+def _placing_order(order: Any, gems: list[str]) -> list[str]:
+    """E25: the placer's order (``order``), by default the Season gem first."""
+    if order is None:
+        return season_first(gems)
+    if not isinstance(order, list) or not all(isinstance(g, str) for g in order) or sorted(order) != sorted(gems):
+        raise EventError("'order' must list the selected gems in the order they are placed")
+    return list(order)

@@ -1,6 +1,6 @@
 """Board primitives (R2-R6, R36): placing and removing gems along the paths, moving Nymphs.
 
-Pure functions from a :class:`~.model.Board` to a new board plus a record of what moved,
+Pure functions from a :class:`~.state.Board` to a new board plus a record of what moved,
 so the tablet can say exactly where each gem went and where each Nymph moved. Records:
 
 - placement ``{"gem", "quadrant", "cell"}`` (``cell`` None: no free cell in front of the
@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ...errors import RuleError
-from .model import NYMPHS, Board, Quadrant, check_season
+from .options import Options
+from .state import NYMPHS, Board, Quadrant, bilingual, check_season, shown
 
 __all__ = [
     "check_gem_fits", "place", "place_many", "remove_from_centre", "remove_cells",
@@ -84,7 +85,7 @@ def remove_from_centre(board: Board, season: str, k: int) -> tuple[Board, list[R
     return board.with_q(quad), removed, moves
 
 
-def remove_cells(board: Board, cells: Iterable[tuple[str, int]],
+def remove_cells(board: Board, cells: Iterable[tuple[str, Any]],
                  only: Iterable[str] | None = None) -> tuple[Board, list[Record], list[Record]]:
     """R5: remove the gems on the chosen cells (E21: a Nymph whose gem goes back moves to
     the nearest paved cell behind it, or its start cell). ``only`` limits the gem types."""
@@ -95,7 +96,8 @@ def remove_cells(board: Board, cells: Iterable[tuple[str, int]],
         check_season(season, "quadrant")
         quad = board.q(season)
         if not isinstance(cell, int) or isinstance(cell, bool) or not 1 <= cell <= quad.length:
-            raise RuleError(f"cell {cell!r} is not on the {season} path (cells 1-{quad.length})", rule="E3")
+            raise bilingual("E3", f"la case {shown(cell)} n'est pas sur le chemin {season} (cases 1 à {quad.length})",
+                            f"cell {shown(cell)} is not on the {season} path (cells 1-{quad.length})")
         if (season, cell) in seen:
             raise RuleError(f"cell {cell} of {season} is named twice", rule="R5")
         seen.add((season, cell))
@@ -119,7 +121,7 @@ def remove_cells(board: Board, cells: Iterable[tuple[str, int]],
     return board, removed, moves
 
 
-def advance(board: Board, season: str, options: Mapping[str, Any]) -> tuple[Board, list[Record]]:
+def advance(board: Board, season: str, options: Options) -> tuple[Board, list[Record]]:
     """R6: forward while the next cell is paved; stop on the first Rupture gem (E12b: the
     check starts with the next cell, unless option ``rupture_blocks_standing_nymph``).
 
@@ -129,7 +131,7 @@ def advance(board: Board, season: str, options: Mapping[str, Any]) -> tuple[Boar
     quad = board.q(season)
     start = quad.nymph
     pos = start
-    blocked = (options.get("rupture_blocks_standing_nymph") and pos > 0
+    blocked = (options.rupture_blocks_standing_nymph and pos > 0
                and quad.gem_at(pos) == "rupture")
     if not blocked:
         while pos < quad.length and quad.gem_at(pos + 1) is not None:
@@ -140,10 +142,10 @@ def advance(board: Board, season: str, options: Mapping[str, Any]) -> tuple[Boar
     if pos != start:
         moves.append(_move(season, start, pos, "advance"))
         return board.with_q(Quadrant(season, quad.cells, pos)), moves
-    if options.get("caterpillar") and not blocked and pos < quad.length and quad.gem_at(pos + 1) is None:
+    if options.caterpillar and not blocked and pos < quad.length and quad.gem_at(pos + 1) is None:
         behind = [c for c in quad.paved() if c < pos]
         if behind:
-            src = behind[0] if options.get("caterpillar_gem", "farthest_behind") == "farthest_behind" else behind[-1]
+            src = behind[0] if options.caterpillar_gem == "farthest_behind" else behind[-1]
             gem = quad.gem_at(src)
             quad = quad.with_cell(src, None).with_cell(pos + 1, gem)
             moves.append({"gem": gem, "quadrant": season, "from_cell": src, "cell": pos + 1, "why": "caterpillar"})
@@ -165,10 +167,10 @@ def set_nymph(board: Board, season: str, to: Any) -> tuple[Board, list[Record]]:
     check_season(season, "Nymph")
     quad = board.q(season)
     if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= quad.length:
-        raise RuleError(
-            f"{NYMPHS[season]} cannot leave her path: cells are 0 (start) to {quad.length} (world)",
-            rule="R6",
-        )
+        raise bilingual(
+            "R6", f"{NYMPHS[season]} ne quitte pas son chemin\u202f: ses cases vont de 0 (départ) à {quad.length} (monde),"
+            f" pas {shown(to)}",
+            f"{NYMPHS[season]} cannot leave her path: cells are 0 (start) to {quad.length} (world), not {shown(to)}")
     if to > 0 and quad.gem_at(to) is None:
         raise RuleError(
             f"{NYMPHS[season]} cannot stand on cell {to}: only a paved cell (or the start cell) holds a Nymph",

@@ -79,11 +79,8 @@ _CHOOSER = {"leader": ("le leader", "the leader"), "gm": ("le MJ", "the GM")}
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
-    from ..base import percent
     from .odds import appel_odds
 
-    fr = args.lang == "fr"
-    lang = "fr" if fr else "en"
     pool = parse_pool(args.pool)
     if args.score < 0 or args.difficulty < 0:
         from ...errors import CompanionError
@@ -100,36 +97,54 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         if args.json:
             json.dump({"season": args.season, "pool": dict(zip(_GEMS, pool)), "table": rows}, sys.stdout, indent=2)
             sys.stdout.write("\n")
-            return 0
-        i = 0 if fr else 1
-        heads = [lab[i] for lab in _LABELS.values()]
-        width = max(len(h) for h in heads) + 2
-        print(("   N  tirées  choisit  " if fr else "   N  drawn  chooses  ") + "".join(f"{h:>{width}}" for h in heads))
-        for r in rows:
-            res = r["results"]
-            who = _CHOOSER.get(r["chooser"], (r["chooser"], r["chooser"]))[i].split()[-1]
-            print(f"{r['N']:>4}  {r['draw']:>6}  {who:<7}  " if fr else f"{r['N']:>4}  {r['draw']:>5}  {who:<7}  ",
-                  end="")
-            print("".join(f"{percent(res[k], lang, 1):>{width}}" for k in _LABELS))
+        else:
+            _print_table(rows, args.lang == "fr")
         return 0
     r = appel_odds(pool, args.season, n, options, talent, args.prayer, redraw)
     if args.json:
         json.dump({"season": args.season, "score": args.score, "difficulty": args.difficulty,
                    "pool": dict(zip(_GEMS, pool)), **r}, sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return 0
+    else:
+        _print_odds(r, n, args.season, args.lang == "fr")
+    return 0
+
+
+def _print_table(rows: list[dict[str, Any]], fr: bool) -> None:
+    """``--table``: one line per N, the five results' probabilities."""
+    from ..base import percent
+
+    lang = "fr" if fr else "en"
+    i = 0 if fr else 1
+    heads = [lab[i] for lab in _LABELS.values()]
+    width = max(len(h) for h in heads) + 2
+    print(("   N  tirées  choisit  " if fr else "   N  drawn  chooses  ") + "".join(f"{h:>{width}}" for h in heads))
+    for r in rows:
+        res = r["results"]
+        who = _CHOOSER.get(r["chooser"], (r["chooser"], r["chooser"]))[i].split()[-1]
+        print(f"{r['N']:>4}  {r['draw']:>6}  {who:<7}  " if fr else f"{r['N']:>4}  {r['draw']:>5}  {who:<7}  ",
+              end="")
+        print("".join(f"{percent(res[k], lang, 1):>{width}}" for k in _LABELS))
+
+
+def _print_odds(r: dict[str, Any], n: int, season: str, fr: bool) -> None:
+    """One Appel's odds: the draw, who chooses, each result, the Called gem's chance."""
+    from ..base import percent
+
+    lang = "fr" if fr else "en"
     i = 0 if fr else 1
     who = _CHOOSER.get(r["chooser"], (r["chooser"], r["chooser"]))[i]
     auto = ""
-    if r["automatic"]:
+    if r["automatic"] in _LABELS:
         auto = (f", résultat automatique : {_LABELS[r['automatic']][0]}" if fr
-                else f", automatic result: {_LABELS[r['automatic']][1]}") if r["automatic"] in _LABELS else f", {r['automatic']}"
+                else f", automatic result: {_LABELS[r['automatic']][1]}")
+    elif r["automatic"]:
+        auto = f", {r['automatic']}"
     print(f"N = {n} : tirer {r['n']} gemme(s), {who} choisit{auto}" if fr
           else f"N = {n}: draw {r['n']} gem(s), {who} chooses{auto}")
     for key, label in _LABELS.items():
         print(f"  {label[i]:<20} {percent(r['results'][key], lang, 2):>9}  ({r['exact'][key]})")
     if r["p_called"] is not None:
-        season = _GEM_WORDS[args.season][i]
-        print(f"  au moins une gemme {season} tirée : {percent(r['p_called'], lang, 2)}" if fr
-              else f"  at least one {season} gem drawn: {percent(r['p_called'], lang, 2)}")
-    return 0
+        name = _GEM_WORDS[season][i]
+        print(f"  au moins une gemme {name} tirée : {percent(r['p_called'], lang, 2)}" if fr
+              else f"  at least one {name} gem drawn: {percent(r['p_called'], lang, 2)}")

@@ -6,28 +6,66 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ...errors import EventError, RuleError
+from ...errors import CompanionError, EventError, RuleError
 from ..base import Outcome, text
-from .model import (
-    GEM_NAMES, GEMS, RESULT_NAMES, RESULTS, SEASONS, Appel, Character, EspriState, check_gem, pool_add, pool_take,
-    replace,
+from .options import MAX_PER_COLOUR
+from .state import (
+    GEM_NAMES, GEMS, MAX_EFFECT, RESULT_NAMES, RESULTS, SEASONS, Appel, Character, Effect, EspriState, check_gem,
+    check_season, bilingual, pool_add, shown, pool_take, replace,
 )
 
 Handled = tuple[EspriState, list[Outcome]]
 
 
 def get_int(data: Mapping[str, Any], key: str, default: int | None = None, lo: int | None = None,
-            hi: int | None = None) -> int:
+            hi: int | None = None, rule: str | None = None, what: tuple[str, str] | None = None) -> int:
+    """The whole number ``data[key]`` (``default`` when absent), within ``lo..hi``.
+
+    A missing, mistyped or out-of-range value is refused in both languages, naming the
+    field (``what``: its French and English name, by default the key) and the range: a
+    :class:`RuleError` naming ``rule`` (the rule that bounds it), else an
+    :class:`EventError`.
+    """
     value = data.get(key, default)
+    fr_name, en_name = what if what is not None else (f"«\u202f{key}\u202f»", f"'{key}'")
     if value is None:
-        raise EventError(f"'{key}' is required (an integer)")
+        raise bad_value(rule, f"{fr_name} est requis (un nombre entier)", f"{en_name} is required (an integer)")
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EventError(f"'{key}' must be an integer, not {value!r}")
-    if lo is not None and value < lo:
-        raise EventError(f"'{key}' must be at least {lo}")
-    if hi is not None and value > hi:
-        raise EventError(f"'{key}' must be at most {hi}")
+        raise bad_value(rule, f"{fr_name} doit être un nombre entier, pas {shown(value)}",
+                        f"{en_name} must be an integer, not {shown(value)}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if hi is None:
+            fr, en = f"au moins {lo}", f"at least {lo}"
+        elif lo is None:
+            fr, en = f"au plus {hi}", f"at most {hi}"
+        else:
+            fr, en = f"entre {lo} et {hi}", f"from {lo} to {hi}"
+        raise bad_value(rule, f"{fr_name} doit valoir {fr}, pas {shown(value)}",
+                        f"{en_name} must be {en}, not {shown(value)}")
     return value
+
+
+def bad_value(rule: str | None, fr: str, en: str) -> CompanionError:
+    """A refused value in both languages: a :class:`RuleError` naming ``rule`` when a rule
+    bounds it (see :func:`refuse`), else an :class:`EventError` (the event is malformed)."""
+    if rule is not None:
+        return refuse(rule, fr, en)
+    err = EventError(f"{fr} / {en}")
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
+
+
+def get_effect(d: Mapping[str, Any]) -> Effect:
+    """R15 / E17: a bonus or malus ``{value, season?, minimum?, maximum?, label?}``: value
+    and bounds within ±:data:`~.state.MAX_EFFECT`, the Season one of the four (none: all)."""
+    season = d.get("season")
+    if season is not None:
+        check_season(season)
+    value = get_int(d, "value", None, -MAX_EFFECT, MAX_EFFECT, "R15",
+                    ("la valeur du bonus ou malus", "the bonus or malus value"))
+    mn, mx = (None if d.get(k) is None else get_int(d, k, None, -MAX_EFFECT, MAX_EFFECT, "E17", (f"le {k}", f"the {k}"))
+              for k in ("minimum", "maximum"))
+    return Effect(value, season, mn, mx, str(d.get("label", "")))
 
 
 def get_bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
@@ -62,18 +100,21 @@ def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
                              "a gem of the camera read is uncertain: confirm the colours on the tablet")
             raw.append(o["value"])
     if isinstance(raw, Mapping):
+        unknown = sorted(map(str, set(raw) - set(GEMS)))
+        if unknown:
+            raise refuse("R1", f"couleur(s) inconnue(s) {', '.join(unknown)[:40]}\u202f: les gemmes sont {', '.join(GEMS)}",
+                         f"unknown gem(s) {', '.join(unknown)[:40]}; gems are {', '.join(GEMS)}")
         out: list[str] = []
         for g in GEMS:
-            n = raw.get(g, 0)
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise EventError(f"'{key}.{g}' must be a count >= 0")
-            out += [g] * n
-        unknown = set(raw) - set(GEMS)
-        if unknown:
-            raise RuleError(f"unknown gem(s) {', '.join(sorted(unknown))}; gems are {', '.join(GEMS)}", rule="R1")
+            # R1: a colour has gems_per_colour gems, at most MAX_PER_COLOUR
+            out += [g] * get_int(raw, g, 0, 0, MAX_PER_COLOUR, "R1",
+                                 (f"le nombre de gemmes {g}", f"the count of {g} gems"))
         return out
     if not isinstance(raw, list):
-        raise EventError(f"'{key}' must be a list of gems ({', '.join(GEMS)})")
+        raise bad_value(None, f"«\u202f{key}\u202f» est une liste de gemmes ({', '.join(GEMS)})",
+                        f"'{key}' must be a list of gems ({', '.join(GEMS)})")
+    if len(raw) > MAX_PER_COLOUR * len(GEMS):
+        raise refuse("R1", f"{len(raw)} gemmes, c'est plus qu'il n'en existe", f"{len(raw)} gems is more than there are")
     return [check_gem(g) for g in raw]
 
 
@@ -95,12 +136,8 @@ _STEP_FR = {"draw": "tirage", "choose": "choix", "extras": "gemmes de la Réussi
             "rupture_removal": "Rupture retirée"}
 
 
-def refuse(rule: str, fr: str, en: str) -> RuleError:
-    """A refusal in both languages, naming its rule: the message is ``"fr / en"``,
-    ``error.text`` holds them apart for a page that shows one language."""
-    err = RuleError(f"{fr} / {en}", rule=rule)
-    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
-    return err
+#: A refusal in both languages naming its rule (:func:`.state.bilingual`).
+refuse = bilingual
 
 
 def out(kind: str, fr: str, en: str, **data: Any) -> Outcome:
@@ -165,6 +202,14 @@ def need_step(state: EspriState, step: str | tuple[str, ...]) -> Appel:
                      f" « {' / '.join(_STEP_FR.get(x, x) for x in steps)} »",
                      f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'")
     return a
+
+
+def current_appel(state: EspriState) -> Appel:
+    """The Appel in progress, for the steps that only run during one (an internal error,
+    never a user's, when there is none)."""
+    if state.appel is None:
+        raise RuleError("internal error: no Appel in progress at this step", rule="R9")
+    return state.appel
 
 
 def candidates(a: Appel) -> list[str]:

@@ -1,4 +1,4 @@
-"""The ESPRI game object: options (the spec's decisions, section 5), the event dispatch,
+"""The ESPRI game object: options (:mod:`.options`), the event dispatch,
 and the 72-gem invariant check after every event."""
 
 from __future__ import annotations
@@ -10,39 +10,16 @@ from ...errors import EventError, RuleError
 from ...events import Event
 from ..base import Outcome
 from . import appel, people, resolve, setup
-from .model import GEMS, Board, EspriState, gem_census
+from .options import OPTION_SPECS, Options, default_options, parse_options
+from .state import GEMS, Board, EspriState, gem_census
 from .view import describe, state_json
 from .camera import CAMERA
 from .expects import STEPS as EXPECTS_STEPS
 
-__all__ = ["EspriGame", "GAME", "OPTIONS"]
+__all__ = ["EspriGame", "GAME", "OPTIONS", "Options"]
 
-#: name -> (default, allowed values or a type, spec reference). Defaults are the spec's.
-OPTIONS: dict[str, tuple[Any, Any, str]] = {
-    "gems_per_colour": (12, int, "R1: 6 colours x 12"),
-    "path_length": (21, int, "E3: 21 cells, the last is the world cell"),
-    "halo_cells": ([4, 8, 12, 16, 20], list, "1.3: 5 haloed cells per path, plus the world cell (positions not in the source; cosmetic)"),
-    "adjacent_modifier": ("one_degree", ("one_degree", "two_up_one_down"), "E5"),
-    "fixed_criticals": (False, bool, "E5"),
-    "max_draw": (12, int, "R12 / E8: never more than 12 gems"),
-    "automatic_success_draw": (True, bool, "E8: draw 12 gems on an automatic Critical Success"),
-    "redraw_first_gem": ("pool", ("pool", "aside"), "E6"),
-    "gm_chooses_minus_one_with_prayer": (False, bool, "E7"),
-    "unplaced_prayer": ("pool", ("pool", "owner"), "E10"),
-    "success_extras_score": ("unmodified", ("unmodified", "modified"), "E11"),
-    "rupture_blocks_standing_nymph": (False, bool, "E12b"),
-    "rupture_removal_timing": ("after_advance", ("after_advance", "before_advance"), "E15"),
-    "bounded_effects_order": ("minima_first", ("minima_first", "maxima_first"), "E17"),
-    "resonance_score": ("tutelary", ("tutelary", "called"), "E18"),
-    "harmony_cost_per_gem": (1, int, "E19"),
-    "caterpillar": (False, bool, "R36"),
-    "caterpillar_gem": ("farthest_behind", ("farthest_behind", "nearest_behind"), "E22"),
-    "between_sessions": ("whole_board", ("whole_board", "nymphs_only"), "E26"),
-    "no_talent_penalty": (1, int, "R24 / E27"),
-    "setup_gm_ruptures": (4, int, "R7.5"),
-    "communion_pool_max": (12, int, "R35"),
-    "enforce_score_caps": (True, bool, "1.4"),
-}
+#: The options by name (derived from :class:`~.options.Options`).
+OPTIONS = {s.name: s for s in OPTION_SPECS}
 
 Handler = Callable[[EspriState, Event, random.Random], tuple[EspriState, list[Outcome]]]
 
@@ -84,37 +61,18 @@ class EspriGame:
 
     name = "espri"
     title = {"fr": "ESPRI", "en": "ESPRI"}
+    #: The options, one field each (:mod:`companion.games.options`).
+    options_class = Options
     #: What ``expects`` may be (the JSON schema's step classes) and the camera plug-in.
     expects_steps = EXPECTS_STEPS
     camera = CAMERA
 
     def default_options(self) -> dict[str, Any]:
-        return {k: (list(v[0]) if isinstance(v[0], list) else v[0]) for k, v in OPTIONS.items()}
+        return default_options()
 
     def new_state(self, options: Mapping[str, Any], rng: random.Random) -> EspriState:
-        opts = self.default_options()
-        for key, value in options.items():
-            if key not in OPTIONS:
-                raise EventError(f"unknown ESPRI option {key!r}")
-            _default, allowed, ref = OPTIONS[key]
-            if isinstance(allowed, tuple):
-                if value not in allowed:
-                    raise EventError(f"option {key} ({ref}) is one of {', '.join(map(str, allowed))}, not {value!r}")
-            elif allowed is bool:
-                if not isinstance(value, bool):
-                    raise EventError(f"option {key} ({ref}) is true or false")
-            elif allowed is int:
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise EventError(f"option {key} ({ref}) is an integer >= 0")
-            elif allowed is list and not (isinstance(value, list) and all(isinstance(x, int) for x in value)):
-                raise EventError(f"option {key} ({ref}) is a list of cell numbers")
-            opts[key] = value
-        if not 1 <= opts["path_length"] <= 60:
-            raise EventError("option path_length is 1-60")
-        if not 1 <= opts["max_draw"] <= 72:
-            raise EventError("option max_draw is 1-72")
-        per = opts["gems_per_colour"]
-        return EspriState(options=opts, pool=(per,) * len(GEMS), board=Board.empty(opts["path_length"]))
+        opts = parse_options(options)
+        return EspriState(options=opts, pool=(opts.gems_per_colour,) * len(GEMS), board=Board.empty(opts.path_length))
 
     def apply(self, state: EspriState, event: Event, rng: random.Random) -> tuple[EspriState, list[Outcome]]:
         handler = HANDLERS.get(event.type)
@@ -122,7 +80,7 @@ class EspriGame:
             raise EventError(f"unknown ESPRI event {event.type!r}; known: {', '.join(sorted(HANDLERS))}")
         new, outs = handler(state, event, rng)
         total = sum(gem_census(new).values())
-        expected = state.options["gems_per_colour"] * len(GEMS)
+        expected = state.options.gems_per_colour * len(GEMS)
         if total != expected:  # pragma: no cover - a bug, never a user error
             raise RuleError(f"internal error: {total} gems accounted for, not {expected}", rule="R1")
         return new, outs

@@ -25,26 +25,24 @@ Imports nothing beyond the standard library: ``companion odds espri`` must start
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import CompanionError
-from .model import CF, F, GEMS, RESULTS, S, SEASONS
+from .options import DEFAULTS, Options, as_options
+from .state import CF, F, GEMS, RESULTS, S, SEASONS
 from .rules import apply_penalty, best_result, draw_plan
 
 __all__ = ["OddsError", "appel_odds", "odds_by_n", "compositions", "DEFAULT_ODDS_OPTIONS"]
 
-DEFAULT_ODDS_OPTIONS: Mapping[str, Any] = {
-    "adjacent_modifier": "one_degree",
-    "fixed_criticals": False,
-    "max_draw": 12,
-    "automatic_success_draw": True,
-    "redraw_first_gem": "pool",
-    "no_talent_penalty": 1,
-}
-_OPTION_KEYS = tuple(DEFAULT_ODDS_OPTIONS)
+#: The options the odds depend on (the others change nothing in a draw's results).
+_OPTION_KEYS: tuple[str, ...] = ("adjacent_modifier", "fixed_criticals", "max_draw", "automatic_success_draw",
+                                 "redraw_first_gem", "no_talent_penalty")
+#: Their defaults (derived from :class:`~.options.Options`, where each is stated once).
+DEFAULT_ODDS_OPTIONS: Mapping[str, Any] = {k: getattr(DEFAULTS, k) for k in _OPTION_KEYS}
 
 
 class OddsError(CompanionError):
@@ -74,7 +72,7 @@ def compositions(pool: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
         yield from rec(0, k)
 
 
-def _level(counts: Sequence[int], called: str, options: Mapping[str, Any], chooser: str,
+def _level(counts: Sequence[int], called: str, options: Options, chooser: str,
            prayer: str | None) -> int:
     plain = best_result(counts, called, options, chooser)
     if prayer is None:
@@ -86,7 +84,7 @@ def _level(counts: Sequence[int], called: str, options: Mapping[str, Any], choos
     return max(plain, best_result(with_p, called, options, "gm", must=prayer))
 
 
-def _dist(pool: tuple[int, ...], k: int, called: str, opts: Mapping[str, Any], chooser: str,
+def _dist(pool: tuple[int, ...], k: int, called: str, opts: Options, chooser: str,
           prayer: str | None) -> list[Fraction]:
     """Distribution of the chooser's result (before the Talent penalty) for a k-gem draw."""
     total = sum(pool)
@@ -108,7 +106,7 @@ def _dist(pool: tuple[int, ...], k: int, called: str, opts: Mapping[str, Any], c
     return [Fraction(x, denom) for x in nums]
 
 
-def _single_with_redraw(pool: tuple[int, ...], called: str, opts: Mapping[str, Any],
+def _single_with_redraw(pool: tuple[int, ...], called: str, opts: Options,
                         redraw_by: str, prayer: str | None) -> list[Fraction]:
     total = sum(pool)
     out = [Fraction(0)] * 5
@@ -124,7 +122,7 @@ def _single_with_redraw(pool: tuple[int, ...], called: str, opts: Mapping[str, A
         if not redraw:
             out[lvl] += p_first
             continue
-        if opts.get("redraw_first_gem") == "aside":
+        if opts.redraw_first_gem == "aside":
             rest = tuple(c - (1 if j == i else 0) for j, c in enumerate(pool))
             if sum(rest) == 0:
                 out[lvl] += p_first
@@ -137,7 +135,7 @@ def _single_with_redraw(pool: tuple[int, ...], called: str, opts: Mapping[str, A
     return out
 
 
-def appel_odds(pool: Sequence[int], called: str, n: int, options: Mapping[str, Any] | None = None,
+def appel_odds(pool: Sequence[int], called: str, n: int, options: Options | Mapping[str, Any] | None = None,
                talent: bool = True, prayer: str | None = None, redraw: bool = True) -> dict[str, Any]:
     """Exact probabilities of the five results of an Appel with N = ``n``.
 
@@ -146,8 +144,7 @@ def appel_odds(pool: Sequence[int], called: str, n: int, options: Mapping[str, A
     gems actually drawn (|N| capped at 12, at most the pool; 0 for an automatic Critical
     Failure; 1 for N in -1..1).
     """
-    opts = {k: (options or {}).get(k, v) for k, v in DEFAULT_ODDS_OPTIONS.items()}
-    key = tuple(opts[k] for k in _OPTION_KEYS)
+    key = _odds_key(options)
     if called not in SEASONS:
         raise OddsError(f"unknown Season {called!r}; Seasons are {', '.join(SEASONS)}")
     if prayer is not None and prayer not in GEMS:
@@ -161,10 +158,25 @@ def appel_odds(pool: Sequence[int], called: str, n: int, options: Mapping[str, A
     return out
 
 
+def _odds_key(options: Options | Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """The values of the options the odds depend on: typed options as they are; a
+    mapping names some options (the others keep their defaults; options the odds do not
+    depend on are ignored), each checked like the game's."""
+    if options is not None and not isinstance(options, Options):
+        if not isinstance(options, Mapping):
+            raise OddsError(f"the options are a mapping of named options, not {type(options).__name__}")
+        try:
+            options = as_options({k: v for k, v in options.items() if k in _OPTION_KEYS})
+        except CompanionError as exc:
+            raise OddsError(str(exc)) from None
+    opts = as_options(options)
+    return tuple(getattr(opts, k) for k in _OPTION_KEYS)
+
+
 @lru_cache(maxsize=4096)
 def _cached(pool: tuple[int, ...], called: str, n: int, key: tuple[Any, ...], talent: bool,
             prayer: str | None, redraw: bool) -> tuple[tuple[str, Any], ...]:
-    opts = dict(zip(_OPTION_KEYS, key))
+    opts = replace(DEFAULTS, **dict(zip(_OPTION_KEYS, key)))
     plan = draw_plan(n, opts)
     total = sum(pool)
     p_called: Fraction | None = None
@@ -183,12 +195,13 @@ def _cached(pool: tuple[int, ...], called: str, n: int, key: tuple[Any, ...], ta
         ci = GEMS.index(called)
         p_called = 1 - Fraction(comb(total - pool[ci], k), comb(total, k))
         if not talent:
-            pen = int(opts.get("no_talent_penalty", 1))
+            pen = opts.no_talent_penalty
             moved = [Fraction(0)] * 5
             for lvl, p in enumerate(dist):
                 moved[apply_penalty(lvl, pen)] += p
             dist = moved
-    assert sum(dist) == 1
+    if sum(dist) != 1:  # pragma: no cover - a bug, never a user error
+        raise OddsError(f"internal error: the probabilities add up to {sum(dist)}, not 1")
     return (
         ("N", n),
         ("n", k),
@@ -202,7 +215,7 @@ def _cached(pool: tuple[int, ...], called: str, n: int, key: tuple[Any, ...], ta
     )
 
 
-def odds_by_n(pool: Sequence[int], called: str, options: Mapping[str, Any] | None = None,
+def odds_by_n(pool: Sequence[int], called: str, options: Options | Mapping[str, Any] | None = None,
               talent: bool = True, prayer: str | None = None, lo: int = -12, hi: int = 12) -> list[dict[str, Any]]:
     """:func:`appel_odds` for every N from ``lo`` to ``hi`` (default -12..12)."""
     return [appel_odds(pool, called, n, options, talent, prayer) for n in range(lo, hi + 1)]

@@ -23,8 +23,8 @@ from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event
 from . import board as B
-from .common import Handled, check_fall, refuse, gain_rupture, gem_name, gems_text, get_int, get_str, out
-from .model import replace, GEMS, SEASONS, Effect, EspriState, check_gem, check_season, pool_add, pool_take
+from .common import Handled, check_fall, refuse, gain_rupture, gem_name, gems_text, get_effect, get_int, get_str, out
+from .state import replace, GEMS, MAX_POINTS, SEASONS, Effect, EspriState, check_gem, pool_add, pool_take
 
 
 def _no_appel(state: EspriState, what: str) -> None:
@@ -36,14 +36,7 @@ def effect(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R15: a temporary bonus/malus on a character (kept until ``espri.effect_clear``)."""
     d = ev.data
     ch = state.char(d.get("character"))
-    season = d.get("season")
-    if season is not None:
-        check_season(season)
-    mn, mx = d.get("minimum"), d.get("maximum")
-    for v in (mn, mx):
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
-            raise EventError("'minimum' and 'maximum' are integers")
-    e = Effect(get_int(d, "value"), season, mn, mx, str(d.get("label", "")))
+    e = get_effect(d)
     state = state.with_char(replace(ch, effects=ch.effects + (e,)))
     sign = f"{e.value:+d}"
     return state, [out("effect", f"{ch.name} : {sign} {e.label}".strip() + ".", f"{ch.name}: {sign} {e.label}".strip() + ".",
@@ -56,7 +49,7 @@ def effect_clear(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     if idx is None:
         effects: tuple[Effect, ...] = ()
     else:
-        if not isinstance(idx, int) or not 0 <= idx < len(ch.effects):
+        if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(ch.effects):
             raise EventError(f"no effect {idx!r} on {ch.name}")
         effects = ch.effects[:idx] + ch.effects[idx + 1:]
     return state.with_char(replace(ch, effects=effects)), [out(
@@ -66,9 +59,14 @@ def effect_clear(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 def harmony(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R32: the GM grants (or removes) Harmony. Fall check (R34)."""
     ch = state.char(ev.data.get("character"))
-    delta = get_int(ev.data, "delta", 1)
+    delta = get_int(ev.data, "delta", 1, -MAX_POINTS, MAX_POINTS, "R32",
+                    ("la variation d'Harmonie", "the change of Harmony"))
     if ch.harmony + delta < 0:
-        raise RuleError(f"{ch.name} has {ch.harmony} Harmony", rule="R32")
+        raise refuse("R32", f"{ch.name} n'a que {ch.harmony} point(s) d'Harmonie",
+                     f"{ch.name} has {ch.harmony} Harmony")
+    if ch.harmony + delta > MAX_POINTS:
+        raise refuse("R32", f"l'Harmonie va de 0 à {MAX_POINTS}\u202f: {ch.name} en a {ch.harmony}, pas {ch.harmony + delta}",
+                     f"Harmony is 0 to {MAX_POINTS}: {ch.name} has {ch.harmony}, not {ch.harmony + delta}")
     new, falls = check_fall(ch, replace(ch, harmony=ch.harmony + delta))
     return state.with_char(new), [out("harmony", f"{ch.name} : Harmonie {ch.harmony} → {new.harmony}.",
                                       f"{ch.name}: Harmony {ch.harmony} → {new.harmony}.",
@@ -77,13 +75,14 @@ def harmony(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 
 def rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R33: Rupture points (Anathema, exposure), each with a Rupture Prayer gem."""
-    cid = ev.data.get("character")
-    state.char(cid)
-    points = get_int(ev.data, "points", 1, 1, 12)
+    cid = state.char(ev.data.get("character")).id
+    points = get_int(ev.data, "points", 1, 1, 12, "R33", ("les points de Rupture", "the Rupture points"))
+    if state.char(cid).rupture + points > MAX_POINTS:
+        raise refuse("R33", f"les points de Rupture vont de 0 à {MAX_POINTS}", f"Rupture points are 0 to {MAX_POINTS}")
     why = str(ev.data.get("why", "Anathème"))
     outs = []
     for _ in range(points):
-        state, more = gain_rupture(state, cid, rng, why)  # type: ignore[arg-type]
+        state, more = gain_rupture(state, cid, rng, why)
         outs += more
     return state, outs
 
@@ -94,8 +93,8 @@ def harmony_gift(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     _no_appel(state, "Harmony gift")
     ch = state.char(ev.data.get("character"))
     to = state.char(ev.data.get("to", ch.id))
-    count = get_int(ev.data, "count", 1, 1, 12)
-    cost = count * int(state.options.get("harmony_cost_per_gem", 1))
+    count = get_int(ev.data, "count", 1, 1, 12, "R32", ("le nombre de gemmes", "the count of gems"))
+    cost = count * state.options.harmony_cost_per_gem
     if ch.harmony < cost:
         raise RuleError(f"{ch.name} has {ch.harmony} Harmony, {cost} needed", rule="R32")
     if len(to.prayers) + count > to.devotion:
@@ -162,7 +161,7 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     _no_appel(state, "Communion")
     if state.appel is not None:
         raise RuleError("Communion: wait for the end of the Appel", rule="R35")
-    limit = int(state.options.get("communion_pool_max", 12))
+    limit = state.options.communion_pool_max
     if sum(state.pool) > limit:
         raise RuleError(f"the Communion Ritual needs {limit} or fewer gems in the pool ({sum(state.pool)} now)", rule="R35")
     members = ev.data.get("members", {})
@@ -230,8 +229,8 @@ def redeem(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     ch = state.char(ev.data.get("character"))
     if not ch.fallen:
         raise refuse("R34", f"{ch.name} n'a pas chuté", f"{ch.name} has not fallen")
-    h = get_int(ev.data, "harmony", ch.harmony, 0, 99)
-    r = get_int(ev.data, "rupture", ch.rupture, 0, 99)
+    h = get_int(ev.data, "harmony", ch.harmony, 0, MAX_POINTS, "R32", ("l'Harmonie", "Harmony"))
+    r = get_int(ev.data, "rupture", ch.rupture, 0, MAX_POINTS, "R33", ("la Rupture", "Rupture"))
     if r > h:
         raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h} : donnez les scores que fixe le MJ"
                      " (« harmony », « rupture ») pour que la Rupture ne dépasse pas l'Harmonie",

@@ -10,22 +10,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...errors import RuleError
 from ...events import Event
 from ..base import Outcome
 from . import board as B
 from .common import (
-    Handled, candidates, gem_name, gems_text, get_gems, moves_text, need_step, out, refuse, season_first, where_text,
+    Handled, candidates, current_appel, gem_name, gems_text, get_gems, moves_text, need_step, out, refuse, season_first, where_text,
 )
-from .model import BS, CF, CS, F, NYMPHS, RESULTS, SEASONS, EspriState, check_gem, check_season, pool_add, pool_take, replace
+from .state import BS, CF, CS, F, NYMPHS, RESULTS, SEASONS, EspriState, check_gem, check_season, pool_add, pool_take, replace
 
 __all__ = ["resolve", "extras", "keep_prayer", "remove_rupture"]
 
 
 def resolve(state: EspriState, level: int, outs: list[Outcome], rng: random.Random) -> Handled:
     """R22: the board modification of the result (exactly once)."""
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     rec = dict(a.record)
     rec["result"] = RESULTS[level]
     leader = state.char(a.leader)
@@ -58,7 +56,7 @@ def resolve(state: EspriState, level: int, outs: list[Outcome], rng: random.Rand
     if level == BS:
         return _advance_all(state, outs, rng, then_finish=True)
     # Success, Critical Success: the extra gems (R23, E11)
-    base = leader.score(a.season) if state.options.get("success_extras_score", "unmodified") == "unmodified" else a.score
+    base = leader.score(a.season) if state.options.success_extras_score == "unmodified" else a.score
     remaining = candidates(a)
     k = min(base, len(remaining))
     a = replace(a, extras_count=k)
@@ -75,8 +73,7 @@ def resolve(state: EspriState, level: int, outs: list[Outcome], rng: random.Rand
 
 
 def _place_extras(state: EspriState, gems: list[str]) -> Handled:
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     hand = list(a.hand)
     prayer_left = a.prayer
     for g in gems:
@@ -116,9 +113,8 @@ def extras(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 
 
 def _after_extras(state: EspriState, outs: list[Outcome], rng: random.Random) -> Handled:
-    a = state.appel
-    assert a is not None
-    if a.result == CS and state.options.get("rupture_removal_timing", "after_advance") == "before_advance":
+    a = current_appel(state)
+    if a.result == CS and state.options.rupture_removal_timing == "before_advance":
         if state.board.gems().count("rupture"):
             state = replace(state, appel=replace(a, step="rupture_removal"))
             return state, outs + [_rupture_wait(state)]
@@ -126,15 +122,14 @@ def _after_extras(state: EspriState, outs: list[Outcome], rng: random.Random) ->
 
 
 def _rupture_wait(state: EspriState) -> Outcome:
-    leader = state.char(state.appel.leader)  # type: ignore[union-attr]
+    leader = state.char(current_appel(state).leader)
     return out("rupture_removal_wait", f"{leader.name} peut retirer 1 gemme de Rupture du plateau (n'importe quel quadrant).",
                f"{leader.name} may remove 1 Rupture gem from the board (any quadrant).")
 
 
 def _advance_all(state: EspriState, outs: list[Outcome], rng: random.Random, then_finish: bool) -> Handled:
     """R22 / R27 / E12c-d: the leader's Nymph, then each helper's, each distinct Nymph once."""
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     leader = state.char(a.leader)
     nymphs = [leader.nymph_for(a.season)]
     for hid, _form in a.helpers:
@@ -164,9 +159,9 @@ def _advance_all(state: EspriState, outs: list[Outcome], rng: random.Random, the
                         season=s))
     if then_finish:
         return _finish(state, outs)
-    if a.result == CS and state.options.get("rupture_removal_timing", "after_advance") == "after_advance" \
+    if a.result == CS and state.options.rupture_removal_timing == "after_advance" \
             and state.board.gems().count("rupture"):
-        state = replace(state, appel=replace(state.appel, step="rupture_removal"))  # type: ignore[arg-type]
+        state = replace(state, appel=replace(state.appel, step="rupture_removal"))
         return state, outs + [_rupture_wait(state)]
     return _finish(state, outs)
 
@@ -179,7 +174,7 @@ def remove_rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     else:
         season = check_season(ev.data.get("quadrant"), "quadrant")
         cell = ev.data.get("cell")
-        board, removed, moves = B.remove_cells(state.board, [(season, cell)], only=["rupture"])  # type: ignore[list-item]
+        board, removed, moves = B.remove_cells(state.board, [(season, cell)], only=["rupture"])
         rec = dict(a.record)
         rec["removals"] = list(rec["removals"]) + [dict(r, why="critical_success") for r in removed]
         rec["moves"] = list(rec["moves"]) + moves
@@ -188,7 +183,7 @@ def remove_rupture(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         outs = [out("rupture_removal", f"Rupture retirée du chemin {gem_name(season, 'fr')}, case {cell}." + moves_text(moves, "fr"),
                     f"Rupture removed from the {gem_name(season, 'en')} path, cell {cell}." + moves_text(moves, "en"),
                     removals=removed, moves=moves)]
-    if state.options.get("rupture_removal_timing", "after_advance") == "before_advance":
+    if state.options.rupture_removal_timing == "before_advance":
         return _advance_all(state, outs, rng, then_finish=True)
     return _finish(state, outs)
 
@@ -216,14 +211,13 @@ def keep_prayer(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 def _finish(state: EspriState, outs: list[Outcome]) -> Handled:
     """End of the Appel: unused drawn gems to the pool (R23), an unused Prayer too (E10,
     option ``unplaced_prayer``), a gem set aside by a redraw too."""
-    a = state.appel
-    assert a is not None
+    a = current_appel(state)
     pool = pool_add(state.pool, list(a.hand) + list(a.aside))
     if a.prayer:
         leader = state.char(a.leader)
         # E10 option "owner": back to its owner, unless the Prayers filled up meanwhile
         # (a Rupture Prayer gained during the Appel): then to the pool
-        if state.options.get("unplaced_prayer", "pool") == "owner" and len(leader.prayers) < leader.devotion:
+        if state.options.unplaced_prayer == "owner" and len(leader.prayers) < leader.devotion:
             state = state.with_char(replace(leader, prayers=leader.prayers + (a.prayer,)))
         else:
             pool = pool_add(pool, [a.prayer])

@@ -6,10 +6,11 @@ the no-Talent penalty (R24). Pure functions, shared by the game and the odds.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from ...errors import RuleError
-from .model import BS, CF, CS, F, GEMS, RESULTS, S, SEASONS, Effect, relation
+from .options import Options
+from .state import BS, CF, CS, F, GEMS, RESULTS, S, SEASONS, Effect, relation
 
 __all__ = [
     "effective_score", "draw_plan", "selections", "best_result", "selection_key",
@@ -45,15 +46,15 @@ def effective_score(base: int, effects: Iterable[Effect], season: str,
     return score
 
 
-def draw_plan(n: int, options: Mapping[str, Any]) -> dict[str, Any]:
+def draw_plan(n: int, options: Options) -> dict[str, Any]:
     """R12 / E8: how many gems to draw for ``n``, who chooses, who may redraw.
 
     ``automatic`` is set when |N| exceeds the cap (12): Critical Success draws the cap
     (option ``automatic_success_draw``), Critical Failure draws nothing.
     """
-    cap = int(options.get("max_draw", 12))
+    cap = options.max_draw
     if n > cap:
-        count = cap if options.get("automatic_success_draw", True) else 0
+        count = cap if options.automatic_success_draw else 0
         return {"count": count, "chooser": "leader", "redraw_by": None, "automatic": "critical_success"}
     if n < -cap:
         return {"count": 0, "chooser": "gm", "redraw_by": None, "automatic": "critical_failure"}
@@ -68,8 +69,8 @@ def draw_plan(n: int, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"count": -n, "chooser": "gm", "redraw_by": None, "automatic": None}
 
 
-def _shift(base: int, rel: str, direction: str, options: Mapping[str, Any]) -> int:
-    if rel == "adjacent" and options.get("adjacent_modifier") == "two_up_one_down":
+def _shift(base: int, rel: str, direction: str, adjacent_modifier: str) -> int:
+    if rel == "adjacent" and adjacent_modifier == "two_up_one_down":
         return CS if direction == "up" else F
     return min(CS, base + 1) if direction == "up" else max(CF, base - 1)
 
@@ -77,7 +78,7 @@ def _shift(base: int, rel: str, direction: str, options: Mapping[str, Any]) -> i
 _BASE = {"called": S, "adjacent": BS, "opposite": F}
 
 
-def selections(counts: Sequence[int], called: str, options: Mapping[str, Any],
+def selections(counts: Sequence[int], called: str, options: Options,
                must: str | None = None) -> list[dict[str, Any]]:
     """Every legal choice of placed gems among the candidates (R17) with its result.
 
@@ -88,23 +89,21 @@ def selections(counts: Sequence[int], called: str, options: Mapping[str, Any],
     shared: copy before changing them.
     """
     present = tuple(c > 0 for c in counts)
-    return _selections(present, called, options.get("adjacent_modifier", "one_degree"),
-                       bool(options.get("fixed_criticals")), must)
+    return _selections(present, called, options.adjacent_modifier,
+                       options.fixed_criticals, must)
 
 
 @lru_cache(maxsize=4096)
 def _selections(present: tuple[bool, ...], called: str, adjacent_modifier: str, fixed_criticals: bool,
                 must: str | None) -> list[dict[str, Any]]:
-    return _selections_uncached(present, called, {"adjacent_modifier": adjacent_modifier,
-                                                  "fixed_criticals": fixed_criticals}, must)
+    return _selections_uncached(present, called, adjacent_modifier, fixed_criticals, must)
 
 
-def _selections_uncached(counts: Sequence[int] | Sequence[bool], called: str, options: Mapping[str, Any],
-                         must: str | None = None) -> list[dict[str, Any]]:
+def _selections_uncached(counts: Sequence[int] | Sequence[bool], called: str, adjacent_modifier: str,
+                         fixed: bool, must: str | None = None) -> list[dict[str, Any]]:
     has = {g: counts[_INDEX[g]] > 0 for g in GEMS}
     out: list[dict[str, Any]] = []
     seasons = [s for s in SEASONS if has[s]]
-    fixed = bool(options.get("fixed_criticals"))
     if seasons:
         for s in seasons:
             rel = relation(s, called)
@@ -118,7 +117,7 @@ def _selections_uncached(counts: Sequence[int] | Sequence[bool], called: str, op
                         continue
                     if fixed and rel == "opposite" and direction == "up":
                         continue
-                    out.append(_sel([s, mod], direction, _shift(base, rel, direction, options)))
+                    out.append(_sel([s, mod], direction, _shift(base, rel, direction, adjacent_modifier)))
     else:  # only Time and/or Rupture: R17 (c), (d), E16b
         if has["temps"]:
             out.append(_sel(["temps"], None, BS))
@@ -150,10 +149,10 @@ def apply_penalty(level: int, penalty: int) -> int:
     return max(CF, level - penalty)
 
 
-def best_result(counts: Sequence[int], called: str, options: Mapping[str, Any], chooser: str,
+def best_result(counts: Sequence[int], called: str, options: Options, chooser: str,
                 must: str | None = None) -> int:
     """The result the chooser takes: the leader the best, the GM the worst."""
-    levels = [sel["level"] for sel in selections(counts, called, options, must)]
+    levels: list[int] = [sel["level"] for sel in selections(counts, called, options, must)]
     return max(levels) if chooser == "leader" else min(levels)
 
 

@@ -14,9 +14,9 @@ from ..base import de
 from ...errors import EventError, RuleError
 from ...events import Event, Source
 from . import board as B
-from .common import Handled, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out
-from .model import (
-    replace,
+from .common import Handled, bad_value, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out, refuse
+from .state import (
+    replace, MAX_POINTS, MAX_SCORE,
     BOARD_ORDER, GEMS, NYMPHS, SEASONS, Character, EspriState, Quadrant, Resonance, check_gem,
     check_season, pool_add, pool_take, relation,
 )
@@ -37,44 +37,27 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     if role not in ("guardian", "priestess"):
         raise EventError("'role' must be 'guardian' or 'priestess'")
     season = None if role == "priestess" else check_season(d.get("season"), "tutelary Season")
-    raw = d.get("scores")
-    if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
-        raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
-    scores = tuple(get_int(raw, s, 0, 0, 10) for s in SEASONS)
-    devotion = get_int(d, "devotion", None, 0, 10)
-    if state.options.get("enforce_score_caps", True):
-        for s, v in zip(SEASONS, scores):
-            cap = 5
-            if season is not None and s == season:
-                cap = 6
-            elif season is not None and relation(s, season) == "opposite":
-                cap = 4
-            if v > cap:
-                raise RuleError(f"{s} {v} is above its cap {cap} for this character", rule="1.4")
-        dev_cap = 6 if role == "priestess" else 5
-        if devotion > dev_cap:
-            raise RuleError(f"Dévotion {devotion} is above its cap {dev_cap}", rule="1.4")
+    scores = _scores(d.get("scores"))
+    devotion = get_int(d, "devotion", None, 0, MAX_SCORE, "1.4", ("la Dévotion", "Devotion"))
+    if state.options.enforce_score_caps:
+        _check_caps(role, season, scores, devotion)
     talents = d.get("talents", [])
     if not isinstance(talents, list) or not all(isinstance(t, str) for t in talents):
         raise EventError("'talents' must be a list of strings")
     prayers = tuple(get_gems(d, "prayers")) if "prayers" in d else ()
     if len(prayers) > devotion:
-        raise RuleError(f"{len(prayers)} Prayer gems is more than Dévotion {devotion}", rule="R31")
+        raise refuse("R31", f"{len(prayers)} gemmes de Prière, c'est plus que la Dévotion ({devotion})",
+                     f"{len(prayers)} Prayer gems is more than Dévotion {devotion}")
     pool = state.pool
     old = next((c for c in state.characters if c.id == cid), None)
     if old is not None:
         pool = pool_add(pool, old.prayers)
     pool = pool_take(pool, prayers)
-    res = []
-    for r in d.get("relationships", []) or []:
-        if not isinstance(r, Mapping):
-            raise EventError("each relationship is {with, resonance, nature}")
-        m = get_int(r, "resonance", 1, 0, 10)
-        res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
     ch = Character(
-        id=cid, name=str(d.get("name", cid)), role=role, season=season, scores=scores,  # type: ignore[arg-type]
-        devotion=devotion, harmony=get_int(d, "harmony", 0, 0), rupture=get_int(d, "rupture", 0, 0),
-        prayers=prayers, talents=tuple(talents), resonance=tuple(res),
+        id=cid, name=str(d.get("name", cid)), role=role, season=season, scores=scores,
+        devotion=devotion, harmony=get_int(d, "harmony", 0, 0, MAX_POINTS, "R32", ("l'Harmonie", "Harmony")),
+        rupture=get_int(d, "rupture", 0, 0, MAX_POINTS, "R33", ("la Rupture", "Rupture")),
+        prayers=prayers, talents=tuple(talents), resonance=_relationships(d.get("relationships", []) or []),
         set_up=get_bool(d, "set_up", "prayers" in d),
     )
     chars = tuple(ch if c.id == cid else c for c in state.characters)
@@ -87,12 +70,60 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         character=cid)]
 
 
+_DE = {"hiver": "d'Hiver", "printemps": "de Printemps", "ete": "d'Été", "automne": "d'Automne"}
+
+
+def _scores(raw: Any) -> tuple[int, int, int, int]:
+    """The four Season scores of a sheet, in :data:`SEASONS` order (a missing one is 0)."""
+    if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
+        raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
+    hiver, printemps, ete, automne = (get_int(raw, s, 0, 0, MAX_SCORE, "1.4", (f"le score {_DE[s]}", f"the {gem_name(s, 'en')} score"))
+                                      for s in SEASONS)
+    return hiver, printemps, ete, automne
+
+
+def score_cap(season: str | None, s: str) -> int:
+    """Table 1.4: a Guardian's cap in Season ``s`` (6 in the tutelary Season, 4 in the
+    opposite one, 5 otherwise); a Priestess (``season`` None): 5."""
+    if season is not None and s == season:
+        return 6
+    if season is not None and relation(s, season) == "opposite":
+        return 4
+    return 5
+
+
+def _check_caps(role: str, season: str | None, scores: tuple[int, ...], devotion: int) -> None:
+    for s, v in zip(SEASONS, scores):
+        cap = score_cap(season, s)
+        if v > cap:
+            raise refuse("1.4", f"{gem_name(s, 'fr')} {v} dépasse son plafond de {cap} pour ce personnage",
+                         f"{s} {v} is above its cap {cap} for this character")
+    dev_cap = 6 if role == "priestess" else 5
+    if devotion > dev_cap:
+        raise refuse("1.4", f"Dévotion {devotion} dépasse son plafond de {dev_cap}",
+                     f"Dévotion {devotion} is above its cap {dev_cap}")
+
+
+def _relationships(raw: Any) -> tuple[Resonance, ...]:
+    """The sheet's Relationships: ``[{with, resonance, nature}]`` (E24: the Resonance maximum)."""
+    if not isinstance(raw, list):
+        raise bad_value(None, "«\u202frelationships\u202f» est une liste de {with, resonance, nature}",
+                        "'relationships' must be a list of {with, resonance, nature}")
+    res = []
+    for r in raw:
+        if not isinstance(r, Mapping):
+            raise EventError("each relationship is {with, resonance, nature}")
+        m = get_int(r, "resonance", 1, 0, MAX_SCORE, "E24", ("la Résonance", "Resonance"))
+        res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
+    return tuple(res)
+
+
 def relationship(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """A Relationship and its Resonance maximum (E24), set by the GM."""
     d = ev.data
     ch = state.char(d.get("character"))
     other = get_str(d, "with")
-    m = get_int(d, "resonance", 1, 0, 10)
+    m = get_int(d, "resonance", 1, 0, MAX_SCORE, "E24", ("la Résonance", "Resonance"))
     old = ch.resonance_with(other)
     cur = m if old is None else min(old.current, m)
     ch = ch.with_resonance(Resonance(other, cur, m, str(d.get("nature", old.nature if old else "")),
@@ -175,34 +206,38 @@ def _setup_order(ch: Character, rest: list[str], raw: Any) -> list[tuple[str, st
         if ch.season is None and any(g in ("temps", "rupture") for g in rest):
             raise RuleError("a Priestess names the quadrant of each Time/Rupture gem ('place')", rule="R2")
         ordered = [g for g in rest if g in SEASONS] + [g for g in rest if g not in SEASONS]
-        return [(g, g if g in SEASONS else ch.season) for g in ordered]  # type: ignore[misc]
+        own = ch.season or ""  # a Priestess's Time/Rupture gems were refused just above
+        return [(g, g if g in SEASONS else own) for g in ordered]
     if not isinstance(raw, list):
         raise EventError("'place' must be a list of {gem, quadrant}")
-    items: list[tuple[str, str]] = []
     left = list(rest)
-    for item in raw:
-        if isinstance(item, str):
-            item = {"gem": item}
-        if not isinstance(item, Mapping):
-            raise EventError("each of 'place' is a gem or {gem, quadrant}")
-        g = check_gem(item.get("gem"))
-        if g not in left:
-            raise RuleError(f"no {g} gem left to place", rule="R7")
-        left.remove(g)
-        if g in SEASONS:
-            q = item.get("quadrant", g)
-            if q != g:
-                raise RuleError(f"a {g} gem goes on its own Season's path, not {q}", rule="R2")
-        elif ch.season is not None:
-            q = item.get("quadrant", ch.season)
-            if q != ch.season:
-                raise RuleError(f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})", rule="R2")
-        else:
-            q = check_season(item.get("quadrant"), "quadrant")
-        items.append((g, q))
+    items = [_set_up_place(ch, item, left) for item in raw]
     if left:
         raise RuleError(f"every gem not kept is placed: {gems_text(left, 'en')} missing from 'place'", rule="R7")
     return items
+
+
+def _set_up_place(ch: Character, item: Any, left: list[str]) -> tuple[str, str]:
+    """One gem of 'place' at set-up (R2): a gem or ``{gem, quadrant}``, taken from ``left``."""
+    if isinstance(item, str):
+        item = {"gem": item}
+    if not isinstance(item, Mapping):
+        raise EventError("each of 'place' is a gem or {gem, quadrant}")
+    g = check_gem(item.get("gem"))
+    if g not in left:
+        raise RuleError(f"no {g} gem left to place", rule="R7")
+    left.remove(g)
+    if g in SEASONS:
+        q = item.get("quadrant", g)
+        if q != g:
+            raise RuleError(f"a {g} gem goes on its own Season's path, not {q}", rule="R2")
+    elif ch.season is not None:
+        q = item.get("quadrant", ch.season)
+        if q != ch.season:
+            raise RuleError(f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})", rule="R2")
+    else:
+        q = check_season(item.get("quadrant"), "quadrant")
+    return g, q
 
 
 def _where(r: Mapping[str, Any], lang: str) -> str:
@@ -220,7 +255,7 @@ def setup_gm(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     if state.gm_setup_done:
         raise RuleError("the GM has already placed the set-up Rupture gems", rule="R7")
     avail = state.pool[GEMS.index("rupture")]
-    n = min(int(state.options.get("setup_gm_ruptures", 4)), avail, 4)
+    n = min(state.options.setup_gm_ruptures, avail, 4)
     raw = ev.data.get("quadrants")
     if raw is None:
         quads = list(BOARD_ORDER)[:n]
@@ -249,7 +284,7 @@ def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     cells: list[str | None] = [None] * quad.length
     if isinstance(raw, list):
         if len(raw) > quad.length:
-            raise RuleError(f"the path has {quad.length} cells", rule="E3")
+            raise refuse("E3", f"le chemin a {quad.length} cases, pas {len(raw)}", f"the path has {quad.length} cells, not {len(raw)}")
         for i, g in enumerate(raw):
             cells[i] = None if g is None else check_gem(g)
     elif isinstance(raw, Mapping):
@@ -257,9 +292,10 @@ def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
             try:
                 c = int(k)
             except ValueError:
-                raise EventError(f"cell {k!r} is not a number") from None
+                raise bad_value(None, f"la case {k!r:.24} n'est pas un nombre", f"cell {k!r:.24} is not a number") from None
             if not 1 <= c <= quad.length:
-                raise RuleError(f"cell {c} is not on the path (1-{quad.length})", rule="E3")
+                raise refuse("E3", f"la case {c} n'est pas sur le chemin (cases 1 à {quad.length})",
+                             f"cell {c} is not on the path (1-{quad.length})")
             cells[c - 1] = None if g is None else check_gem(g)
     else:
         raise EventError("'cells' is a list of gems (cell 1 first) or {cell: gem}")
@@ -308,7 +344,7 @@ def new_session(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R38 / E26: the Nymphs stay; with ``between_sessions = nymphs_only`` the board's gems
     go back to the pool."""
     _idle(state, "new session")
-    if state.options.get("between_sessions") != "nymphs_only":
+    if state.options.between_sessions != "nymphs_only":
         return replace(state, day=state.day + 1), [out("new_session", "Nouvelle séance : le plateau est conservé.",
                                                        "New session: the board is kept.")]
     pool = pool_add(state.pool, state.board.gems())

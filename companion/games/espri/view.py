@@ -18,12 +18,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .appel import legal
 from .expects import Cell, Choose, Draw, EspriStep, Extras, Idle, KeepPrayer, Other, RuptureRemoval, SetupDraw, SetupGm, SetupKeep
 from .common import candidates
-from .model import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, EspriState, gem_census
+from .state import BOARD_ORDER, GEMS, NYMPHS, RESULT_NAMES, RESULTS, SEASONS, Character, EspriState, Quadrant, gem_census
 from .odds import OddsError, appel_odds
 from .rules import effective_score
 from .seasons import SEASON_INFO, TIME_INFO
@@ -86,7 +86,7 @@ def expects(state: EspriState) -> dict[str, Any]:
 
 
 def _char_json(state: EspriState, ch: Any) -> dict[str, Any]:
-    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    order = state.options.bounded_effects_order
     info = SEASON_INFO[ch.season] if ch.season else TIME_INFO
     return {
         "id": ch.id, "name": ch.name, "role": ch.role, "season": ch.season,
@@ -107,7 +107,7 @@ def _odds_for(state: EspriState, cid: str, helpers: int = 0, temptation: int = 0
     if sum(state.pool) == 0:
         return None
     ch = state.char(cid)
-    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    order = state.options.bounded_effects_order
     out = {}
     for s in SEASONS:
         score = effective_score(ch.score(s), ch.effects, s, order)
@@ -138,7 +138,7 @@ def leader_order(state: EspriState, season: str) -> list[str]:
     (with bonuses/maluses), then the highest Dévotion; ties keep table order (the group
     chooses). Characters who cannot lead (score 0 or less, R16; fallen, R34) are left out.
     Whether each has a relevant Talent is the GM's call."""
-    order = str(state.options.get("bounded_effects_order", "minima_first"))
+    order = state.options.bounded_effects_order
     ranked = []
     for i, c in enumerate(state.characters):
         score = effective_score(c.score(season), c.effects, season, order)
@@ -148,7 +148,7 @@ def leader_order(state: EspriState, season: str) -> list[str]:
 
 
 def state_json(state: EspriState) -> dict[str, Any]:
-    halo = list(state.options.get("halo_cells", []))
+    halo = list(state.options.halo_cells)
     board = []
     for q in state.board.quadrants:
         board.append({
@@ -182,7 +182,7 @@ def state_json(state: EspriState) -> dict[str, Any]:
         "time": TIME_INFO,
         "day": state.day,
         "world_events": list(state.world_events),
-        "communion_allowed": sum(state.pool) <= int(state.options.get("communion_pool_max", 12)),
+        "communion_allowed": sum(state.pool) <= state.options.communion_pool_max,
     }
 
 
@@ -197,48 +197,74 @@ _STEP_WORDS = {
 _SYM = {"printemps": "P", "ete": "E", "automne": "A", "hiver": "H", "temps": "T", "rupture": "R", None: "."}
 
 
+_NAMES = {"printemps": ("Printemps", "Spring"), "ete": ("Été", "Summer"), "automne": ("Automne", "Autumn"),
+          "hiver": ("Hiver", "Winter"), "temps": ("Temps", "Time"), "rupture": ("Rupture", "Rupture")}
+
+
 def describe(state: EspriState, lang: str = "fr") -> str:
+    """The table as text (``companion replay``): the pool, the four paths, the characters,
+    the last and the current Appel, and what the table waits for."""
     fr = lang == "fr"
-    names = {"printemps": ("Printemps", "Spring"), "ete": ("Été", "Summer"), "automne": ("Automne", "Autumn"),
-             "hiver": ("Hiver", "Winter"), "temps": ("Temps", "Time"), "rupture": ("Rupture", "Rupture")}
-    nm = {g: v[0 if fr else 1] for g, v in names.items()}
+    nm = {g: v[0 if fr else 1] for g, v in _NAMES.items()}
     colon = " : " if fr else ": "
     lines = [("Pioche" if fr else "Pool") + f" ({sum(state.pool)}){colon}"
              + ", ".join(f"{nm[g]} {c}" for g, c in zip(GEMS, state.pool))]
-    for q in state.board.quadrants:
-        path = "".join(("[" + _SYM[g] + "]") if i + 1 == q.nymph else _SYM[g] for i, g in enumerate(q.cells))
-        start = "[*]" if q.nymph == 0 else "*"
-        lines.append(f"{nm[q.season]:<9} {NYMPHS[q.season]:<8} {start}{path}  "
-                     + (f"Météo {q.weather}, Nymphe case {q.nymph}" if fr else f"Weather {q.weather}, Nymph on cell {q.nymph}"))
-    for c in state.characters:
-        role = ((f"Gardien·ne — {nm[c.season]}" if fr else f"Guardian of {nm[c.season]}") if c.season
-                else ("Prêtresse" if fr else "Priestess"))
-        scores = ", ".join(f"{nm[s]} {c.score(s)}" for s in SEASONS)
-        prayers = ", ".join(nm[g] for g in c.prayers) or "-"
-        lines.append(f"{c.name} ({role}){colon}{scores}" + (
-            f" ; Dévotion {c.devotion}, Harmonie {c.harmony}, Rupture {c.rupture} ; Prières : {prayers}" if fr
-            else f"; Devotion {c.devotion}, Harmony {c.harmony}, Rupture {c.rupture}; Prayers: {prayers}")
-            + (" — CHUTE" if fr and c.fallen else " — FALLEN" if c.fallen else ""))
+    lines += [_path_line(q, nm, fr) for q in state.board.quadrants]
+    lines += [_character_line(c, nm, fr, colon) for c in state.characters]
     if state.last_appel:
         la = state.last_appel
-        leader = next((c.name for c in state.characters if c.id == la["leader"]), la["leader"])
-        lines.append(("Dernier Appel" if fr else "Last Appel") + f"{colon}{nm[la['season']]}, {leader}, N {la['N']} → "
-                     + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
+        lines.append(("Dernier Appel" if fr else "Last Appel") + f"{colon}{nm[la['season']]}, {_name_of(state, la['leader'])},"
+                     f" N {la['N']} → " + (RESULT_NAMES[la["result"]][lang] if la.get("result") in RESULT_NAMES else "?"))
     if state.appel is not None:
         a = state.appel
-        leader = next((c.name for c in state.characters if c.id == a.leader), a.leader)
         lines.append(("Appel en cours" if fr else "Appel in progress")
-                     + f"{colon}{nm[a.season]}, {leader}, N {a.n}"
+                     + f"{colon}{nm[a.season]}, {_name_of(state, a.leader)}, N {a.n}"
                      + ((" ; main : " if fr else "; hand: ") + ", ".join(nm[g] for g in a.hand) if a.hand else ""))
-    ex = expects(state)
+    lines.append(_expects_line(expects(state), lang, colon))
+    return "\n".join(lines)
+
+
+def _name_of(state: EspriState, cid: str) -> str:
+    return next((c.name for c in state.characters if c.id == cid), cid)
+
+
+def _path_line(q: Quadrant, nm: Mapping[str, str], fr: bool) -> str:
+    """One path: its gems from the start cell (``*``), the Nymph's cell in brackets."""
+    path = "".join(("[" + _SYM[g] + "]") if i + 1 == q.nymph else _SYM[g] for i, g in enumerate(q.cells))
+    start = "[*]" if q.nymph == 0 else "*"
+    return (f"{nm[q.season]:<9} {NYMPHS[q.season]:<8} {start}{path}  "
+            + (f"Météo {q.weather}, Nymphe case {q.nymph}" if fr else f"Weather {q.weather}, Nymph on cell {q.nymph}"))
+
+
+def _character_line(c: Character, nm: Mapping[str, str], fr: bool, colon: str) -> str:
+    if c.season:
+        role = f"Gardien·ne — {nm[c.season]}" if fr else f"Guardian of {nm[c.season]}"
+    else:
+        role = "Prêtresse" if fr else "Priestess"
+    scores = ", ".join(f"{nm[s]} {c.score(s)}" for s in SEASONS)
+    prayers = ", ".join(nm[g] for g in c.prayers) or "-"
+    if fr:
+        tail = f" ; Dévotion {c.devotion}, Harmonie {c.harmony}, Rupture {c.rupture} ; Prières : {prayers}"
+    else:
+        tail = f"; Devotion {c.devotion}, Harmony {c.harmony}, Rupture {c.rupture}; Prayers: {prayers}"
+    fallen = ("" if not c.fallen else " — CHUTE" if fr else " — FALLEN")
+    return f"{c.name} ({role}){colon}{scores}{tail}{fallen}"
+
+
+def _expects_line(ex: Mapping[str, Any], lang: str, colon: str) -> str:
+    """What the table waits for, in words, with its count of gems or its choices."""
+    fr = lang == "fr"
     detail = ""
     if "gems" in ex and isinstance(ex["gems"], int):
         detail = f" ({ex['gems']} {'gemme(s)' if fr else 'gem(s)'})"
     elif ex["step"] == "choose":
-        detail = " (" + ("le MJ" if fr else "the GM") if ex["chooser"] == "gm" else " (" + ("le leader" if fr else "the leader")
-        detail += colon + ", ".join(s["label"][lang if lang in ("fr", "en") else "fr"] for s in ex["selections"]) + ")"
+        if ex["chooser"] == "gm":
+            detail = " (" + ("le MJ" if fr else "the GM")
+        else:
+            detail = " (" + ("le leader" if fr else "the leader")
+        label_lang = lang if lang in ("fr", "en") else "fr"
+        detail += colon + ", ".join(s["label"][label_lang] for s in ex["selections"]) + ")"
     if ex.get("blocked"):
         detail += " — " + ex["blocked"]["fr" if fr else "en"]
-    step = _STEP_WORDS.get(ex["step"], (ex["step"], ex["step"]))[0 if fr else 1]
-    lines.append(("Attendu" if fr else "Expects") + colon + step + detail)
-    return "\n".join(lines)
+    step: str = _STEP_WORDS.get(ex["step"], (ex["step"], ex["step"]))[0 if fr else 1]
+    return ("Attendu" if fr else "Expects") + colon + step + detail

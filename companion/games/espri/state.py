@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, TypeVar
 
 from ...errors import RuleError
+from .options import Options
 
 __all__ = [
     "GEMS", "SEASONS", "BOARD_ORDER", "RESULTS", "GEM_NAMES", "RESULT_NAMES", "NYMPHS",
     "CF", "F", "BS", "S", "CS", "relation", "Quadrant", "Board", "Effect", "Resonance",
     "Character", "Appel", "EspriState", "replace", "pool_take", "pool_add", "gem_census", "check_gem",
-    "check_season", "counts_of",
+    "check_season", "bilingual", "shown", "counts_of", "MAX_SCORE", "MAX_POINTS", "MAX_EFFECT",
 ]
 
 #: Gem keys, in the order of the pool counts.
@@ -44,6 +45,15 @@ GEM_NAMES: Mapping[str, Mapping[str, str]] = {
     "rupture": {"fr": "Rupture", "en": "Rupture", "colour_fr": "violet", "colour_en": "violet"},
 }
 NYMPHS: Mapping[str, str] = {"automne": "Ailma", "hiver": "Mÿelta", "printemps": "Liana", "ete": "Fÿrellya"}
+
+#: The sheets' scale (1.4): a Season score, Dévotion or a Resonance maximum is 0 to 10
+#: whatever the caps (they apply on top, option ``enforce_score_caps``).
+MAX_SCORE = 10
+#: Harmony and Rupture points (R32, R33) are 0 to 99.
+MAX_POINTS = 99
+#: A temporary bonus or malus (R15), and its bound, is -20 to +20: beyond that it changes
+#: nothing an Appel can draw (|N| > 12 is automatic, E8).
+MAX_EFFECT = 20
 
 #: The result ladder (R19): Critical Failure < Failure < Bitter Success < Success < Critical Success.
 CF, F, BS, S, CS = 0, 1, 2, 3, 4
@@ -80,15 +90,42 @@ def relation(gem: str, called: str) -> str:
     return "called" if d == 0 else "opposite" if d == 2 else "adjacent"
 
 
+#: The French of the words ``check_gem`` and ``check_season`` name what they check with.
+_WHAT_FR = {"gem": "gemme", "season": "Saison", "tutelary Season": "Saison tutélaire",
+            "Called Season": "Saison appelée", "quadrant": "quadrant", "Nymph": "Nymphe"}
+
+
+def shown(value: Any) -> str:
+    """A value in a message, cut short when it is huge (a 400-digit number, a long text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"{'-' if value < 0 else ''}10^{int(value.bit_length() * 0.30103)}"
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "…"
+
+
+def bilingual(rule: str, fr: str, en: str) -> RuleError:
+    """A refusal in both languages naming its rule: the message is ``"fr / en"``,
+    ``error.text`` holds them apart for a page that shows one language."""
+    err = RuleError(f"{fr} / {en}", rule=rule)
+    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
+    return err
+
+
 def check_gem(gem: Any, what: str = "gem") -> str:
+    """A gem key (R1): one of :data:`GEMS`, else refused."""
     if not isinstance(gem, str) or gem not in _GEM_INDEX:
-        raise RuleError(f"unknown {what} {gem!r}; gems are {', '.join(GEMS)}", rule="R1")
+        fr = _WHAT_FR.get(what, what)
+        raise bilingual("R1", f"{fr} inconnue {shown(gem)}\u202f: les gemmes sont {', '.join(GEMS)}",
+                        f"unknown {what} {shown(gem)}; gems are {', '.join(GEMS)}")
     return gem
 
 
 def check_season(season: Any, what: str = "season") -> str:
+    """A Season key (1.2): one of :data:`SEASONS`, else refused."""
     if not isinstance(season, str) or season not in SEASONS:
-        raise RuleError(f"unknown {what} {season!r}; Seasons are {', '.join(SEASONS)}", rule="R1")
+        fr = _WHAT_FR.get(what, what)
+        raise bilingual("R1", f"{fr} inconnue {shown(season)}\u202f: les Saisons sont {', '.join(SEASONS)}",
+                        f"unknown {what} {shown(season)}; Seasons are {', '.join(SEASONS)}")
     return season
 
 
@@ -104,11 +141,11 @@ def pool_take(pool: tuple[int, ...], gems: Iterable[str]) -> tuple[int, ...]:
     wanted = counts_of(check_gem(g) for g in gems)
     for i, (have, want) in enumerate(zip(pool, wanted)):
         if want > have:
-            raise RuleError(
+            raise bilingual(
+                "R1", f"la pioche a {have} gemme(s) {GEMS[i]}, pas {want}\u202f: une gemme ne se tire que de la"
+                " pioche (les 72 gemmes se conservent)",
                 f"the pool holds {have} {GEMS[i]} gem(s), not {want}: a gem can only be drawn"
-                " from the pool (72-gem conservation)",
-                rule="R1",
-            )
+                " from the pool (72-gem conservation)")
     return tuple(h - w for h, w in zip(pool, wanted))
 
 
@@ -286,9 +323,9 @@ class Appel:
 
 @dataclass(frozen=True)
 class EspriState:
-    """The whole table. ``options`` are the game's named options (merged with defaults)."""
+    """The whole table. ``options`` are the game's validated options (:mod:`.options`)."""
 
-    options: Mapping[str, Any]
+    options: Options
     pool: tuple[int, ...]
     board: Board
     characters: tuple[Character, ...] = ()
