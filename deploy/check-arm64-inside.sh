@@ -108,7 +108,7 @@ check /root/testenv/bin/python -c 'import companion, vision; assert companion.__
 
 step "tests under emulation: rules, log, protocol, Pi parts, a vision read of 5 shared photos"
 check env CI=true COMPANION_SHARED=/root/shared /root/testenv/bin/python -m pytest -q -p no:cacheprovider \
-    tests/companion/test_peripeties_rules.py tests/companion/test_wuxia_rules.py tests/companion/test_espri_rules.py \
+    tests/companion/games/peripeties/test_peripeties_rules.py tests/companion/games/wuxia/test_wuxia_rules.py tests/companion/games/espri/test_espri_rules.py \
     tests/companion/test_log.py tests/firmware_bridge/test_protocol.py tests/firmware_bridge/test_ports.py \
     tests/vision/test_sources.py tests/vision/test_read_five.py
 

@@ -132,3 +132,21 @@ def test_a_cycle_of_modules_is_found(graph: grimp.ImportGraph) -> None:
     # vision.faces <- vision.enroll (the store builds on the features); the reverse closes a cycle
     g.add_import(importer="vision.faces", imported="vision.enroll", line_number=1, line_contents="import vision.enroll")
     assert ["vision.enroll", "vision.faces"] == [m for m in sum(module_cycles(g), []) if m in ("vision.enroll", "vision.faces")]
+
+
+#: Test folders that follow no package: the real-browser tests (they cross every layer),
+#: the installer's tests and the fake picamera2 module the camera tests import.
+NOT_A_PACKAGE = {"browser", "deploy", "vision/fake_picamera2"}
+
+
+def test_the_tests_mirror_the_packages() -> None:
+    """``tests/companion/games/wuxia`` tests ``companion/games/wuxia``: every test folder
+    names a package of the tree (but the few cross-cutting ones above)."""
+    root = Path(__file__).resolve().parents[1]
+    folders = [d.relative_to(root / "tests") for d in (root / "tests").rglob("*")
+               if d.is_dir() and d.name != "__pycache__" and not d.name.startswith(".")]
+    strays = [str(d) for d in folders
+              if not any(str(d) == n or str(d).startswith(n + "/") for n in NOT_A_PACKAGE)
+              and not (root / d / "__init__.py").is_file()]
+    assert strays == []
+    assert (root / "tests" / "companion" / "games" / "espri").is_dir()

@@ -19,7 +19,7 @@ from companion.events import Event, Source, event_from_json_line
 from companion.games import find_game
 from companion.table import Table
 
-from .test_peripeties_kit import P1_DICE, P2_DICE, T
+from tests.companion.games.peripeties.test_peripeties_kit import P1_DICE, P2_DICE, T
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted([*(ROOT / "companion" / "data" / "demo").glob("*.jsonl"), *(ROOT / "examples").glob("*.jsonl")])
@@ -194,7 +194,7 @@ def test_unknown_or_mistyped_target_is_refused() -> None:
 
 # -- ESPRI, Wuxia, Shayo: a correction never lands in the next roll -----------------------------
 def test_espri_draw_correction_after_the_appel_never_becomes_the_next_draw() -> None:
-    from .test_espri_flow import Play, guardian
+    from tests.companion.games.espri.test_espri_flow import Play, guardian
 
     p = Play()
     p.send("character", **guardian("deva", "hiver", {"hiver": 3}, 2, prayers=[], talents=["Abri"]))

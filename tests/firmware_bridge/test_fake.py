@@ -16,7 +16,7 @@ from firmware_bridge.fake import FakeTray
 from firmware_bridge.link import TrayLink
 from firmware_bridge.soak import FAST_FIRMWARE, FAST_LINK
 
-from .conftest import Recorder
+from tests.firmware_bridge.conftest import Recorder
 
 
 class Driver:

@@ -12,7 +12,7 @@ from firmware_bridge.errors import TrayError
 from firmware_bridge.events import ButtonPressed, ButtonReleased, TrayConnected, TrayDisconnected
 from firmware_bridge.gpio import LED_PATTERNS, GpioTray
 
-from .conftest import Recorder
+from tests.firmware_bridge.conftest import Recorder
 
 
 class Clock:

@@ -16,7 +16,7 @@ from firmware_bridge.events import (
 from firmware_bridge.link import LinkSettings, TrayLink
 from firmware_bridge.soak import FAST_FIRMWARE, FAST_LINK
 
-from .conftest import Recorder
+from tests.firmware_bridge.conftest import Recorder
 
 
 def as_frame(event: Any) -> tuple[str, tuple[int, ...]]:

@@ -13,7 +13,7 @@ import pytest
 from firmware_bridge.events import TrayConnected, TrayDisconnected
 from firmware_bridge.link import TrayLink
 
-from .conftest import Recorder
+from tests.firmware_bridge.conftest import Recorder
 
 REAL_TRAY = os.environ.get("COMPANION_REAL_TRAY")
 REAL_GPIO = os.environ.get("COMPANION_REAL_GPIO")
