@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ...errors import RuleError
+from ..refusal import malformed
 from ...events import Event, Source
 from ..base import Outcome
 from . import board as B
@@ -38,11 +39,13 @@ def _effects(raw: Any) -> tuple[Effect, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise EventError("'modifiers' must be a list of {value, minimum?, maximum?, label?}")
+        raise malformed("«\u202fmodifiers\u202f» doit être une liste de {value, minimum?, maximum?, label?}",
+                        "'modifiers' must be a list of {value, minimum?, maximum?, label?}")
     out_: list[Effect] = []
     for e in raw:
         if not isinstance(e, Mapping):
-            raise EventError("each modifier is {value, minimum?, maximum?, label?}")
+            raise malformed("chaque modificateur est {value, minimum?, maximum?, label?}",
+                            "each modifier is {value, minimum?, maximum?, label?}")
         out_.append(get_effect(e))
     return tuple(out_)
 
@@ -109,13 +112,14 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passive: bool) -> list[tuple[str, str]]:
     """R26-R29: the helpers of an Appel as ``(id, form)``, each checked (E18)."""
     if not isinstance(raw, list):
-        raise EventError("'helpers' must be a list of {character, form: direct|resonance}")
+        raise malformed("«\u202fhelpers\u202f» doit être une liste de {character, form\u202f: direct|resonance}",
+                        "'helpers' must be a list of {character, form: direct|resonance}")
     helpers: list[tuple[str, str]] = []
     for h in raw:
         if isinstance(h, str):
             h = {"character": h}
         if not isinstance(h, Mapping):
-            raise EventError("each helper is {character, form}")
+            raise malformed("chaque aide est {character, form}", "each helper is {character, form}")
         form = h.get("form", "direct")
         helper = state.char(h.get("character"))
         if helper.id == leader.id or helper.id in {x for x, _ in helpers}:
@@ -128,7 +132,8 @@ def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passiv
         elif form == "resonance":
             _check_resonance(state, helper, leader, season, passive)
         else:
-            raise EventError("a helper's 'form' is 'direct' or 'resonance'")
+            raise malformed("la «\u202fform\u202f» d'une aide est «\u202fdirect\u202f» ou «\u202fresonance\u202f»",
+                            "a helper's 'form' is 'direct' or 'resonance'")
         helpers.append((helper.id, form))
     return helpers
 
@@ -174,7 +179,8 @@ def _spend_resonance(state: EspriState, helpers: list[tuple[str, str]], leader: 
             hc = state.char(hid)
             r = hc.resonance_with(leader)
             if r is None:  # checked by _check_resonance
-                raise RuleError(f"internal error: {hid} has no Resonance with {leader}", rule="R29")
+                raise refuse("R29", f"erreur interne\u202f: {hid} n'a pas de Résonance avec {leader}",
+                             f"internal error: {hid} has no Resonance with {leader}")
             state = state.with_char(hc.with_resonance(replace(r, current=r.current - 1)))
     return state
 
@@ -519,5 +525,6 @@ def _placing_order(order: Any, gems: list[str]) -> list[str]:
     if order is None:
         return season_first(gems)
     if not isinstance(order, list) or not all(isinstance(g, str) for g in order) or sorted(order) != sorted(gems):
-        raise EventError("'order' must list the selected gems in the order they are placed")
+        raise malformed("«\u202forder\u202f» doit lister les gemmes choisies dans l'ordre où elles sont posées",
+                        "'order' must list the selected gems in the order they are placed")
     return list(order)
