@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from ..errors import CompanionError, EventError, RuleError
 
-__all__ = ["refuse", "malformed", "texts", "broken", "french_name"]
+__all__ = ["refuse", "malformed", "texts", "broken", "french_name", "rewrap"]
 
 
 def refuse(rule: str | None, fr: str, en: str) -> RuleError:
@@ -68,3 +68,10 @@ def french_name(what: str, names: Sequence[tuple[str, str]]) -> str:
         if m:
             return m.expand(replacement)
     return what
+
+
+def rewrap(err: CompanionError) -> EventError:
+    """An :class:`EventError` saying what ``err`` says, in both its languages (for a
+    lower-level error, such as a :class:`~companion.dice.DiceError`, refused as malformed)."""
+    said = texts(err)
+    return malformed(said["fr"], said["en"]) if said["fr"] != said["en"] else EventError(str(err))

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import de
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, int_field, need_character, put, refuse
 from .state import Character, State, evolve
 from .steps import finish
@@ -112,7 +112,7 @@ def on_cell(state: State, data: Mapping[str, Any], out: Out) -> State:
         raise refuse("R21", f"{ch.card.name} n'est pas au bagne", f"{ch.card.name} is not a convict")
     cell = data.get("cell")
     if not isinstance(cell, str) or not cell.strip() or len(cell) > 40:
-        raise EventError("'cell' must be the name of a cell (1-40 characters)")
+        raise malformed("«\u202fcell\u202f» doit être le nom d'une case (1 à 40 caractères)", "'cell' must be the name of a cell (1-40 characters)")
     ch = evolve(ch, cell=cell.strip())
     out.add("prison.cell", f"Le bagnard {ch.card.name} est placé sur la case {ch.cell} (D9).",
             f"The convict {ch.card.name} is placed on cell {ch.cell} (D9).", character=ch.id, cell=ch.cell)

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..base import de
 from ...dice import DiceError
-from ...errors import EventError
+from ..refusal import malformed, rewrap
 from ...events import Event, Source
 from .common import Out, need_episode, refuse
 from .consequences import accepts, consequence_die, resolve
@@ -40,7 +40,7 @@ def _gourd_choice(state: State, ep: Episode, ch: Character, g: Any) -> int:
     if isinstance(g, bool):
         g = int(g)
     if not isinstance(g, int) or g < 0:
-        raise EventError("'gourd' is true/false or a number of gourds")
+        raise malformed("«\u202fgourd\u202f» vaut true ou false, ou un nombre de gourdes", "'gourd' is true/false or a number of gourds")
     if not g:
         return 0
     o = state.options
@@ -104,7 +104,7 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
     try:
         value = int(state.dice[die].parse(item.value))
     except DiceError as exc:
-        raise EventError(str(exc)) from None
+        raise rewrap(exc) from None
     ep = evolve(ep, roll=value)
     state = evolve(state, episode=ep)
     if _gourd_would_help(state, ep, ch, value):
@@ -145,9 +145,10 @@ def _replace_all(ep: Episode, ch: Character, data: Mapping[str, Any], correction
     """``"replace": true``: a correction of every die of the episode in progress."""
     replace_all = data.get("replace", False)
     if not isinstance(replace_all, bool):
-        raise EventError("'replace' must be true or false")
+        raise malformed("«\u202freplace\u202f» doit valoir true ou false", "'replace' must be true or false")
     if replace_all and not correction:
-        raise EventError("'replace' is for corrections: send it with source 'correction'")
+        raise malformed("«\u202freplace\u202f» sert aux corrections\u202f: envoyez-le avec la source «\u202fcorrection\u202f»",
+                        "'replace' is for corrections: send it with source 'correction'")
     if replace_all and ep.sub == "dice" and not any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
         # A correction of a roll already resolved (the episode before this one) must name
         # it ("corrects": its number): it never becomes the dice of the next episode.
@@ -202,7 +203,8 @@ def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State
     data = event.data
     unknown = set(data) - {"character", "gourd", "brother", "card"}
     if unknown or not data:
-        raise EventError("peripeties.choose takes 'character', 'gourd', 'brother' or 'card'")
+        raise malformed("peripeties.choose prend «\u202fcharacter\u202f», «\u202fgourd\u202f», «\u202fbrother\u202f» ou «\u202fcard\u202f»",
+                        "peripeties.choose takes 'character', 'gourd', 'brother' or 'card'")
     ep = state.episode
     if ep is None:
         raise refuse("R2", "rien à choisir : aucune péripétie en cours", "nothing to choose now: no episode in progress")
@@ -212,7 +214,7 @@ def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State
         return choose_card(state, data["card"], rng, out)
     if ep.sub == "gourd":
         if set(data) != {"gourd"}:
-            raise EventError("after the roll only the gourd can be chosen")
+            raise malformed("après le jet, seule la gourde peut être choisie", "after the roll only the gourd can be chosen")
         state = _apply_choices(state, data)
         return resolve(state, rng, out)
     if ep.sub not in ("dice", "trial"):

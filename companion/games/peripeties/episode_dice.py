@@ -9,7 +9,8 @@ from typing import Any
 
 from ..base import de
 from ...dice import DiceError
-from ...errors import EventError, RuleError
+from ...errors import RuleError
+from ..refusal import malformed, rewrap
 from .common import Out, need_episode, refuse
 from .dice_input import SYMBOL_SLOTS, DieIn, make_die
 from .state import MAX_BROTHERS, Character, Episode, State, evolve
@@ -234,7 +235,8 @@ def _difficulty_die(state: State, it: DieIn, expected: str | None) -> tuple[str,
     """One difficulty die (R6): its kind (given, or the one the trial calls for) and face."""
     dkind = it.kind or expected
     if dkind is None:
-        raise EventError("give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
+        raise malformed("donnez le dé d'épreuve (epreuve) avant la difficulté ou avec elle, ou la sorte des dés de difficulté",
+                        "give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
     if dkind not in ("d10", "d6"):
         raise refuse("R6", f"la difficulté se lance avec 2D10 (combat, esprit) ou 2D6 (magie), pas un {dkind}",
                      f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {dkind}")
@@ -266,7 +268,7 @@ def _numeric_dice(state: State, items: list[DieIn], epreuve: str | None, have_di
             elif role == "detail":
                 new_detail.append(_detail_die(state, it))
     except DiceError as exc:
-        raise EventError(str(exc)) from None
+        raise rewrap(exc) from None
     return new_diff, new_detail
 
 

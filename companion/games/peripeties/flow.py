@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import de
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, put, refuse
 from .state import Episode, State, evolve
 
@@ -125,7 +125,7 @@ def choose_next_character(state: State, cid: Any, out: Out) -> State:
         raise refuse("R2", "des dés sont déjà saisis pour cette péripétie : annulez-les d'abord", "dice are already entered for this episode: undo them first")
     target = state.character(cid) if isinstance(cid, str) else None
     if target is None:
-        raise EventError(f"no character {cid!r}")
+        raise malformed(f"pas de personnage {cid!r}", f"no character {cid!r}")
     if cid not in state.queue:
         raise refuse("R2", f"{cid} a déjà joué ce tour (ou est arrivé après son début)", f"{cid} has already played this turn (or joined after it began)")
     owner = state.current.player
