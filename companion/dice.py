@@ -34,7 +34,7 @@ show each result, never the keys.
 >>> dice["d6"].parse(7)
 Traceback (most recent call last):
   ...
-companion.dice.DiceError: a d6 shows 1-6, not 7
+companion.dice.DiceError: un d6 montre 1 à 6, pas 7 / a d6 shows 1-6, not 7
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from .errors import CompanionError
+from .errors import CompanionError, bilingual
 
 __all__ = [
     "DiceError",
@@ -140,7 +140,7 @@ class DieKind:
         for f in self.faces:
             if f.key == key:
                 return f
-        raise DiceError(f"{key!r} is not a face of the {self.name} die")
+        raise bilingual(DiceError, f"{key!r} n'est pas une face du dé {self.name}", f"{key!r} is not a face of the {self.name} die")
 
     def probability(self, key: str | int) -> Fraction:
         """Chance of rolling ``key`` (faces showing it / all faces)."""
@@ -156,27 +156,31 @@ class DieKind:
         """
         if self.numeric:
             if isinstance(value, bool):
-                raise DiceError(f"{value!r} is not a face of a {self.name}")
+                raise bilingual(DiceError, f"{value!r} n'est pas une face d'un {self.name}", f"{value!r} is not a face of a {self.name}")
             if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 9:
                 value = int(value.strip())  # ASCII digits only: int() refuses "²" and 4,300+ digits
             if not isinstance(value, int):
-                raise DiceError(f"a {self.name} shows a number 1-{self.sides}, not {value!r}")
+                raise bilingual(DiceError, f"un {self.name} montre un nombre de 1 à {self.sides}, pas {value!r}",
+                                f"a {self.name} shows a number 1-{self.sides}, not {value!r}")
             if value == 0 and self.zero_is is not None:
                 value = self.zero_is
             if not 1 <= value <= self.sides:
-                raise DiceError(f"a {self.name} shows 1-{self.sides}, not {value}")
+                raise bilingual(DiceError, f"un {self.name} montre 1 à {self.sides}, pas {value}",
+                                f"a {self.name} shows 1-{self.sides}, not {value}")
             face: int = value
             return face
         if isinstance(value, str) and value in self._lookup:
             return self._lookup[value]
         if not isinstance(value, str):
-            raise DiceError(f"the {self.name} die shows a symbol ({', '.join(map(str, self.keys()))}), not {value!r}")
+            faces = ", ".join(map(str, self.keys()))
+            raise bilingual(DiceError, f"le dé {self.name} montre un symbole ({faces}), pas {value!r}",
+                            f"the {self.name} die shows a symbol ({faces}), not {value!r}")
         folded = fold_text(value)
         if folded in self._lookup:
             return self._lookup[folded]
-        raise DiceError(
-            f"{value!r} is not a face of the {self.name} die; faces: {', '.join(map(str, self.keys()))}"
-        )
+        faces = ", ".join(map(str, self.keys()))
+        raise bilingual(DiceError, f"{value!r} n'est pas une face du dé {self.name}\u202f; faces\u202f: {faces}",
+                        f"{value!r} is not a face of the {self.name} die; faces: {faces}")
 
     @cached_property
     def _lookup(self) -> dict[str, str | int]:
@@ -211,7 +215,8 @@ class DiceSet:
         try:
             return self.kinds[name]
         except KeyError:
-            raise DiceError(f"unknown die kind {name!r}; known: {', '.join(self.kinds)}") from None
+            raise bilingual(DiceError, f"sorte de dé inconnue {name!r}\u202f; connues\u202f: {', '.join(self.kinds)}",
+                            f"unknown die kind {name!r}; known: {', '.join(self.kinds)}") from None
 
     def __contains__(self, name: object) -> bool:
         return name in self.kinds
