@@ -228,47 +228,61 @@ class DiceSet:
         return {name: kind.to_json() for name, kind in self.kinds.items()}
 
 
+def _fr(where: str) -> str:
+    """Where a dice file's problem is, in French (``"dice: kind 'd6'"`` -> ``"dés : sorte 'd6'"``)."""
+    fr = where.replace(": kind ", "\u202f: sorte ")
+    return "dés" if fr == "dice" else fr
+
+
 def _label(obj: Any, where: str, default: str) -> tuple[str, str]:
     if obj is None:
         return default, default
     if not isinstance(obj, Mapping) or not isinstance(obj.get("fr"), str) or not isinstance(obj.get("en"), str):
-        raise DiceError(f"{where}: 'label' must be {{\"fr\": ..., \"en\": ...}}")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202flabel\u202f» vaut {{\"fr\": ..., \"en\": ...}}",
+                        f"{where}: 'label' must be {{\"fr\": ..., \"en\": ...}}")
     return obj["fr"], obj["en"]
 
 
 def _kind(name: str, obj: Any, where: str) -> DieKind:
     if not isinstance(obj, Mapping):
-        raise DiceError(f"{where}: kind {name!r} must be a JSON object")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un objet JSON", f"{where}: kind {name!r} must be a JSON object")
     where = f"{where}: kind {name!r}"
     fr, en = _label(obj.get("label"), where, name)
     colour = obj.get("colour", "")
     if not isinstance(colour, str):
-        raise DiceError(f"{where}: 'colour' must be a string")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fcolour\u202f» doit être un texte", f"{where}: 'colour' must be a string")
     if "sides" in obj:
         sides = obj["sides"]
         if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 100:
-            raise DiceError(f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» doit être un entier de 2 à 100, pas {sides!r}",
+                            f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
         zero_is = obj.get("zero_is")
         if zero_is is not None and (not isinstance(zero_is, int) or isinstance(zero_is, bool) or not 1 <= zero_is <= sides):
-            raise DiceError(f"{where}: 'zero_is' must be a face value 1-{sides}")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fzero_is\u202f» doit être une face de 1 à {sides}",
+                            f"{where}: 'zero_is' must be a face value 1-{sides}")
         faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
         return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
     raw_faces = obj.get("faces")
     if not isinstance(raw_faces, list) or len(raw_faces) < 2:
-        raise DiceError(f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» (un dé à nombres) ou une liste «\u202ffaces\u202f» est requis",
+                        f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
     faces_l: list[Face] = []
     for i, f in enumerate(raw_faces, 1):
         if not isinstance(f, Mapping):
-            raise DiceError(f"{where}: face {i} must be a JSON object")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} est un objet JSON", f"{where}: face {i} must be a JSON object")
         key = f.get("key")
         if not isinstance(key, str) or not key or fold_text(key) != key:
-            raise DiceError(f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} demande une «\u202fkey\u202f» en minuscules ou chiffres"
+                            f" sans accents (reçu {key!r})",
+                            f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
         for lang in ("fr", "en"):
             if not isinstance(f.get(lang), str) or not f[lang]:
-                raise DiceError(f"{where}: face {i} ({key}) needs a '{lang}' label")
+                raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} ({key}) demande un libellé «\u202f{lang}\u202f»",
+                                f"{where}: face {i} ({key}) needs a '{lang}' label")
         icon = f.get("icon", "")
         if not isinstance(icon, str):
-            raise DiceError(f"{where}: face {i} ({key}): 'icon' must be a string")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: face {i} ({key})\u202f: «\u202ficon\u202f» doit être un texte",
+                            f"{where}: face {i} ({key}): 'icon' must be a string")
         faces_l.append(Face(key, f["fr"], f["en"], icon))
     kind = DieKind(name, tuple(faces_l), fr, en, colour)
     required = SYMBOL_RESULTS.get(name)
@@ -278,24 +292,32 @@ def _kind(name: str, obj: Any, where: str) -> DieKind:
         detail = "; ".join(
             p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
         )
-        raise DiceError(f"{where}: its results must be exactly {', '.join(required)} ({detail})")
+        fr_detail = "\u202f; ".join(
+            p for p in (f"manque {', '.join(missing)}" if missing else "", f"inconnu(s) {', '.join(extra)}" if extra else "") if p
+        )
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: ses résultats sont exactement {', '.join(required)} ({fr_detail})",
+                        f"{where}: its results must be exactly {', '.join(required)} ({detail})")
     return kind
 
 
 def dice_from_json(obj: Any, where: str = "dice") -> DiceSet:
     """Validate a parsed dice file and build the :class:`DiceSet`."""
     if not isinstance(obj, Mapping):
-        raise DiceError(f"{where}: a dice file is a JSON object with 'kinds'")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: un fichier de dés est un objet JSON avec «\u202fkinds\u202f»",
+                        f"{where}: a dice file is a JSON object with 'kinds'")
     kinds = obj.get("kinds")
     if not isinstance(kinds, Mapping) or not kinds:
-        raise DiceError(f"{where}: 'kinds' must be a non-empty object of die kinds")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fkinds\u202f» est un objet non vide de sortes de dés",
+                        f"{where}: 'kinds' must be a non-empty object of die kinds")
     built = {str(name): _kind(str(name), k, where) for name, k in kinds.items()}
     missing = [k for k in (*NUMERIC_KINDS, *SYMBOL_RESULTS) if k not in built]
     if missing:
-        raise DiceError(f"{where}: missing die kind(s): {', '.join(missing)}")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: sorte(s) de dé manquante(s)\u202f: {', '.join(missing)}",
+                        f"{where}: missing die kind(s): {', '.join(missing)}")
     for name in NUMERIC_KINDS:
         if not built[name].numeric or built[name].sides != int(name[1:]):
-            raise DiceError(f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un dé à nombres de {name[1:]} faces",
+                            f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
     return DiceSet(built)
 
 
@@ -305,11 +327,13 @@ def load_dice(path: str | Path | None = None) -> DiceSet:
     try:
         raw = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DiceError(f"cannot read dice file {p}: {exc.strerror or exc}") from None
+        raise bilingual(DiceError, f"impossible de lire le fichier de dés {p}\u202f: {exc.strerror or exc}",
+                        f"cannot read dice file {p}: {exc.strerror or exc}") from None
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise DiceError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        raise bilingual(DiceError, f"{p}\u202f: JSON invalide ({exc.msg}, ligne {exc.lineno})",
+                        f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
     return dice_from_json(obj, str(p))
 
 

@@ -93,7 +93,7 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
                     applied = table.apply(stored)
                 except CompanionError as exc:
                     msg = str(exc)
-                    report.refused.append((lineno, msg if msg.startswith("line ") else f"line {lineno}: {msg}"))
+                    report.refused.append((lineno, msg if msg.startswith(("line ", "ligne ")) else f"line {lineno}: {msg}"))
                     continue
                 if file_seq != seq:
                     renumbered[file_seq] = seq

@@ -391,8 +391,7 @@ class Table:
                     self.apply(ev)
                 except CompanionError as exc:
                     if strict:
-                        where = f"event {ev.seq}" if ev.seq is not None else f"event {ev.type!r}"
-                        raise type(exc)(f"{where}: {exc}") from None
+                        raise _located(exc, ev) from None
                     self.skipped.append((ev, str(exc)))
         finally:
             if gc_was_on:
@@ -508,6 +507,16 @@ def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, A
 def _refusal(fr: str, en: str) -> RuleError:
     """A refusal of the table in both languages (``"fr / en"``, the two apart in ``text``)."""
     return bilingual(RuleError, fr, en, rule="correction")
+
+
+def _located(exc: CompanionError, ev: Event) -> CompanionError:
+    """``exc`` with the event it refused named first, in both its languages (its class and
+    rule kept: a replay stops on it)."""
+    where = f"event {ev.seq}" if ev.seq is not None else f"event {ev.type!r}"
+    fr_where = f"événement n°\u00a0{ev.seq}" if ev.seq is not None else f"événement {ev.type!r}"
+    fr, en = _both(exc)
+    kwargs = {"rule": exc.rule} if isinstance(exc, RuleError) else {}
+    return bilingual(type(exc), f"{fr_where}\u202f: {fr}", f"{where}: {en}", **kwargs)
 
 
 def _both(exc: CompanionError) -> tuple[str, str]:

@@ -174,7 +174,8 @@ def parse_options(cls: type[T], raw: Mapping[str, Any], game: str) -> T:
         value = raw.get(name, spec.default)
         why = spec.problem(value)
         if why:
-            raise malformed(*why)
+            fr, en = (why, why) if isinstance(why, str) else why  # a check's text in both languages
+            raise malformed(fr, en)
         values[name] = copy.deepcopy(value)
     return cls(**values)
 

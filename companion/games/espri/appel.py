@@ -73,7 +73,7 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     passive = get_bool(d, "passive", False)
     score = season_score(state, leader.id, season, _effects(d.get("modifiers")))
     if score <= 0:
-        raise refuse("R16", f"le score de {leader.name} en {gem_name(season, 'fr')} est {score} avec bonus et malus :"
+        raise refuse("R16", f"le score de {leader.name} en {gem_name(season, 'fr')} est {score} avec bonus et malus\u202f:"
                      " avec 0 ou moins, pas d'Appel à mener dans cette Saison",
                      f"{leader.name}'s {season} score is {score} with bonuses/maluses: a score of 0 or less"
                      " cannot lead an Appel in that Season")
@@ -89,7 +89,7 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     n = score + len(helpers) - difficulty
     plan = draw_plan(n, state.options)
     if plan["count"] > 0 and sum(state.pool) == 0:
-        raise refuse("E9", "la pioche est vide : aucun Appel ne peut se résoudre ; faites le Rituel de Communion"
+        raise refuse("E9", "la pioche est vide\u202f: aucun Appel ne peut se résoudre\u202f; faites le Rituel de Communion"
                      " (R35) ou demandez au MJ",
                      "the pool is empty: no Appel can be resolved; perform the Communion Ritual (R35) or ask the GM")
     appel = Appel(season=season, leader=leader.id, helpers=tuple(helpers), talent=talent,
@@ -141,7 +141,7 @@ def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passiv
 def _check_direct_aid(state: EspriState, helper: Character, season: str) -> None:
     """R16 / E18: Direct Aid needs a Called Season score above 0."""
     if season_score(state, helper.id, season) <= 0:
-        raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins : pas d'Aide"
+        raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins\u202f: pas d'Aide"
                      " directe dans cette Saison",
                      f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season")
 
@@ -153,10 +153,10 @@ def _check_resonance(state: EspriState, helper: Character, leader: Character, se
         raise refuse("R26", "pas de Résonance pour une action passive", "Resonance is never possible for a passive action")
     res = helper.resonance_with(leader.id)
     if res is None:
-        raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name} : pas de Résonance",
+        raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name}\u202f: pas de Résonance",
                      f"{helper.name} has no Relationship with {leader.name}: no Resonance")
     if res.current <= 0:
-        raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum} :"
+        raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum}\u202f:"
                      " rechargez-la en manifestant la Relation",
                      f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
                      " recharge it by manifesting the Relationship")
@@ -262,7 +262,7 @@ def cancel(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """Cancel an Appel before its gems are drawn (Resonance points given back)."""
     a = need_step(state, "draw")
     if a.temptation:
-        raise refuse("R14", "la Tentation a été prise : annulez-la plutôt", "the Temptation has been taken: undo it instead")
+        raise refuse("R14", "la Tentation a été prise\u202f: annulez-la plutôt", "the Temptation has been taken: undo it instead")
     for hid, form in a.helpers:
         if form == "resonance":
             h = state.char(hid)
@@ -281,15 +281,15 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         return _correct(state, a, get_gems(ev.data))
     if ev.data.get("correction") is True:
         # never the next Appel's draw: a correction of an Appel already resolved names it
-        raise refuse("R12", "aucun tirage à corriger maintenant (l'Appel est fini ou pas encore tiré) ; pour corriger"
-                     " le tirage d'un Appel déjà résolu, renvoyez ce tirage avec « corrects » (son numéro)",
+        raise refuse("R12", "aucun tirage à corriger maintenant (l'Appel est fini ou pas encore tiré)\u202f; pour corriger"
+                     " le tirage d'un Appel déjà résolu, renvoyez ce tirage avec «\u202fcorrects\u202f» (son numéro)",
                      "no draw to correct now (the Appel is over or not drawn yet); to correct the draw of an"
                      " Appel already resolved, send that draw again with 'corrects' (its number)")
     a = need_step(state, "draw")
     gems = get_gems(ev.data)
     total = sum(state.pool)
     if total == 0:
-        raise refuse("E9", "la pioche est vide : l'Appel ne peut pas se résoudre ; faites le Rituel de Communion"
+        raise refuse("E9", "la pioche est vide\u202f: l'Appel ne peut pas se résoudre\u202f; faites le Rituel de Communion"
                      " (R35) ou demandez au MJ",
                      "the pool is empty: the Appel cannot be resolved; perform the Communion Ritual (R35) or ask the GM")
     want = min(a.draw_count, total)
@@ -329,7 +329,7 @@ def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise refuse("R12", f"pas de nouveau tirage à N = {a.n} (seulement à N = 1, par le leader, ou N = -1, par le MJ)",
                      f"no redraw at N = {a.n} (only at N = 1, by the leader, or N = -1, by the GM)")
     if a.redrawn:
-        raise refuse("R12", "un seul nouveau tirage par Appel ; la seconde gemme est acceptée",
+        raise refuse("R12", "un seul nouveau tirage par Appel\u202f; la seconde gemme est acceptée",
                      "only one redraw per Appel; the second gem is accepted")
     if a.prayer:
         raise refuse("E7", "le nouveau tirage vient avant l'ajout d'une Prière", "the redraw comes before a Prayer gem is added")
@@ -507,7 +507,7 @@ def _by_key(state: EspriState, a: Appel, sels: list[dict[str, Any]], key: Any) -
         allowed = legal(state, replace(a, chooser="leader"), places=False)
         if any(s["key"] == key for s in allowed):
             raise _prayer_must_be_placed()
-    raise refuse("R17", f"le choix {key!r} n'est pas permis (permis : {', '.join(s['label']['fr'] for s in sels)})",
+    raise refuse("R17", f"le choix {key!r} n'est pas permis (permis\u202f: {', '.join(s['label']['fr'] for s in sels)})",
                  f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})")
 
 

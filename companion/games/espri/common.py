@@ -95,7 +95,7 @@ def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
             if not isinstance(o, Mapping) or o.get("kind") != "gem":
                 continue
             if o.get("status") == "pending" or o.get("value") not in GEMS:
-                raise refuse("R1", "une gemme de la lecture est incertaine : confirmez les couleurs sur la tablette",
+                raise refuse("R1", "une gemme de la lecture est incertaine\u202f: confirmez les couleurs sur la tablette",
                              "a gem of the camera read is uncertain: confirm the colours on the tablet")
             raw.append(o["value"])
     if isinstance(raw, Mapping):
@@ -194,11 +194,11 @@ def need_step(state: EspriState, step: str | tuple[str, ...]) -> Appel:
     a = state.appel
     steps = (step,) if isinstance(step, str) else step
     if a is None:
-        raise refuse("R9", "aucun Appel en cours : le MJ en annonce un d'abord",
+        raise refuse("R9", "aucun Appel en cours\u202f: le MJ en annonce un d'abord",
                      "no Appel in progress: the GM announces one first (espri.appel)")
     if a.step not in steps:
-        raise refuse("R9", f"l'Appel attend l'étape « {_STEP_FR.get(a.step, a.step)} », pas"
-                     f" « {' / '.join(_STEP_FR.get(x, x) for x in steps)} »",
+        raise refuse("R9", f"l'Appel attend l'étape «\u202f{_STEP_FR.get(a.step, a.step)}\u202f», pas"
+                     f" «\u202f{' / '.join(_STEP_FR.get(x, x) for x in steps)}\u202f»",
                      f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'")
     return a
 

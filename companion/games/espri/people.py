@@ -246,8 +246,8 @@ def redeem(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     h = get_int(ev.data, "harmony", ch.harmony, 0, MAX_POINTS, "R32", ("l'Harmonie", "Harmony"))
     r = get_int(ev.data, "rupture", ch.rupture, 0, MAX_POINTS, "R33", ("la Rupture", "Rupture"))
     if r > h:
-        raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h} : donnez les scores que fixe le MJ"
-                     " (« harmony », « rupture ») pour que la Rupture ne dépasse pas l'Harmonie",
+        raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h}\u202f: donnez les scores que fixe le MJ"
+                     " («\u202fharmony\u202f», «\u202frupture\u202f») pour que la Rupture ne dépasse pas l'Harmonie",
                      f"{ch.name} would still have Rupture {r} > Harmony {h}: give the scores the GM settles on"
                      " ('harmony', 'rupture') so that Rupture is not above Harmony")
     new = replace(ch, fallen=False, harmony=h, rupture=r)

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...dice import DiceError, fold_text
+from ...errors import bilingual
 from ..refusal import malformed
 from .state import LOCATIONS, Card
 
@@ -188,5 +189,6 @@ def example_cards() -> tuple[Card, ...]:
     try:
         obj = json.loads(EXAMPLE_DECK_PATH.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:  # pragma: no cover - packaging error
-        raise DiceError(f"cannot read the example deck {EXAMPLE_DECK_PATH}: {exc}") from None
+        raise bilingual(DiceError, f"impossible de lire le paquet d'exemple {EXAMPLE_DECK_PATH}\u202f: {exc}",
+                        f"cannot read the example deck {EXAMPLE_DECK_PATH}: {exc}") from None
     return cards_from_json(obj, str(EXAMPLE_DECK_PATH))

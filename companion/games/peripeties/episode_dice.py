@@ -156,7 +156,7 @@ MISSING_WORDS = {
 def _conflict(word: tuple[str, str], old: Any, new: Any) -> RuleError:
     return refuse(
         "input",
-        f"{word[0]} est déjà saisi ({old}) ; pour le changer en {new}, faites une correction",
+        f"{word[0]} est déjà saisi ({old})\u202f; pour le changer en {new}, faites une correction",
         f"{word[1]} is already entered ({old}); to change it to {new}, send a correction (source 'correction')",
     )
 
@@ -285,11 +285,11 @@ def _merge_difficulty(ep: Episode, new_diff: list[tuple[str, int]], correction: 
         return diff, diff_kind
     kinds = {k for k, _ in new_diff}
     if len(kinds) > 1:
-        raise refuse("R6", "les deux dés de difficulté sont de même sorte : 2D10 ou 2D6", "the two difficulty dice are of one kind: 2D10 or 2D6")
+        raise refuse("R6", "les deux dés de difficulté sont de même sorte\u202f: 2D10 ou 2D6", "the two difficulty dice are of one kind: 2D10 or 2D6")
     kind = kinds.pop()
     base = () if correction else diff
     if base and diff_kind != kind:
-        raise refuse("R6", f"la difficulté a déjà des dés {diff_kind} ; faites une correction pour les changer",
+        raise refuse("R6", f"la difficulté a déjà des dés {diff_kind}\u202f; faites une correction pour les changer",
                      f"the difficulty already has {diff_kind} dice; send a correction to change them")
     diff = base + tuple(v for _, v in new_diff)
     if len(diff) > 2:
@@ -298,7 +298,7 @@ def _merge_difficulty(ep: Episode, new_diff: list[tuple[str, int]], correction: 
         shown = " + ".join(map(str, base))
         raise refuse(
             "input",
-            f"la difficulté est déjà saisie ({shown}) ; faites une correction pour la changer",
+            f"la difficulté est déjà saisie ({shown})\u202f; faites une correction pour la changer",
             f"the difficulty is already entered ({shown}); send a correction to change it",
         )
     return diff, kind
@@ -339,7 +339,7 @@ def _merge_detail(state: State, ep: Episode, new_detail: list[int], correction: 
         raise refuse("D14", "cette table joue sans D6 de détail", "this table plays without the detail D6 (option detail_dice)")
     detail = (() if correction else detail) + tuple(new_detail)
     if len(detail) > n:
-        raise refuse("D14", f"{n} D6 de détail à cette table ; faites une correction pour le changer", f"{n} detail D6 at this table; send a correction to change it")
+        raise refuse("D14", f"{n} D6 de détail à cette table\u202f; faites une correction pour le changer", f"{n} detail D6 at this table; send a correction to change it")
     return detail
 
 

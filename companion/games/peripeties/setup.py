@@ -59,7 +59,7 @@ def remove_player(state: State, data: Mapping[str, Any], out: Out) -> State:
     if name not in state.players:
         raise malformed(f"aucun joueur nommé {name}", f"no player called {name}")
     if any(c.player == name for c in state.characters):
-        raise refuse("R2", f"{name} a encore des personnages en jeu : retirez-les d'abord", f"{name} still has characters in play: remove them first")
+        raise refuse("R2", f"{name} a encore des personnages en jeu\u202f: retirez-les d'abord", f"{name} still has characters in play: remove them first")
     out.add("player.removed", f"{name} quitte la table.", f"{name} leaves the table.", player=name)
     return evolve(
         state,
@@ -119,23 +119,23 @@ def validate_tokens(state: State, ch: Character) -> None:
     o = state.options
     for f in ("wounds", "banquets", "gourds", "taels", "immobilised"):
         if getattr(ch, f) < 0:
-            raise refuse("R22" if f == "wounds" else "tokens", f"{ch.card.name} : {f} ne peut pas être négatif", f"{ch.card.name}: {f} cannot be negative")
+            raise refuse("R22" if f == "wounds" else "tokens", f"{ch.card.name}\u202f: {f} ne peut pas être négatif", f"{ch.card.name}: {f} cannot be negative")
     if not 0 <= ch.prison <= 4:
-        raise refuse("R21", f"{ch.card.name} : le D4 du bagne montre 1 à 4 (0 = libre), pas {ch.prison}", f"{ch.card.name}: the prison D4 shows 1-4 (0 = free), not {ch.prison}")
+        raise refuse("R21", f"{ch.card.name}\u202f: le D4 du bagne montre 1 à 4 (0 = libre), pas {ch.prison}", f"{ch.card.name}: the prison D4 shows 1-4 (0 = free), not {ch.prison}")
     if any(x < 0 or x > o.xp_cap_each for x in ch.xp) or ch.xp_total > o.xp_cap_total:
         raise refuse(
             "R18",
-            f"{ch.card.name} : l'expérience est plafonnée à +{o.xp_cap_each} par caractéristique et +{o.xp_cap_total} au total",
+            f"{ch.card.name}\u202f: l'expérience est plafonnée à +{o.xp_cap_each} par caractéristique et +{o.xp_cap_total} au total",
             f"{ch.card.name}: experience must stay within +{o.xp_cap_each} per characteristic and +{o.xp_cap_total} in total",
         )
     if ch.effective_combat <= o.death_at:
         raise refuse(
             "R22",
-            f"{ch.card.name} : un combat effectif de {ch.effective_combat} signifierait la mort",
+            f"{ch.card.name}\u202f: un combat effectif de {ch.effective_combat} signifierait la mort",
             f"{ch.card.name}: effective combat {ch.effective_combat} would mean death; a living character needs more",
         )
     if len(ch.brothers) > MAX_BROTHERS:
-        raise refuse("R16", f"{ch.card.name} : {MAX_BROTHERS} frères jurés au plus", f"{ch.card.name}: at most {MAX_BROTHERS} sworn brothers")
+        raise refuse("R16", f"{ch.card.name}\u202f: {MAX_BROTHERS} frères jurés au plus", f"{ch.card.name}: at most {MAX_BROTHERS} sworn brothers")
 
 
 def _apply_tokens(ch: Character, data: Mapping[str, Any]) -> Character:
