@@ -252,40 +252,53 @@ def _kind(name: str, obj: Any, where: str) -> DieKind:
     if not isinstance(colour, str):
         raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fcolour\u202f» doit être un texte", f"{where}: 'colour' must be a string")
     if "sides" in obj:
-        sides = obj["sides"]
-        if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 100:
-            raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» doit être un entier de 2 à 100, pas {sides!r}",
-                            f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
-        zero_is = obj.get("zero_is")
-        if zero_is is not None and (not isinstance(zero_is, int) or isinstance(zero_is, bool) or not 1 <= zero_is <= sides):
-            raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fzero_is\u202f» doit être une face de 1 à {sides}",
-                            f"{where}: 'zero_is' must be a face value 1-{sides}")
-        faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
-        return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
+        return _numeric_kind(name, obj, where, (fr, en), colour)
     raw_faces = obj.get("faces")
     if not isinstance(raw_faces, list) or len(raw_faces) < 2:
         raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» (un dé à nombres) ou une liste «\u202ffaces\u202f» est requis",
                         f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
-    faces_l: list[Face] = []
-    for i, f in enumerate(raw_faces, 1):
-        if not isinstance(f, Mapping):
-            raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} est un objet JSON", f"{where}: face {i} must be a JSON object")
-        key = f.get("key")
-        if not isinstance(key, str) or not key or fold_text(key) != key:
-            raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} demande une «\u202fkey\u202f» en minuscules ou chiffres"
-                            f" sans accents (reçu {key!r})",
-                            f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
-        for lang in ("fr", "en"):
-            if not isinstance(f.get(lang), str) or not f[lang]:
-                raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} ({key}) demande un libellé «\u202f{lang}\u202f»",
-                                f"{where}: face {i} ({key}) needs a '{lang}' label")
-        icon = f.get("icon", "")
-        if not isinstance(icon, str):
-            raise bilingual(DiceError, f"{_fr(where)}\u202f: face {i} ({key})\u202f: «\u202ficon\u202f» doit être un texte",
-                            f"{where}: face {i} ({key}): 'icon' must be a string")
-        faces_l.append(Face(key, f["fr"], f["en"], icon))
-    kind = DieKind(name, tuple(faces_l), fr, en, colour)
-    required = SYMBOL_RESULTS.get(name)
+    kind = DieKind(name, tuple(_face(i, f, where) for i, f in enumerate(raw_faces, 1)), fr, en, colour)
+    _check_results(kind, where)
+    return kind
+
+
+def _numeric_kind(name: str, obj: Mapping[str, Any], where: str, label: tuple[str, str], colour: str) -> DieKind:
+    """A numeric die kind (``sides``, ``zero_is``) of a dice file."""
+    sides = obj["sides"]
+    if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 100:
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» doit être un entier de 2 à 100, pas {sides!r}",
+                        f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
+    zero_is = obj.get("zero_is")
+    if zero_is is not None and (not isinstance(zero_is, int) or isinstance(zero_is, bool) or not 1 <= zero_is <= sides):
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fzero_is\u202f» doit être une face de 1 à {sides}",
+                        f"{where}: 'zero_is' must be a face value 1-{sides}")
+    faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
+    return DieKind(name, faces, label[0], label[1], colour, numeric=True, zero_is=zero_is)
+
+
+def _face(i: int, f: Any, where: str) -> Face:
+    """Face ``i`` (from 1) of a symbol die kind of a dice file."""
+    if not isinstance(f, Mapping):
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} est un objet JSON", f"{where}: face {i} must be a JSON object")
+    key = f.get("key")
+    if not isinstance(key, str) or not key or fold_text(key) != key:
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} demande une «\u202fkey\u202f» en minuscules ou chiffres"
+                        f" sans accents (reçu {key!r})",
+                        f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
+    for lang in ("fr", "en"):
+        if not isinstance(f.get(lang), str) or not f[lang]:
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} ({key}) demande un libellé «\u202f{lang}\u202f»",
+                            f"{where}: face {i} ({key}) needs a '{lang}' label")
+    icon = f.get("icon", "")
+    if not isinstance(icon, str):
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: face {i} ({key})\u202f: «\u202ficon\u202f» doit être un texte",
+                        f"{where}: face {i} ({key}): 'icon' must be a string")
+    return Face(key, f["fr"], f["en"], icon)
+
+
+def _check_results(kind: DieKind, where: str) -> None:
+    """A symbol die the rules know (``SYMBOL_RESULTS``) has exactly their results."""
+    required = SYMBOL_RESULTS.get(kind.name)
     if required is not None and set(kind.keys()) != set(required):
         missing = sorted(set(required) - set(kind.keys()))
         extra = sorted(str(k) for k in set(kind.keys()) - set(required))
@@ -297,7 +310,6 @@ def _kind(name: str, obj: Any, where: str) -> DieKind:
         )
         raise bilingual(DiceError, f"{_fr(where)}\u202f: ses résultats sont exactement {', '.join(required)} ({fr_detail})",
                         f"{where}: its results must be exactly {', '.join(required)} ({detail})")
-    return kind
 
 
 def dice_from_json(obj: Any, where: str = "dice") -> DiceSet:

@@ -321,8 +321,7 @@ class Table:
         # only the last AMEND_WINDOW effective events: the frames a table restarted from a
         # snapshot always holds, so that an amendment replays as it was applied
         start = max(start, len(frames) - AMEND_WINDOW - 1)
-        index = next((i for i in range(len(frames) - 1, start, -1)
-                      if frames[i].event.seq == target and "corrects" not in frames[i].event.data), None)
+        index = _corrected_index(frames, start, target)
         if index is None:
             raise _refusal(
                 f"le jet n°\u00a0{target} ne peut pas être corrigé\u202f: il n'appartient pas à la partie en cours"
@@ -507,6 +506,12 @@ def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, A
 def _refusal(fr: str, en: str) -> RuleError:
     """A refusal of the table in both languages (``"fr / en"``, the two apart in ``text``)."""
     return bilingual(RuleError, fr, en, rule="correction")
+
+
+def _corrected_index(frames: Sequence[Frame], start: int, target: int) -> int | None:
+    """Where, after ``start``, the frame of event ``target`` (not itself a correction) is."""
+    return next((i for i in range(len(frames) - 1, start, -1)
+                 if frames[i].event.seq == target and "corrects" not in frames[i].event.data), None)
 
 
 def _located(exc: CompanionError, ev: Event) -> CompanionError:
