@@ -77,3 +77,16 @@ def test_the_form_lists_tappable_options_with_labels() -> None:
     assert [o["name"] for o in form] == ["mode", "cap", "ratio", "strict"]
     cap = form[1]
     assert cap["lo"] == 0 and cap["hi"] == 10 and cap["label"] == {"fr": "Plafond", "en": "Cap"}
+
+
+@pytest.mark.parametrize("game", ["peripeties", "wuxia", "shayo", "espri"])
+def test_every_game_states_its_options_once_in_one_dataclass(game: str) -> None:
+    from companion.games import find_game
+
+    g = find_game(game)
+    assert g.options_class is not None
+    assert g.default_options() == default_options(g.options_class)  # the defaults come from the fields
+    specs = option_specs(g.options_class)
+    assert specs and all(s.fr and s.en and s.fr != s.en for s in specs)
+    assert option_form(g.options_class), "the tablet's set-up shows the options by a tap"
+    assert all(s.lo is not None and s.hi is not None for s in specs if s.kind == "int"), "every number has a range"
