@@ -76,7 +76,8 @@ def held_out_others(n: int, seed: int = 54321, truetype: bool = True) -> np.ndar
 
 
 def score(clf: object, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
-    """Shares of read right automatically, pending (or unclaimed) and silently wrong."""
+    """Shares of read right automatically, pending (or unclaimed), silently wrong, and
+    of best guesses right (the top digit, read or not)."""
     from vision.numerals import NumeralClassifier
 
     assert isinstance(clf, NumeralClassifier)
@@ -90,7 +91,9 @@ def score(clf: object, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
             else:
                 wrong += 1
     n = max(1, len(ys))
-    return {"auto": right / n, "pending": (n - right - wrong) / n, "silent": wrong / n, "wrong": wrong}
+    best = float((p[:, :10].argmax(axis=1) == ys).sum()) / n if len(p) else 0.0
+    return {"auto": right / n, "pending": (n - right - wrong) / n, "silent": wrong / n, "wrong": wrong,
+            "best": best}
 
 
 def confident(clf: object, xs: np.ndarray) -> int:
@@ -116,11 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     clf = NumeralClassifier(models=args.models)
     xs, ys = held_out_digits(args.n)
     print(f"{args.n} held-out d10 faces (fonts: {', '.join(f.name for f in font_sets()[1])})")
-    print(f"{'version':16s} {'auto':>7s} {'pending':>8s} {'silent':>7s}")
+    print(f"{'version':16s} {'auto':>7s} {'pending':>8s} {'silent':>7s} {'best guess right':>17s}")
     for name, tf in TRANSFORMS:
         tx = xs if tf is None else np.stack([tf(c) for c in xs])
         s = score(clf, tx, ys)
-        print(f"{name:16s} {s['auto'] * 100:6.1f}% {s['pending'] * 100:7.1f}% {s['silent'] * 100:6.2f}% ({s['wrong']:.0f})")
+        print(f"{name:16s} {s['auto'] * 100:6.1f}% {s['pending'] * 100:7.1f}% {s['silent'] * 100:6.2f}% ({s['wrong']:.0f})"
+              f" {s['best'] * 100:12.1f}%")
     real, _ = real_others(args.shared, "test", 7, max_candy=20)
     others = held_out_others(args.n // 2)
     print(f"real others of the test photos (pip dice, candies, floor): {confident(clf, real)} of {len(real)} read")
