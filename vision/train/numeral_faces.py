@@ -47,7 +47,9 @@ SS = 4  # supersampling of the drawing canvas
 HERSHEY_TRAIN = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX)
 HERSHEY_HELD_OUT = (cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
 OTHER_KINDS = ("pips", "symbol", "blank", "letter", "number", "gem", "floor")
-_LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ#%&@?+"
+#: Letters and signs no digit looks like (no B, D, G, I, L, O, S, T, Z: an 8, 0, 6, 1, 7, 0,
+#: 5, 7 or 2 in some font, turned).
+_LETTERS = "ACEFHJKMNPRUVWXY#%&@?+"
 _NUMBERS = ("11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
 
 

@@ -298,7 +298,7 @@ def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int,
     return xs, ys
 
 
-def crop_net_from_onnx(path: Path) -> Any:
+def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
     """A :class:`~vision.train.nets_torch.CropNet` holding the weights of an exported
     classifier (the export folds each BatchNorm into its convolution: the BatchNorm is
     set to the identity plus the folded bias, and must stay in eval mode while
@@ -312,7 +312,7 @@ def crop_net_from_onnx(path: Path) -> Any:
     model = onnx.load(str(path))
     weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    net = CropNet()
+    net = CropNet(n_classes)
     blocks = [m for m in net.features if isinstance(m, torch.nn.Sequential)]
     if len(blocks) != len(convs):
         raise ValueError(f"{path}: {len(convs)} convolutions, CropNet has {len(blocks)}")

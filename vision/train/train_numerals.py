@@ -16,8 +16,8 @@ Reproducible (every random draw comes from ``--seed``; torch on one thread)::
 4. tunes the honesty thresholds on a separate validation set (renders of another seed,
    training fonts, and real "other" crops of the ``calib`` photos, which the network
    did not learn from): the lowest ``confidence`` (with a ``margin`` over the second
-   digit) that leaves at most 0.2 % of the digits silently wrong and no "other" crop
-   read, plus a safety step;
+   digit) that leaves at most 0.2 % of the digits silently wrong and at most 0.3 % of
+   the "other" crops read, plus a safety step;
 5. exports ``numerals_d10.onnx`` (opset 11, checked against torch under ``cv2.dnn``) and
    ``numerals.json`` (classes, thresholds, how it was trained).
 
@@ -114,7 +114,10 @@ def render_set(n: int, seed: int, fonts: Sequence[Font], backgrounds: Sequence[n
     return xs, ys
 
 
-def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64, log: Any = print) -> Any:
+def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64, log: Any = print,
+          init: Path | None = None, lr: float = 3e-3) -> Any:
+    """Train the 11-class CropNet (from scratch, or on from the exported ``init`` with its
+    folded BatchNorms frozen)."""
     import torch
     import torch.nn.functional as F
 
@@ -123,12 +126,18 @@ def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
-    net = CropNet(n_classes=11)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.1)
+    from vision.train.train_d6 import crop_net_from_onnx
+
+    net = CropNet(n_classes=11) if init is None else crop_net_from_onnx(init, 11)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
     t0 = time.time()
     avg = None
     net.train()
+    if init is not None:
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
     for step in range(steps):
         idx = rng.integers(len(xs), size=batch)
         b = np.stack([np.rot90(xs[k], int(rng.integers(4))) for k in idx])
@@ -162,7 +171,8 @@ def probabilities(net: Any, xs: np.ndarray) -> np.ndarray:
 
 def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float = 0.02) -> dict[str, float]:
     """The thresholds (see :class:`vision.numerals.NumeralClassifier`) that read the most
-    digits right with at most ``max_silent`` of them wrong and no "other" crop read."""
+    digits right with at most ``max_silent`` of them wrong and at most 0.3 % of the
+    "other" crops read (rendered letters and two-digit numbers can look like a digit)."""
     from vision.numerals import decide_all
 
     best: tuple[float, dict[str, float]] | None = None
@@ -174,7 +184,7 @@ def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float
                 read, value = decide_all(p, thr)
                 silent = float((read & digits & (value != ys)).sum()) / max(1, int(digits.sum()))
                 false = int((read & ~digits).sum())
-                if silent <= max_silent and false == 0:
+                if silent <= max_silent and false <= int(0.003 * int((~digits).sum())):
                     right = float((read & digits & (value == ys)).sum()) / max(1, int(digits.sum()))
                     if best is None or right > best[0]:
                         best = (right, thr)
@@ -200,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--renders", type=int, default=24000)
     ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="go on training this exported numerals_d10.onnx (new renders of --seed)")
+    ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -220,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     vy = np.concatenate([vy, np.full(len(val_real), OTHER)])
     print(f"{len(xs)} training crops ({len(real)} real others), {len(vx)} validation ({time.time() - t0:.0f} s)",
           flush=True)
-    net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64)
+    net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
+                init=args.init, lr=args.lr)
     thr = tune(probabilities(net, vx), vy)
     print(f"thresholds {thr}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -229,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         "kinds": ["d10"], "model": "numerals_d10.onnx", "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": CLASSES, "thresholds": thr, "input_norm": "none",
         "trained": {"seed": args.seed, "renders": n, "real_others": int(len(real)), "steps": args.steps,
+                    "init": None if args.init is None else str(args.init), "lr": args.lr,
                     "fonts": sorted(f.name for f in fonts), "torch": torch.__version__, "opencv": cv2.__version__,
                     "seconds": round(time.time() - t0),
                     "command": "python -m vision.train.train_numerals --shared ../shared/data"},
