@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 import numpy as np
 
 from .detect import Candidate
+from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -349,10 +350,15 @@ class Reader:
                 from .gem_colour import GemClassifier
 
                 claims.append(GemClassifier(sources=("gem",)))
+            from .numerals import NumeralClassifier, available
+
+            if available():  # d10, on request
+                claims.append(NumeralClassifier())
             classifiers = claims
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
         self.pips = next((c for c in self.classifiers if getattr(c, "kind", None) == "d6"), None)
+        self.numerals = next((c for c in self.classifiers if getattr(c, "kind", None) == "d10"), None)
         self.calibration = calibration
         self._enrollment = enrollment
         self.look_for_markers = look_for_markers
@@ -542,6 +548,12 @@ class Reader:
             for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
                 # a die cut by the frame edge stays pending whatever the network says
                 objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
+        d10 = [i for i, t in enumerate(found) if t.read.kind == "d10" and not t.cut]
+        if d10 and self.numerals is not None:  # a second opinion that can only stop a guess
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
+                     for i in d10]
+            for i, net in zip(d10, self.numerals.classify(frame, cands, [])):
+                objs[i] = combine_numeral(objs[i], net)
         return [_named(o, med, white) for o, med in zip(objs, meds)]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
