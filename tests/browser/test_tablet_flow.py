@@ -188,6 +188,7 @@ def test_a_turn_at_three_sizes(browser, tmp_path, game):
             picker = land.inner_text('[data-test="face-picker"]')
             assert "gemme" in picker and "Pas une gemme" in picker and "Pas un dé" not in picker
             assert "Tirer les gemmes" in land.inner_text('[data-test="demo-roll"]')
+            land.screenshot(path=str(shots / "espri-correction-1280x800.png"))  # a gem's colours offered
 
         # the journal: the camera's roll with its dice as read, the undo
         land.goto(srv.base + "/journal")
