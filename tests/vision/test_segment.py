@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -98,3 +99,17 @@ def test_strong_glare_on_an_empty_tray_is_not_an_object() -> None:
         photo = render_tray(seed, objects=[], spec=SceneSpec(size=(960, 720), reflection_gain=(30.0, 45.0),
                                                              crop_to_tray=True, markers=False), with_background=False)
         assert read_tray(photo.image).objects == ()
+
+
+def test_a_scale_told_by_few_large_objects_is_tried_again_without_splitting_by_area() -> None:
+    # four squares far larger than the scale guessed from the photo's width; two touch
+    # side by side (their union is a rectangle, no neck): the second pass at the scale
+    # the squares tell keeps not splitting by area, as for any photo of few objects
+    rng = np.random.default_rng(3)
+    image = np.full((600, 640, 3), 120, np.uint8) + rng.integers(0, 6, (600, 640, 3), dtype=np.uint8)
+    for k, (x, y) in enumerate([(20, 20), (110, 20), (250, 20), (20, 140)]):
+        cv2.rectangle(image, (x, y), (x + 90, y + 90), (30 + 40 * k, 200, 90), -1)
+    blobs, _ = find_objects(image)
+    assert sorted((b.box[0], b.box[1]) for b in blobs) == [(19, 19), (19, 139), (249, 19)]
+    pair = next(b for b in blobs if b.box[:2] == (19, 19))
+    assert pair.box[2] > 180 and not pair.cut
