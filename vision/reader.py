@@ -87,50 +87,63 @@ def _truncated(data: bytes) -> str | None:
     return None
 
 
+def _from_array(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame from a uint8 array: grey, BGRA and one-channel arrays converted."""
+    import cv2
+
+    if frame.dtype != np.uint8:
+        raise ImageError(f"image array must be uint8, not {frame.dtype}")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 1:
+        return cv2.cvtColor(frame[:, :, 0], cv2.COLOR_GRAY2BGR)
+    if not (frame.ndim == 3 and frame.shape[2] == 3):
+        raise ImageError(f"image array must be H x W (x 1, 3 or 4), not {frame.shape}")
+    return frame
+
+
+def _file_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ImageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise ImageError(f"is a folder, not an image: {path}") from None
+    except OSError as exc:
+        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _from_encoded(data: bytes) -> np.ndarray:
+    """A BGR frame from the bytes of an image file (refused when empty or cut off)."""
+    import cv2
+
+    if not data:
+        raise ImageError("empty image file")
+    why = _truncated(data)
+    if why:
+        raise ImageError(why)
+    try:
+        decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        decoded = None
+    if decoded is None:
+        raise ImageError("not an image OpenCV can decode (corrupt or unknown format)")
+    return np.asarray(decoded, dtype=np.uint8)
+
+
 def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     """A BGR uint8 frame from a path, encoded bytes or an array; :class:`ImageError` if
     it cannot be read or has no usable size."""
-    import cv2
-
     if source is None:
         raise ImageError("no image array (the camera gave no frame)")
     if isinstance(source, np.ndarray):
-        frame = source
-        if frame.dtype != np.uint8:
-            raise ImageError(f"image array must be uint8, not {frame.dtype}")
-        if frame.ndim == 2:
-            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-        elif frame.ndim == 3 and frame.shape[2] == 4:
-            frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-        elif frame.ndim == 3 and frame.shape[2] == 1:
-            frame = cv2.cvtColor(frame[:, :, 0], cv2.COLOR_GRAY2BGR)
-        elif not (frame.ndim == 3 and frame.shape[2] == 3):
-            raise ImageError(f"image array must be H x W (x 1, 3 or 4), not {frame.shape}")
+        frame = _from_array(source)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        frame = _from_encoded(bytes(source))
     else:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            data = bytes(source)
-        else:
-            path = Path(source)
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                raise ImageError(f"no such file: {path}") from None
-            except IsADirectoryError:
-                raise ImageError(f"is a folder, not an image: {path}") from None
-            except OSError as exc:
-                raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
-        if not data:
-            raise ImageError("empty image file")
-        why = _truncated(data)
-        if why:
-            raise ImageError(why)
-        try:
-            decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        except cv2.error:
-            decoded = None
-        if decoded is None:
-            raise ImageError("not an image OpenCV can decode (corrupt or unknown format)")
-        frame = np.asarray(decoded, dtype=np.uint8)
+        frame = _from_encoded(_file_bytes(Path(source)))
     h, w = frame.shape[:2]
     if min(h, w) < MIN_SIDE:
         raise ImageError(f"image too small: {w}x{h} pixels (at least {MIN_SIDE} on each side)")
