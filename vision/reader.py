@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .enroll import Enrollment
     from .faces import ClassifyParams
     from .gems import GemParams
+    from .tray_objects import TrayObject
 
 __all__ = ["Reader", "read_image", "default_reader", "combine_d6", "Detector", "ObjectClassifier", "decode",
            "ImageError", "MIN_SIDE", "MAX_SIDE"]
@@ -543,6 +544,25 @@ class Reader:
                                        int(round(w / s)), int(round(h / s)))))
         return out
 
+    def _pips_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
+        """Each d6 of ``found`` (the tray's objects) read again by the pip networks, in ``objs``."""
+        d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
+        if d6 and self.pips is not None:
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
+            bodies = [body_colour(frame, c) for c in cands]
+            for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
+                # a die cut by the frame edge stays pending whatever the network says
+                objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
+
+    def _numerals_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
+        """Each whole d10 of ``found`` read again by the numeral network, in ``objs``."""
+        d10 = [i for i, t in enumerate(found) if t.read.kind == "d10" and not t.cut]
+        if d10 and self.numerals is not None:  # a second opinion that can only stop a guess
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
+                     for i in d10]
+            for i, net in zip(d10, self.numerals.classify(frame, cands, [])):
+                objs[i] = combine_numeral(objs[i], net)
+
     def _read_tray(self, frame: np.ndarray, view: Any) -> list[ObjectRead]:
         from .faces import ClassifyParams
         from .gems import GemParams
@@ -554,19 +574,8 @@ class Reader:
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = [_median_bgr(frame, Candidate(t.centre[0], t.centre[1], t.side, 1.0)) for t in found]
         objs = [t.read for t in found]
-        d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
-        if d6 and self.pips is not None:
-            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
-            bodies = [body_colour(frame, c) for c in cands]
-            for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
-                # a die cut by the frame edge stays pending whatever the network says
-                objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
-        d10 = [i for i, t in enumerate(found) if t.read.kind == "d10" and not t.cut]
-        if d10 and self.numerals is not None:  # a second opinion that can only stop a guess
-            cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
-                     for i in d10]
-            for i, net in zip(d10, self.numerals.classify(frame, cands, [])):
-                objs[i] = combine_numeral(objs[i], net)
+        self._pips_opinion(frame, found, objs)
+        self._numerals_opinion(frame, found, objs)
         return [_named(o, med, white) for o, med in zip(objs, meds)]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
