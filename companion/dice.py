@@ -231,6 +231,51 @@ def _label(obj: Any, where: str, default: str) -> tuple[str, str]:
     return obj["fr"], obj["en"]
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _numeric_kind(name: str, obj: Mapping[str, Any], where: str, fr: str, en: str, colour: str) -> DieKind:
+    """A die numbered 1..``sides`` (its 0 face read as ``zero_is``, when given)."""
+    sides = obj["sides"]
+    if not _is_int(sides) or not 2 <= sides <= 100:
+        raise DiceError(f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
+    zero_is = obj.get("zero_is")
+    if zero_is is not None and (not _is_int(zero_is) or not 1 <= zero_is <= sides):
+        raise DiceError(f"{where}: 'zero_is' must be a face value 1-{sides}")
+    faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
+    return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
+
+
+def _face(i: int, f: Any, where: str) -> Face:
+    """Face number ``i`` (from 1) of a symbol die."""
+    if not isinstance(f, Mapping):
+        raise DiceError(f"{where}: face {i} must be a JSON object")
+    key = f.get("key")
+    if not isinstance(key, str) or not key or fold_text(key) != key:
+        raise DiceError(f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
+    for lang in ("fr", "en"):
+        if not isinstance(f.get(lang), str) or not f[lang]:
+            raise DiceError(f"{where}: face {i} ({key}) needs a '{lang}' label")
+    icon = f.get("icon", "")
+    if not isinstance(icon, str):
+        raise DiceError(f"{where}: face {i} ({key}): 'icon' must be a string")
+    return Face(key, f["fr"], f["en"], icon)
+
+
+def _check_results(kind: DieKind, where: str) -> None:
+    """A symbol die the rules read (:data:`SYMBOL_RESULTS`) has exactly their results."""
+    required = SYMBOL_RESULTS.get(kind.name)
+    if required is None or set(kind.keys()) == set(required):
+        return
+    missing = sorted(set(required) - set(kind.keys()))
+    extra = sorted(str(k) for k in set(kind.keys()) - set(required))
+    detail = "; ".join(
+        p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
+    )
+    raise DiceError(f"{where}: its results must be exactly {', '.join(required)} ({detail})")
+
+
 def _kind(name: str, obj: Any, where: str) -> DieKind:
     if not isinstance(obj, Mapping):
         raise DiceError(f"{where}: kind {name!r} must be a JSON object")
@@ -240,40 +285,12 @@ def _kind(name: str, obj: Any, where: str) -> DieKind:
     if not isinstance(colour, str):
         raise DiceError(f"{where}: 'colour' must be a string")
     if "sides" in obj:
-        sides = obj["sides"]
-        if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 100:
-            raise DiceError(f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
-        zero_is = obj.get("zero_is")
-        if zero_is is not None and (not isinstance(zero_is, int) or isinstance(zero_is, bool) or not 1 <= zero_is <= sides):
-            raise DiceError(f"{where}: 'zero_is' must be a face value 1-{sides}")
-        faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
-        return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
+        return _numeric_kind(name, obj, where, fr, en, colour)
     raw_faces = obj.get("faces")
     if not isinstance(raw_faces, list) or len(raw_faces) < 2:
         raise DiceError(f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
-    faces_l: list[Face] = []
-    for i, f in enumerate(raw_faces, 1):
-        if not isinstance(f, Mapping):
-            raise DiceError(f"{where}: face {i} must be a JSON object")
-        key = f.get("key")
-        if not isinstance(key, str) or not key or fold_text(key) != key:
-            raise DiceError(f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
-        for lang in ("fr", "en"):
-            if not isinstance(f.get(lang), str) or not f[lang]:
-                raise DiceError(f"{where}: face {i} ({key}) needs a '{lang}' label")
-        icon = f.get("icon", "")
-        if not isinstance(icon, str):
-            raise DiceError(f"{where}: face {i} ({key}): 'icon' must be a string")
-        faces_l.append(Face(key, f["fr"], f["en"], icon))
-    kind = DieKind(name, tuple(faces_l), fr, en, colour)
-    required = SYMBOL_RESULTS.get(name)
-    if required is not None and set(kind.keys()) != set(required):
-        missing = sorted(set(required) - set(kind.keys()))
-        extra = sorted(str(k) for k in set(kind.keys()) - set(required))
-        detail = "; ".join(
-            p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
-        )
-        raise DiceError(f"{where}: its results must be exactly {', '.join(required)} ({detail})")
+    kind = DieKind(name, tuple(_face(i, f, where) for i, f in enumerate(raw_faces, 1)), fr, en, colour)
+    _check_results(kind, where)
     return kind
 
 
