@@ -234,6 +234,13 @@ def _fr(where: str) -> str:
     return "dés" if fr == "dice" else fr
 
 
+def _fr_detail(missing: list[str], extra: list[str]) -> str:
+    """What a symbol die lacks or has too many of, in French."""
+    return "\u202f; ".join(
+        p for p in (f"manque {', '.join(missing)}" if missing else "", f"inconnu(s) {', '.join(extra)}" if extra else "") if p
+    )
+
+
 def _label(obj: Any, where: str, default: str) -> tuple[str, str]:
     if obj is None:
         return default, default
@@ -243,52 +250,37 @@ def _label(obj: Any, where: str, default: str) -> tuple[str, str]:
     return obj["fr"], obj["en"]
 
 
-def _kind(name: str, obj: Any, where: str) -> DieKind:
-    if not isinstance(obj, Mapping):
-        raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un objet JSON", f"{where}: kind {name!r} must be a JSON object")
-    where = f"{where}: kind {name!r}"
-    fr, en = _label(obj.get("label"), where, name)
-    colour = obj.get("colour", "")
-    if not isinstance(colour, str):
-        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fcolour\u202f» doit être un texte", f"{where}: 'colour' must be a string")
-    if "sides" in obj:
-        return _numeric_kind(name, obj, where, (fr, en), colour)
-    raw_faces = obj.get("faces")
-    if not isinstance(raw_faces, list) or len(raw_faces) < 2:
-        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» (un dé à nombres) ou une liste «\u202ffaces\u202f» est requis",
-                        f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
-    kind = DieKind(name, tuple(_face(i, f, where) for i, f in enumerate(raw_faces, 1)), fr, en, colour)
-    _check_results(kind, where)
-    return kind
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _numeric_kind(name: str, obj: Mapping[str, Any], where: str, label: tuple[str, str], colour: str) -> DieKind:
-    """A numeric die kind (``sides``, ``zero_is``) of a dice file."""
+def _numeric_kind(name: str, obj: Mapping[str, Any], where: str, fr: str, en: str, colour: str) -> DieKind:
+    """A die numbered 1..``sides`` (its 0 face read as ``zero_is``, when given)."""
     sides = obj["sides"]
-    if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 100:
+    if not _is_int(sides) or not 2 <= sides <= 100:
         raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» doit être un entier de 2 à 100, pas {sides!r}",
                         f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
     zero_is = obj.get("zero_is")
-    if zero_is is not None and (not isinstance(zero_is, int) or isinstance(zero_is, bool) or not 1 <= zero_is <= sides):
+    if zero_is is not None and (not _is_int(zero_is) or not 1 <= zero_is <= sides):
         raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fzero_is\u202f» doit être une face de 1 à {sides}",
                         f"{where}: 'zero_is' must be a face value 1-{sides}")
     faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
-    return DieKind(name, faces, label[0], label[1], colour, numeric=True, zero_is=zero_is)
+    return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
 
 
 def _face(i: int, f: Any, where: str) -> Face:
-    """Face ``i`` (from 1) of a symbol die kind of a dice file."""
+    """Face number ``i`` (from 1) of a symbol die."""
     if not isinstance(f, Mapping):
-        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} est un objet JSON", f"{where}: face {i} must be a JSON object")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} est un objet JSON",
+                        f"{where}: face {i} must be a JSON object")
     key = f.get("key")
     if not isinstance(key, str) or not key or fold_text(key) != key:
-        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} demande une «\u202fkey\u202f» en minuscules ou chiffres"
-                        f" sans accents (reçu {key!r})",
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} demande une «\u202fkey\u202f» en minuscules ou chiffres sans accents (reçu {key!r})",
                         f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
     for lang in ("fr", "en"):
         if not isinstance(f.get(lang), str) or not f[lang]:
             raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} ({key}) demande un libellé «\u202f{lang}\u202f»",
-                            f"{where}: face {i} ({key}) needs a '{lang}' label")
+                        f"{where}: face {i} ({key}) needs a '{lang}' label")
     icon = f.get("icon", "")
     if not isinstance(icon, str):
         raise bilingual(DiceError, f"{_fr(where)}\u202f: face {i} ({key})\u202f: «\u202ficon\u202f» doit être un texte",
@@ -297,19 +289,38 @@ def _face(i: int, f: Any, where: str) -> Face:
 
 
 def _check_results(kind: DieKind, where: str) -> None:
-    """A symbol die the rules know (``SYMBOL_RESULTS``) has exactly their results."""
+    """A symbol die the rules read (:data:`SYMBOL_RESULTS`) has exactly their results."""
     required = SYMBOL_RESULTS.get(kind.name)
-    if required is not None and set(kind.keys()) != set(required):
-        missing = sorted(set(required) - set(kind.keys()))
-        extra = sorted(str(k) for k in set(kind.keys()) - set(required))
-        detail = "; ".join(
-            p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
-        )
-        fr_detail = "\u202f; ".join(
-            p for p in (f"manque {', '.join(missing)}" if missing else "", f"inconnu(s) {', '.join(extra)}" if extra else "") if p
-        )
-        raise bilingual(DiceError, f"{_fr(where)}\u202f: ses résultats sont exactement {', '.join(required)} ({fr_detail})",
+    if required is None or set(kind.keys()) == set(required):
+        return
+    missing = sorted(set(required) - set(kind.keys()))
+    extra = sorted(str(k) for k in set(kind.keys()) - set(required))
+    detail = "; ".join(
+        p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
+    )
+    raise bilingual(DiceError, f"{_fr(where)}\u202f: ses résultats sont exactement {', '.join(required)} ({_fr_detail(missing, extra)})",
                         f"{where}: its results must be exactly {', '.join(required)} ({detail})")
+
+
+def _kind(name: str, obj: Any, where: str) -> DieKind:
+    if not isinstance(obj, Mapping):
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un objet JSON",
+                        f"{where}: kind {name!r} must be a JSON object")
+    where = f"{where}: kind {name!r}"
+    fr, en = _label(obj.get("label"), where, name)
+    colour = obj.get("colour", "")
+    if not isinstance(colour, str):
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fcolour\u202f» doit être un texte",
+                        f"{where}: 'colour' must be a string")
+    if "sides" in obj:
+        return _numeric_kind(name, obj, where, fr, en, colour)
+    raw_faces = obj.get("faces")
+    if not isinstance(raw_faces, list) or len(raw_faces) < 2:
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» (un dé à nombres) ou une liste «\u202ffaces\u202f» est requis",
+                        f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
+    kind = DieKind(name, tuple(_face(i, f, where) for i, f in enumerate(raw_faces, 1)), fr, en, colour)
+    _check_results(kind, where)
+    return kind
 
 
 def dice_from_json(obj: Any, where: str = "dice") -> DiceSet:
@@ -329,7 +340,7 @@ def dice_from_json(obj: Any, where: str = "dice") -> DiceSet:
     for name in NUMERIC_KINDS:
         if not built[name].numeric or built[name].sides != int(name[1:]):
             raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un dé à nombres de {name[1:]} faces",
-                            f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
+                        f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
     return DiceSet(built)
 
 

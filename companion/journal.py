@@ -84,6 +84,123 @@ def _uniq(xs: Iterable[str]) -> list[str]:
     return seen
 
 
+_ROLL_TYPES = (".roll", ".dice", ".draw", ".correct", ".reroll", ".choose")
+
+
+def _how(ev: Event) -> tuple[str, dict[str, str]]:
+    """How the event was known (``lu``, ``corrigé``, ...) and its words."""
+    how_key = HOW.get(ev.source.value, "saisi")
+    return how_key, {"fr": HOW_WORDS[how_key][0], "en": HOW_WORDS[how_key][1]}
+
+
+def _dice(ev: Event, outs: Sequence[Any], how_key: str) -> list[dict[str, Any]]:
+    return [{"kind": k, "face": f, "how": how_key, "label": {"fr": die_label(k, f, "fr"), "en": die_label(k, f, "en")}}
+            for k, f in event_dice(ev, outs)]
+
+
+def _keep_known_how(dice: list[dict[str, Any]], before: Sequence[dict[str, Any]]) -> None:
+    """A correction restates every die: those it did not change stay as they were known."""
+    left = list(before)
+    for d in dice:
+        same = next((x for x in left if x["kind"] == d["kind"] and x["face"] == d["face"]), None)
+        if same is not None:
+            left.remove(same)
+            d["how"] = same["how"]
+
+
+def _outcome_text(outs: Sequence[Any]) -> dict[str, str]:
+    texts_fr = [str(o.text.get("fr", "")) for o in outs if getattr(o, "text", None)]
+    texts_en = [str(o.text.get("en", "")) for o in outs if getattr(o, "text", None)]
+    return {"fr": " · ".join(t for t in texts_fr if t), "en": " · ".join(t for t in texts_en if t)}
+
+
+def _named(ev: Event, outs: Sequence[Any], names: Mapping[str, str]) -> list[str]:
+    """Everyone the event and its outcomes name, once each, in order."""
+    who = _names_in(ev.data, names)
+    if "character" in ev.type.split(".", 1)[-1]:  # a sheet made or changed: whose
+        for k in ("card", "id", "name"):
+            if isinstance(ev.data.get(k), str) and ev.data[k]:
+                who.append(names.get(ev.data[k], ev.data[k]))
+    for o in outs:
+        who += _names_in(getattr(o, "data", {}) or {}, names)
+    return _uniq(who)
+
+
+def _dice_text(dice: Sequence[dict[str, Any]]) -> dict[str, str]:
+    if dice:
+        return {"fr": "Dés : " + ", ".join(d["label"]["fr"] for d in dice),
+                "en": "Dice: " + ", ".join(d["label"]["en"] for d in dice)}
+    return {"fr": "(sans effet affiché)", "en": "(no visible effect)"}
+
+
+class _Fold:
+    """The journal built event by event: the game in progress, whose turn it is (a roll
+    belongs to whoever the game was waiting for), the undo stack, the last dice of each
+    whole-correction event type."""
+
+    def __init__(self, outcomes: Mapping[int, Sequence[Any]], refused: Mapping[int, str],
+                 names: Mapping[str, str]) -> None:
+        self.outcomes, self.refused, self.names = outcomes, refused, names
+        self.entries: list[Entry] = []
+        self.by_seq: dict[int, Entry] = {}
+        self.stack: list[int] = []
+        self.game: str | None = None
+        self.actor: list[str] = []
+        self.last_dice: dict[str, list[dict[str, Any]]] = {}
+
+    def add(self, ev: Event) -> None:
+        how_key, how = _how(ev)
+        if ev.type == "table.new_game":
+            self.game, self.actor = str(ev.data.get("game")), []
+        outs = self.outcomes.get(ev.seq, ()) if ev.seq is not None else ()
+        dice = _dice(ev, outs, how_key)
+        if dice and ev.type in _WHOLE_CORRECTIONS:
+            if how_key == "corrigé":
+                _keep_known_how(dice, self.last_dice.get(ev.type, []))
+            self.last_dice[ev.type] = dice
+        e = Entry(ev.seq, ev.at, ev.type, self.game, ev.source.value, how, _outcome_text(outs),
+                  self._who(ev, outs, dice), dice)
+        self._fate(e, ev)
+        if not e.text["fr"]:
+            e.text = _dice_text(dice)
+        self.entries.append(e)
+        if ev.seq is not None:
+            self.by_seq[ev.seq] = e
+
+    def _who(self, ev: Event, outs: Sequence[Any], dice: Sequence[Any]) -> list[str]:
+        who = _named(ev, outs, self.names)
+        if who:
+            self.actor = who
+        elif dice or ev.type.endswith(_ROLL_TYPES):
+            who = list(self.actor)
+        return who
+
+    def _fate(self, e: Entry, ev: Event) -> None:
+        """Refused on replay, an undo (of which event), or one more event to undo."""
+        if ev.seq is not None and ev.seq in self.refused:
+            e.refused = self.refused[ev.seq]
+            e.text = {"fr": f"Refusé à la relecture : {e.refused}", "en": f"Refused on replay: {e.refused}"}
+        elif ev.type == "undo":
+            if self.stack:
+                self._undo(e, ev, self.stack.pop())
+        elif ev.seq is not None:
+            self.stack.append(ev.seq)
+
+    def _undo(self, e: Entry, ev: Event, target: int) -> None:
+        e.undoes = target
+        prev = self.by_seq.get(target)
+        if prev is not None:
+            prev.undone_by = ev.seq
+            e.who = list(prev.who)
+            e.text = {"fr": f"Annulation de #{target}", "en": f"Undo of #{target}"}
+
+    def done(self) -> list[Entry]:
+        for e in self.entries:
+            if e.undone_by is not None and e.seq is not None and e.seq not in self.outcomes:
+                e.text = {"fr": e.text["fr"] + " (annulé)", "en": e.text["en"] + " (undone)"}
+        return self.entries
+
+
 def journal(events: Iterable[Event], outcomes: Mapping[int, Sequence[Any]],
             refused: Mapping[int, str] | None = None, names: Mapping[str, str] | None = None) -> list[Entry]:
     """One :class:`Entry` per event of the log, oldest first.
@@ -91,75 +208,10 @@ def journal(events: Iterable[Event], outcomes: Mapping[int, Sequence[Any]],
     ``outcomes``: seq -> outcomes of the events in effect; ``refused``: seq -> why the
     rules refused it on replay; ``names``: character id -> name. An event in neither
     was undone: the undo that took it out is found by replaying the undo stack."""
-    refused = refused or {}
-    names = names or {}
-    entries: list[Entry] = []
-    by_seq: dict[int, Entry] = {}
-    stack: list[int] = []
-    game: str | None = None
-    actor: list[str] = []
-    last_dice: dict[str, list[dict[str, Any]]] = {}
+    fold = _Fold(outcomes, refused or {}, names or {})
     for ev in events:
-        how_key = HOW.get(ev.source.value, "saisi")
-        how = {"fr": HOW_WORDS[how_key][0], "en": HOW_WORDS[how_key][1]}
-        if ev.type == "table.new_game":
-            game, actor = str(ev.data.get("game")), []
-        outs = outcomes.get(ev.seq, ()) if ev.seq is not None else ()
-        dice = [{"kind": k, "face": f, "how": how_key, "label": {"fr": die_label(k, f, "fr"), "en": die_label(k, f, "en")}}
-                for k, f in event_dice(ev, outs)]
-        if dice and ev.type in _WHOLE_CORRECTIONS:
-            if how_key == "corrigé":
-                # a correction restates every die: those it did not change stay as they were known
-                left = list(last_dice.get(ev.type, []))
-                for d in dice:
-                    same = next((x for x in left if x["kind"] == d["kind"] and x["face"] == d["face"]), None)
-                    if same is not None:
-                        left.remove(same)
-                        d["how"] = same["how"]
-            last_dice[ev.type] = dice
-        texts_fr = [str(o.text.get("fr", "")) for o in outs if getattr(o, "text", None)]
-        texts_en = [str(o.text.get("en", "")) for o in outs if getattr(o, "text", None)]
-        who = _names_in(ev.data, names)
-        if "character" in ev.type.split(".", 1)[-1]:  # a sheet made or changed: whose
-            for k in ("card", "id", "name"):
-                if isinstance(ev.data.get(k), str) and ev.data[k]:
-                    who.append(names.get(ev.data[k], ev.data[k]))
-        for o in outs:
-            who += _names_in(getattr(o, "data", {}) or {}, names)
-        who = _uniq(who)
-        if who:
-            actor = who
-        elif dice or ev.type.endswith((".roll", ".dice", ".draw", ".correct", ".reroll", ".choose")):
-            who = list(actor)  # a roll belongs to whoever the game was waiting for
-        e = Entry(ev.seq, ev.at, ev.type, game if ev.type != "undo" else game, ev.source.value, how,
-                  {"fr": " · ".join(t for t in texts_fr if t), "en": " · ".join(t for t in texts_en if t)}, who, dice)
-        if ev.seq is not None and ev.seq in refused:
-            e.refused = refused[ev.seq]
-            e.text = {"fr": f"Refusé à la relecture : {refused[ev.seq]}", "en": f"Refused on replay: {refused[ev.seq]}"}
-        elif ev.type == "undo":
-            if stack:
-                target = stack.pop()
-                e.undoes = target
-                if target in by_seq:
-                    by_seq[target].undone_by = ev.seq
-                    prev = by_seq[target]
-                    e.who = list(prev.who)
-                    e.text = {"fr": f"Annulation de #{target}", "en": f"Undo of #{target}"}
-        elif ev.seq is not None:
-            stack.append(ev.seq)
-        if not e.text["fr"]:
-            if dice:
-                e.text = {"fr": "Dés : " + ", ".join(d["label"]["fr"] for d in dice),
-                          "en": "Dice: " + ", ".join(d["label"]["en"] for d in dice)}
-            else:
-                e.text = {"fr": "(sans effet affiché)", "en": "(no visible effect)"}
-        entries.append(e)
-        if ev.seq is not None:
-            by_seq[ev.seq] = e
-    for e in entries:
-        if e.undone_by is not None and e.seq is not None and e.seq not in outcomes:
-            e.text = {"fr": e.text["fr"] + " (annulé)", "en": e.text["en"] + " (undone)"}
-    return entries
+        fold.add(ev)
+    return fold.done()
 
 
 def people(entries: Iterable[Entry]) -> list[str]:

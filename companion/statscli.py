@@ -30,37 +30,59 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_cmd_stats)
 
 
+_GROUPS = (("all", "tous", "all"), ("camera", "caméra", "camera"), ("hand", "à la main", "by hand"))
+
+
+def _face_lines(d: Any, fr: bool) -> list[str]:
+    """One line per face: its count, a bar of ``#``, camera and hand counts, the expected count."""
+    lang = "fr" if fr else "en"
+    names = [d.face_labels[str(f)][lang] for f in d.faces]
+    width = max(len(n) for n in names)
+    top = max([1, *d.counts["all"].values()])
+    fit = d.fits.get("all")
+    lines = []
+    for f, name in zip(d.faces, names):
+        n_all, n_cam, n_hand = (d.counts[g].get(f, 0) for g in ("all", "camera", "hand"))
+        bar = "#" * round(30 * n_all / top)
+        if fit is None:
+            exp = ""
+        else:
+            exp = f" (attendu {fit.expected[f]:.1f})".replace(".", ",") if fr else f" (expected {fit.expected[f]:.1f})"
+        what = f"caméra {n_cam}, main {n_hand}" if fr else f"camera {n_cam}, hand {n_hand}"
+        lines.append(f"  {name:<{width}} {n_all:>4} {bar:<30} {what}{exp}")
+    return lines
+
+
+def _verdict_lines(d: Any, fr: bool) -> list[str]:
+    """The fairness verdict of every group of rolls (all, camera, hand) that has any."""
+    lines = []
+    for g, gfr, gen in _GROUPS:
+        if not sum(d.counts[g].values()) and g != "all":
+            continue
+        lines.append(f"  {gfr} : {d.verdicts[g]['fr']}" if fr else f"  {gen}: {d.verdicts[g]['en']}")
+    return lines
+
+
+def _misread_lines(d: Any, fr: bool) -> list[str]:
+    """What the camera read a face as, before it was corrected."""
+    lang = "fr" if fr else "en"
+    lines = []
+    for face, reads in d.misreads.items():
+        for read_as, times in reads.items():
+            fn = d.face_labels.get(str(face), {}).get(lang, str(face))
+            rn = d.face_labels.get(str(read_as), {}).get(lang, str(read_as))
+            lines.append(f"  {'mal lu' if fr else 'misread'} : {fn} {'lu comme' if fr else 'read as'} {rn} × {times}")
+    return lines
+
+
 def render_text(stats: list[Any], lang: str = "fr") -> str:
     """The statistics as text, one block per die (a bar of ``#`` per face)."""
     fr = lang != "en"
     if not stats:
         return "Aucun dé lancé dans ce journal." if fr else "No die rolled in this log."
-    groups = (("all", "tous", "all"), ("camera", "caméra", "camera"), ("hand", "à la main", "by hand"))
     lines: list[str] = []
     for d in stats:
-        lines.append(d.label["fr" if fr else "en"])
-        names = [d.face_labels[str(f)]["fr" if fr else "en"] for f in d.faces]
-        width = max(len(n) for n in names)
-        top = max([1, *d.counts["all"].values()])
-        fit = d.fits.get("all")
-        for f, name in zip(d.faces, names):
-            n_all, n_cam, n_hand = (d.counts[g].get(f, 0) for g in ("all", "camera", "hand"))
-            bar = "#" * round(30 * n_all / top)
-            exp = f" (attendu {fit.expected[f]:.1f})".replace(".", ",") if (fit and fr) else (f" (expected {fit.expected[f]:.1f})" if fit else "")
-            what = (f"caméra {n_cam}, main {n_hand}" if fr else f"camera {n_cam}, hand {n_hand}")
-            lines.append(f"  {name:<{width}} {n_all:>4} {bar:<30} {what}{exp}")
-        for g, gfr, gen in groups:
-            n = sum(d.counts[g].values())
-            if not n and g != "all":
-                continue
-            lines.append(f"  {gfr if fr else gen} : {d.verdicts[g]['fr' if fr else 'en']}" if fr
-                         else f"  {gen}: {d.verdicts[g]['en']}")
-        for face, reads in d.misreads.items():
-            for read_as, times in reads.items():
-                fn = d.face_labels.get(str(face), {}).get("fr" if fr else "en", str(face))
-                rn = d.face_labels.get(str(read_as), {}).get("fr" if fr else "en", str(read_as))
-                lines.append(f"  {'mal lu' if fr else 'misread'} : {fn} {'lu comme' if fr else 'read as'} {rn} × {times}")
-        lines.append("")
+        lines += [d.label["fr" if fr else "en"], *_face_lines(d, fr), *_verdict_lines(d, fr), *_misread_lines(d, fr), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -314,22 +314,7 @@ class Table:
             raise bilingual(EventError, "«\u202fcorrects\u202f» est le numéro (un entier) de l'événement corrigé",
                             "'corrects' is the sequence number (an integer) of the event it corrects")
         frames = list(frames)
-        top = frames[-1] if frames else None
-        if top is None or top.game is None:
-            raise _refusal("aucune partie en cours\u202f: rien à corriger", "no game is running: nothing to correct")
-        start = max((i for i, f in enumerate(frames) if f.event.type == "table.new_game"), default=0)
-        # only the last AMEND_WINDOW effective events: the frames a table restarted from a
-        # snapshot always holds, so that an amendment replays as it was applied
-        start = max(start, len(frames) - AMEND_WINDOW - 1)
-        index = _corrected_index(frames, start, target)
-        if index is None:
-            raise _refusal(
-                f"le jet n°\u00a0{target} ne peut pas être corrigé\u202f: il n'appartient pas à la partie en cours"
-                f" (annulé, d'une partie précédente, inconnu, ou plus de {AMEND_WINDOW} événements en arrière\u202f:"
-                " annulez jusqu'à lui)",
-                f"event {target} cannot be corrected: it is not an event of the game in progress"
-                f" (undone, from an earlier game, unknown, or more than {AMEND_WINDOW} events back: undo back to it)",
-            )
+        index = _amended_index(frames, target)
         original = frames[index].event
         if original.type != event.type:
             raise bilingual(EventError, f"l'événement n°\u00a0{target} est un {original.type!r}, pas un {event.type!r}\u202f:"
@@ -345,36 +330,11 @@ class Table:
             raise _refusal(f"la correction du jet n°\u00a0{target} est refusée\u202f: {fr}",
                            f"the correction of event {target} is refused: {en}") from None
         outcomes = list(first.outcomes)
-        refolded = 0
-        for later in frames[index + 1:]:
-            if later.event.data.get("corrects") == target:
-                continue  # an earlier correction of the same event: superseded by this one
-            try:
-                applied = scratch.apply(later.event)
-            except CompanionError as exc:
-                fr, en = _both(exc)
-                raise _refusal(
-                    f"le jet n°\u00a0{target} ne peut pas être corrigé ainsi\u202f: l'événement n°\u00a0{later.event.seq} qui l'a"
-                    f" suivi ne s'accorde plus avec lui ({fr})\u202f; annulez les événements depuis le n°\u00a0{later.event.seq},"
-                    f" puis corrigez le jet n°\u00a0{target}",
-                    f"event {target} cannot be corrected this way: event {later.event.seq} that followed it no"
-                    f" longer fits ({en}); undo the events from no. {later.event.seq} on, then correct roll {target}",
-                ) from None
-            outcomes.extend(applied.outcomes)
-            refolded += 1
+        refolded = _refold(scratch, frames[index + 1:], target, outcomes)
         new_top = scratch.top
         if new_top is None:  # pragma: no cover - scratch holds at least the amended frame
             raise LogError("the amended table has no frame")
-        head = Outcome(
-            "correction",
-            text(
-                f"Jet n°\u00a0{target} corrigé : son résultat est recalculé"
-                + (f", ainsi que les {refolded} événement(s) qui ont suivi." if refolded else "."),
-                f"Roll no. {target} corrected: its result is worked out again"
-                + (f", and so are the {refolded} event(s) that followed." if refolded else "."),
-            ),
-            {"corrects": target, "refolded": refolded},
-        )
+        head = _correction_head(target, refolded)
         return Frame(event, new_top.game, new_top.options, new_top.seed, new_top.state, (head, *outcomes))
 
     def replay(self, events: Iterable[Event], strict: bool = False) -> "Table":
@@ -503,15 +463,70 @@ def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, A
     return {**defaults, **raw}
 
 
+def _amended_index(frames: Sequence[Frame], target: int) -> int:
+    """Where event ``target`` is in ``frames``: an event of the game in progress, among the
+    last :data:`AMEND_WINDOW` effective ones, not itself a correction."""
+    top = frames[-1] if frames else None
+    if top is None or top.game is None:
+        raise _refusal("aucune partie en cours\u202f: rien à corriger", "no game is running: nothing to correct")
+    start = max((i for i, f in enumerate(frames) if f.event.type == "table.new_game"), default=0)
+    # only the last AMEND_WINDOW effective events: the frames a table restarted from a
+    # snapshot always holds, so that an amendment replays as it was applied
+    start = max(start, len(frames) - AMEND_WINDOW - 1)
+    index = next((i for i in range(len(frames) - 1, start, -1)
+                  if frames[i].event.seq == target and "corrects" not in frames[i].event.data), None)
+    if index is None:
+        raise _refusal(
+            f"le jet n°\u00a0{target} ne peut pas être corrigé\u202f: il n'appartient pas à la partie en cours"
+            f" (annulé, d'une partie précédente, inconnu, ou plus de {AMEND_WINDOW} événements en arrière\u202f:"
+            " annulez jusqu'à lui)",
+            f"event {target} cannot be corrected: it is not an event of the game in progress"
+            f" (undone, from an earlier game, unknown, or more than {AMEND_WINDOW} events back: undo back to it)",
+        )
+    return index
+
+
+def _refold(scratch: "Table", later_frames: Sequence[Frame], target: int, outcomes: list[Outcome]) -> int:
+    """Apply again on ``scratch`` the events that followed the corrected one, their
+    outcomes added to ``outcomes``; how many were folded again. An earlier correction of
+    the same event is superseded by this one (skipped)."""
+    refolded = 0
+    for later in later_frames:
+        if later.event.data.get("corrects") == target:
+            continue
+        try:
+            applied = scratch.apply(later.event)
+        except CompanionError as exc:
+            fr, en = _both(exc)
+            raise _refusal(
+                f"le jet n°\u00a0{target} ne peut pas être corrigé ainsi\u202f: l'événement n°\u00a0{later.event.seq} qui l'a"
+                f" suivi ne s'accorde plus avec lui ({fr})\u202f; annulez les événements depuis le n°\u00a0{later.event.seq},"
+                f" puis corrigez le jet n°\u00a0{target}",
+                f"event {target} cannot be corrected this way: event {later.event.seq} that followed it no"
+                f" longer fits ({en}); undo the events from no. {later.event.seq} on, then correct roll {target}",
+            ) from None
+        outcomes.extend(applied.outcomes)
+        refolded += 1
+    return refolded
+
+
+def _correction_head(target: int, refolded: int) -> Outcome:
+    """The outcome that heads an amendment's: which roll, how many events folded again."""
+    return Outcome(
+        "correction",
+        text(
+            f"Jet n°\u00a0{target} corrigé : son résultat est recalculé"
+            + (f", ainsi que les {refolded} événement(s) qui ont suivi." if refolded else "."),
+            f"Roll no. {target} corrected: its result is worked out again"
+            + (f", and so are the {refolded} event(s) that followed." if refolded else "."),
+        ),
+        {"corrects": target, "refolded": refolded},
+    )
+
+
 def _refusal(fr: str, en: str) -> RuleError:
     """A refusal of the table in both languages (``"fr / en"``, the two apart in ``text``)."""
     return bilingual(RuleError, fr, en, rule="correction")
-
-
-def _corrected_index(frames: Sequence[Frame], start: int, target: int) -> int | None:
-    """Where, after ``start``, the frame of event ``target`` (not itself a correction) is."""
-    return next((i for i in range(len(frames) - 1, start, -1)
-                 if frames[i].event.seq == target and "corrects" not in frames[i].event.data), None)
 
 
 def _located(exc: CompanionError, ev: Event) -> CompanionError:

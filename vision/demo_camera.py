@@ -15,7 +15,12 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from .synth import SceneSpec, render_tray
 
 __all__ = ["DemoCamera", "on_same_tray", "DEMO_SPEC", "DEMO_PX_PER_MM"]
 
@@ -23,8 +28,6 @@ Obj = tuple[str, "int | str"]
 
 
 def _spec() -> Any:
-    from .synth import SceneSpec
-
     return SceneSpec(size=(960, 720), perspective=0.0, rotation_deg=0.0, gain=(1.0, 1.0), tint=0.0)
 
 
@@ -37,8 +40,6 @@ class DemoCamera:
     name = "demo"
 
     def __init__(self, seed: int = 0) -> None:
-        from .synth import render_tray
-
         self.seed = seed
         self.spec = _spec()
         empty = render_tray(seed, objects=[], spec=self.spec)
@@ -58,8 +59,6 @@ class DemoCamera:
 
     def prepare(self, objects: Sequence[Obj], seed: int | None = None) -> None:
         """Render a tray with ``objects`` in the background; ``read()`` waits for it."""
-        from .synth import render_tray
-
         self._ready.clear()
         self._hand_left = self.hand_frames
         self.seed = self.seed + 1 if seed is None else seed
@@ -103,9 +102,6 @@ class DemoCamera:
 
 def _hand_over(frame: Any) -> Any:
     """``frame`` with a hand's dark shape over the middle of the tray."""
-    import cv2
-    import numpy as np
-
     out = frame.copy()
     h, w = out.shape[:2]
     mask = np.zeros((h, w), np.uint8)
@@ -123,9 +119,6 @@ def on_same_tray(image: Any, own_empty: Any, empty: Any, low: float = 8.0, high:
     felt. A real camera sees the same tray from roll to roll, so the demo keeps its tray:
     where the render differs from its own empty tray (an object, a shadow) it is kept,
     with a soft edge; everywhere else the pixels are the demo's empty tray."""
-    import cv2
-    import numpy as np
-
     if own_empty is None or getattr(image, "shape", None) != getattr(empty, "shape", None):
         return image
     diff = np.abs(image.astype(np.int16) - own_empty.astype(np.int16)).max(axis=2).astype(np.float32)

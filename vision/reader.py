@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 import numpy as np
 
 from .detect import Candidate
+from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .enroll import Enrollment
     from .faces import ClassifyParams
     from .gems import GemParams
+    from .tray_objects import TrayObject
 
 __all__ = ["Reader", "read_image", "default_reader", "combine_d6", "Detector", "ObjectClassifier", "decode",
            "ImageError", "MIN_SIDE", "MAX_SIDE"]
@@ -86,50 +88,63 @@ def _truncated(data: bytes) -> str | None:
     return None
 
 
+def _from_array(frame: np.ndarray) -> np.ndarray:
+    """A BGR frame from a uint8 array: grey, BGRA and one-channel arrays converted."""
+    import cv2
+
+    if frame.dtype != np.uint8:
+        raise ImageError(f"image array must be uint8, not {frame.dtype}")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 1:
+        return cv2.cvtColor(frame[:, :, 0], cv2.COLOR_GRAY2BGR)
+    if not (frame.ndim == 3 and frame.shape[2] == 3):
+        raise ImageError(f"image array must be H x W (x 1, 3 or 4), not {frame.shape}")
+    return frame
+
+
+def _file_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ImageError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise ImageError(f"is a folder, not an image: {path}") from None
+    except OSError as exc:
+        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _from_encoded(data: bytes) -> np.ndarray:
+    """A BGR frame from the bytes of an image file (refused when empty or cut off)."""
+    import cv2
+
+    if not data:
+        raise ImageError("empty image file")
+    why = _truncated(data)
+    if why:
+        raise ImageError(why)
+    try:
+        decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        decoded = None
+    if decoded is None:
+        raise ImageError("not an image OpenCV can decode (corrupt or unknown format)")
+    return np.asarray(decoded, dtype=np.uint8)
+
+
 def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     """A BGR uint8 frame from a path, encoded bytes or an array; :class:`ImageError` if
     it cannot be read or has no usable size."""
-    import cv2
-
     if source is None:
         raise ImageError("no image array (the camera gave no frame)")
     if isinstance(source, np.ndarray):
-        frame = source
-        if frame.dtype != np.uint8:
-            raise ImageError(f"image array must be uint8, not {frame.dtype}")
-        if frame.ndim == 2:
-            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-        elif frame.ndim == 3 and frame.shape[2] == 4:
-            frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-        elif frame.ndim == 3 and frame.shape[2] == 1:
-            frame = cv2.cvtColor(frame[:, :, 0], cv2.COLOR_GRAY2BGR)
-        elif not (frame.ndim == 3 and frame.shape[2] == 3):
-            raise ImageError(f"image array must be H x W (x 1, 3 or 4), not {frame.shape}")
+        frame = _from_array(source)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        frame = _from_encoded(bytes(source))
     else:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            data = bytes(source)
-        else:
-            path = Path(source)
-            try:
-                data = path.read_bytes()
-            except FileNotFoundError:
-                raise ImageError(f"no such file: {path}") from None
-            except IsADirectoryError:
-                raise ImageError(f"is a folder, not an image: {path}") from None
-            except OSError as exc:
-                raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
-        if not data:
-            raise ImageError("empty image file")
-        why = _truncated(data)
-        if why:
-            raise ImageError(why)
-        try:
-            decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        except cv2.error:
-            decoded = None
-        if decoded is None:
-            raise ImageError("not an image OpenCV can decode (corrupt or unknown format)")
-        frame = np.asarray(decoded, dtype=np.uint8)
+        frame = _from_encoded(_file_bytes(Path(source)))
     h, w = frame.shape[:2]
     if min(h, w) < MIN_SIDE:
         raise ImageError(f"image too small: {w}x{h} pixels (at least {MIN_SIDE} on each side)")
@@ -349,10 +364,15 @@ class Reader:
                 from .gem_colour import GemClassifier
 
                 claims.append(GemClassifier(sources=("gem",)))
+            from .numerals import NumeralClassifier, available
+
+            if available():  # d10, on request
+                claims.append(NumeralClassifier())
             classifiers = claims
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
         self.pips = next((c for c in self.classifiers if getattr(c, "kind", None) == "d6"), None)
+        self.numerals = next((c for c in self.classifiers if getattr(c, "kind", None) == "d10"), None)
         self.calibration = calibration
         self._enrollment = enrollment
         self.look_for_markers = look_for_markers
@@ -524,6 +544,25 @@ class Reader:
                                        int(round(w / s)), int(round(h / s)))))
         return out
 
+    def _pips_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
+        """Each d6 of ``found`` (the tray's objects) read again by the pip networks, in ``objs``."""
+        d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
+        if d6 and self.pips is not None:
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
+            bodies = [body_colour(frame, c) for c in cands]
+            for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
+                # a die cut by the frame edge stays pending whatever the network says
+                objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
+
+    def _numerals_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
+        """Each whole d10 of ``found`` read again by the numeral network, in ``objs``."""
+        d10 = [i for i, t in enumerate(found) if t.read.kind == "d10" and not t.cut]
+        if d10 and self.numerals is not None:  # a second opinion that can only stop a guess
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
+                     for i in d10]
+            for i, net in zip(d10, self.numerals.classify(frame, cands, [])):
+                objs[i] = combine_numeral(objs[i], net)
+
     def _read_tray(self, frame: np.ndarray, view: Any) -> list[ObjectRead]:
         from .faces import ClassifyParams
         from .gems import GemParams
@@ -535,13 +574,8 @@ class Reader:
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = [_median_bgr(frame, Candidate(t.centre[0], t.centre[1], t.side, 1.0)) for t in found]
         objs = [t.read for t in found]
-        d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
-        if d6 and self.pips is not None:
-            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
-            bodies = [body_colour(frame, c) for c in cands]
-            for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
-                # a die cut by the frame edge stays pending whatever the network says
-                objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
+        self._pips_opinion(frame, found, objs)
+        self._numerals_opinion(frame, found, objs)
         return [_named(o, med, white) for o, med in zip(objs, meds)]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,

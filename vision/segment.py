@@ -27,7 +27,7 @@ inner radius).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -120,6 +120,89 @@ def _mask(image: np.ndarray, background: np.ndarray, p: SegmentParams, exclude: 
     return filled
 
 
+@dataclass(frozen=True)
+class _Sizes:
+    """The blob areas (pixels) kept, and the area of one object; ``split``: split the
+    blobs larger than one object by their area too (not only at their necks)."""
+
+    min_area: float
+    max_area: float
+    single: float
+    split: bool = True
+
+
+def _sizes_at(ppm: float, p: SegmentParams) -> _Sizes:
+    return _Sizes(p.min_area_mm2 * ppm * ppm, p.max_area_mm2 * ppm * ppm, p.single_area_mm2 * ppm * ppm)
+
+
+def _sizes(areas: np.ndarray, ppm: float, known: bool, close_up: bool, shape: tuple[int, int], p: SegmentParams,
+           last: bool) -> tuple[_Sizes, float | None]:
+    """The sizes to keep given the blobs' ``areas`` found at scale ``ppm``, or (when the
+    blobs tell the scale was guessed wrong, and ``last`` is false) the scale to try again."""
+    H, W = shape
+    at = _sizes_at(ppm, p)
+    if known:
+        return at, None
+    if close_up:
+        return replace(at, max_area=0.5 * H * W, split=False), None
+    plausible = areas[(areas > 0.2 * at.single) & (areas < 4 * at.single)]
+    if len(plausible) >= 3:  # the photo tells the scale better than a guess
+        single = float(np.median(plausible))
+        return _Sizes(single * p.min_area_mm2 / p.single_area_mm2, single * p.max_area_mm2 / p.single_area_mm2,
+                      single), None
+    # few objects: a close-up (one die filling the photo) or a far shot; take the
+    # scale from the largest object, and do not split blobs by area
+    big = areas[areas > 0.002 * H * W]
+    if len(big) == 0 or last:
+        return replace(at, min_area=max(at.min_area, 0.0004 * H * W) if len(big) else at.min_area,
+                       max_area=0.5 * H * W, split=False), None
+    new_ppm = float(np.sqrt(big.max() / p.single_area_mm2))
+    if 0.67 < new_ppm / ppm < 1.5:
+        return replace(at, max_area=max(at.max_area, 0.5 * H * W), split=False), None
+    return at, new_ppm
+
+
+def _estimated_background(image: np.ndarray, exclude: np.ndarray | None, p: SegmentParams,
+                          object_px: float) -> np.ndarray:
+    """The empty tray estimated from the photo (no background): a first median estimate,
+    then refined around the objects it shows."""
+    # ignored areas (the white marker papers) must not brighten the estimate
+    # of the tray around them: paint them with the tray's median colour first
+    src = image
+    if exclude is not None and np.any(exclude > 0):
+        src = image.copy()
+        src[exclude > 0] = np.median(image[::4, ::4][exclude[::4, ::4] == 0], axis=0).astype(np.uint8)
+    bg0 = estimate_background(src, object_px)
+    fg0 = _mask(src, bg0, p, exclude)
+    if exclude is not None:
+        fg0 = np.maximum(fg0, exclude)
+    fg0 = cv2.dilate(fg0, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    return estimate_background(src, object_px, fg0)
+
+
+def _cut(x: int, y: int, w: int, h: int, W: int, H: int) -> bool:
+    return bool(x == 0 or y == 0 or x + w >= W or y + h >= H)
+
+
+def _blobs(labels: np.ndarray, stats: np.ndarray, sizes: _Sizes, shape: tuple[int, int]) -> list[Blob]:
+    """The connected components of a plausible size, split into objects, top to bottom."""
+    H, W = shape
+    blobs: list[Blob] = []
+    for i in range(1, len(stats)):
+        x, y, w, h, area = stats[i]
+        if area < sizes.min_area or area > sizes.max_area:
+            continue
+        if _cut(x, y, w, h, W, H) and area < 0.3 * sizes.single:
+            continue  # a sliver at the frame edge
+        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
+        for part in _split(comp, sizes.single if sizes.split else float("inf"), sizes.min_area):
+            b = _blob(part, x, y)
+            b.cut = _cut(*b.box, W, H)
+            blobs.append(b)
+    blobs.sort(key=lambda b: (b.centre[1], b.centre[0]))
+    return blobs
+
+
 def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per_mm: float | None = None,
                  exclude: np.ndarray | None = None, params: SegmentParams = SegmentParams(),
                  close_up: bool = False) -> tuple[list[Blob], np.ndarray]:
@@ -132,73 +215,22 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
     specks of wood grain or glitter, however many, never set the scale that the object
     itself is then measured against.
     """
-    H, W = image.shape[:2]
-    ppm = px_per_mm if px_per_mm else W / 260.0
-    split_by_area = True
-    for attempt in range(2):
-        object_px = 16.0 * ppm
+    shape = (int(image.shape[0]), int(image.shape[1]))
+    ppm = px_per_mm if px_per_mm else shape[1] / 260.0
+    for last in (False, True):
         if background is None:
-            # ignored areas (the white marker papers) must not brighten the estimate
-            # of the tray around them: paint them with the tray's median colour first
-            src = image
-            if exclude is not None and np.any(exclude > 0):
-                src = image.copy()
-                src[exclude > 0] = np.median(image[::4, ::4][exclude[::4, ::4] == 0], axis=0).astype(np.uint8)
-            bg0 = estimate_background(src, object_px)
-            fg0 = _mask(src, bg0, params, exclude)
-            if exclude is not None:
-                fg0 = np.maximum(fg0, exclude)
-            fg0 = cv2.dilate(fg0, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-            bg = estimate_background(src, object_px, fg0)
+            bg = _estimated_background(image, exclude, params, 16.0 * ppm)
         else:
             bg = cv2.GaussianBlur(background.astype(np.float32), (0, 0), 1.5)
-        fg = _mask(image, bg, params, exclude)
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
-        min_area = params.min_area_mm2 * ppm * ppm
-        max_area = params.max_area_mm2 * ppm * ppm
-        single = params.single_area_mm2 * ppm * ppm
-        if px_per_mm:
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(_mask(image, bg, params, exclude), connectivity=8)
+        sizes, retry = _sizes(stats[1:, cv2.CC_STAT_AREA].astype(float), ppm, bool(px_per_mm), close_up, shape,
+                              params, last)
+        if retry is None:
             break
-        if close_up:
-            split_by_area = False
-            max_area = 0.5 * H * W
-            break
-        plausible = areas[(areas > 0.2 * single) & (areas < 4 * single)]
-        if len(plausible) >= 3:  # the photo tells the scale better than a guess
-            single = float(np.median(plausible))
-            min_area = single * params.min_area_mm2 / params.single_area_mm2
-            max_area = single * params.max_area_mm2 / params.single_area_mm2
-            break
-        # few objects: a close-up (one die filling the photo) or a far shot; take the
-        # scale from the largest object, and do not split blobs by area
-        split_by_area = False
-        big = areas[areas > 0.002 * H * W]
-        if len(big) == 0 or attempt == 1:
-            min_area = max(min_area, 0.0004 * H * W) if len(big) else min_area
-            max_area = 0.5 * H * W
-            break
-        new_ppm = float(np.sqrt(big.max() / params.single_area_mm2))
-        if 0.67 < new_ppm / ppm < 1.5:
-            max_area = max(max_area, 0.5 * H * W)
-            break
-        ppm = new_ppm
-    blobs: list[Blob] = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if area < min_area or area > max_area:
-            continue
-        cut = bool(x == 0 or y == 0 or x + w >= W or y + h >= H)
-        if cut and area < 0.3 * single:
-            continue  # a sliver at the frame edge
-        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8) * 255
-        for part in _split(comp, single if split_by_area else float("inf"), min_area):
-            b = _blob(part, x, y)
-            bx, by, bw, bh = b.box
-            b.cut = bool(bx == 0 or by == 0 or bx + bw >= W or by + bh >= H)
-            blobs.append(b)
-    blobs.sort(key=lambda b: (b.centre[1], b.centre[0]))
-    return blobs, bg
+        ppm = retry
+    if last:  # found at a scale the first blobs told: they are few, not split by area
+        sizes = replace(sizes, split=False)
+    return _blobs(labels, stats, sizes, shape), bg
 
 
 def _blob(mask: np.ndarray, ox: int, oy: int) -> Blob:

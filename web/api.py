@@ -114,15 +114,14 @@ def post_event() -> Any:
         by = request.headers.get("X-Client")
         if by is not None:
             check_json({"by": by})
-        result, duplicate = get_service().submit_once(body, client_id, by=by)
+        # a retry of a stored post gives its stored fate (a dict), a new one what was applied
+        result, _duplicate = get_service().submit_once(body, client_id, by=by)
     except LogError as exc:
         return storage_error(exc)
     except CompanionError as exc:
         return _bad_request(exc)
-    if duplicate:
-        assert isinstance(result, dict)
+    if isinstance(result, dict):
         return jsonify({**result, "duplicate": True, "id": client_id})
-    assert not isinstance(result, dict)
     out = result.to_json()
     if client_id is not None:
         out["id"] = client_id

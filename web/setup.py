@@ -47,7 +47,7 @@ def option_form(game: str) -> list[dict[str, Any]]:
     from companion.games import find_game
     from companion.games.options import option_form as form
 
-    cls = getattr(find_game(game), "options_class", None)
+    cls = find_game(game).options_class
     return form(cls) if cls is not None else []
 
 

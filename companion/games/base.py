@@ -88,6 +88,11 @@ class Game(Protocol):
     #: The game's camera plug-in (its matcher, corrected reads, demo rolls; see
     #: :class:`companion.games.camera.Camera`), or None when it reads nothing by camera.
     camera: Camera | None
+    #: The game's options: a frozen dataclass with one field per option, each stated once
+    #: with its default, decision and labels (:mod:`companion.games.options`); the
+    #: defaults, the check in ``new_state`` and the tablet's set-up form come from it.
+    #: ``None`` for a game with no options.
+    options_class: type | None
 
     def default_options(self) -> dict[str, Any]:
         """The spec's decisions as named options with their defaults (JSON values)."""

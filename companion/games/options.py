@@ -38,13 +38,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from .refusal import malformed
 
-__all__ = ["OptionSpec", "option", "option_specs", "default_options", "parse_options", "option_form"]
+__all__ = ["OptionSpec", "option", "option_specs", "default_options", "parse_options", "option_form", "choice_words"]
 
 T = TypeVar("T")
 
@@ -74,6 +75,9 @@ class OptionSpec:
     lo: float | None = None
     hi: float | None = None
     check: Check | None = None
+    #: Each choice in words, ``((fr, en), ...)`` in the order of ``choices``; when not
+    #: given, the words are read from the label (see :func:`choice_words`).
+    choice_labels: tuple[tuple[str, str], ...] | None = None
 
     def problem(self, value: Any) -> Problem | None:
         """Why ``value`` is not allowed for this option ``(fr, en)``, or ``None`` when it is."""
@@ -119,7 +123,7 @@ class OptionSpec:
 
 def option(default: Any, *, decision: str = "", fr: str, en: str, choices: tuple[Any, ...] | None = None,
            lo: float | None = None, hi: float | None = None, kind: str | None = None,
-           check: Check | None = None) -> Any:
+           check: Check | None = None, choice_labels: tuple[tuple[str, str], ...] | None = None) -> Any:
     """A dataclass field that is an option (see the module's docstring).
 
     ``kind`` is guessed when not given: ``enum`` with ``choices``, else ``bool``, ``int``
@@ -137,7 +141,8 @@ def option(default: Any, *, decision: str = "", fr: str, en: str, choices: tuple
             kind = "float"
         else:
             kind = "data"
-    spec = OptionSpec("", decision, default, tuple(choices) if choices is not None else None, kind, fr, en, lo, hi, check)
+    spec = OptionSpec("", decision, default, tuple(choices) if choices is not None else None, kind, fr, en, lo, hi, check,
+                      tuple(choice_labels) if choice_labels is not None else None)
     if isinstance(default, (list, dict)):
         return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata={"option": spec})
     return dataclasses.field(default=default, metadata={"option": spec})
@@ -180,10 +185,45 @@ def parse_options(cls: type[T], raw: Mapping[str, Any], game: str) -> T:
     return cls(**values)
 
 
+def choice_words(spec: OptionSpec, lang: str) -> list[str] | None:
+    """Each choice of an ``enum`` option in words, in ``choices`` order: its
+    ``choice_labels``, else the parts of its label after the colon (or the whole label)
+    split on "ou"/"or" or commas, when they are as many as the choices; else ``None``.
+
+    >>> s = OptionSpec("mode", "D3", "add", ("add", "replace"), "enum",
+    ...                "Valeur du frère : ajoutée, ou à sa place", "Brother's value: added, or instead")
+    >>> choice_words(s, "fr"), choice_words(s, "en")
+    (['Ajoutée', 'À sa place'], ['Added', 'Instead'])
+    """
+    choices = spec.choices or ()
+    if spec.choice_labels is not None:
+        return [fr if lang == "fr" else en for fr, en in spec.choice_labels]
+    text = spec.fr if lang == "fr" else spec.en
+    after = " : ".join(re.split(r"[\s\u202f]*:\s+", text)[1:])
+    for part in (after, text):
+        if not part:
+            continue
+        for sep in (r", ou |, or ", r" ou | or ", r", "):
+            words = [w.strip() for w in re.split(sep, part)]
+            if len(words) == len(choices) and all(words):
+                return [w[:1].upper() + w[1:] for w in words]
+    return None
+
+
 def option_form(cls: type) -> list[dict[str, Any]]:
     """The options a table can set with a tap on the set-up page (a closed set of values,
-    a number or yes/no), as JSON: name, kind, default, choices, range and label."""
-    return [{"name": s.name, "kind": s.kind, "default": s.default,
-             "choices": list(s.choices) if s.choices else None, "lo": s.lo, "hi": s.hi,
-             "decision": s.decision, "label": {"fr": s.fr, "en": s.en}}
-            for s in option_specs(cls) if s.kind in ("enum", "bool", "int", "float")]
+    a number or yes/no), as JSON: name, kind, default, choices (and each in words), range
+    and label."""
+    out = []
+    for s in option_specs(cls):
+        if s.kind not in ("enum", "bool", "int", "float"):
+            continue
+        words = None
+        if s.kind == "enum":
+            fr, en = choice_words(s, "fr"), choice_words(s, "en")
+            if fr is not None and en is not None:
+                words = [{"fr": f, "en": e} for f, e in zip(fr, en)]
+        out.append({"name": s.name, "kind": s.kind, "default": s.default,
+                    "choices": list(s.choices) if s.choices else None, "choice_labels": words,
+                    "lo": s.lo, "hi": s.hi, "decision": s.decision, "label": {"fr": s.fr, "en": s.en}})
+    return out

@@ -188,6 +188,7 @@ def test_a_turn_at_three_sizes(browser, tmp_path, game):
             picker = land.inner_text('[data-test="face-picker"]')
             assert "gemme" in picker and "Pas une gemme" in picker and "Pas un dé" not in picker
             assert "Tirer les gemmes" in land.inner_text('[data-test="demo-roll"]')
+            land.screenshot(path=str(shots / "espri-correction-1280x800.png"))  # a gem's colours offered
 
         # the journal: the camera's roll with its dice as read, the undo
         land.goto(srv.base + "/journal")
@@ -397,3 +398,58 @@ def test_players_step_names_the_table_then_each_sheet_offers_them(browser, tmp_p
         pg.wait_for_selector('[data-test="setup"]', state="hidden")
         assert errors == []
         ctx.close()
+
+
+@pytest.mark.parametrize("game", ["wuxia", "shayo", "espri"])
+def test_each_game_sets_its_options_by_a_tap_in_words(browser, tmp_path, game):
+    """Wuxia, Shayo and ESPRI had only the JSON editor: their options are now labelled
+    inputs in French, at every size, and the value tapped is the one the game starts with."""
+    from companion.games import find_game
+    from companion.games.options import option_form
+
+    form = option_form(find_game(game).options_class)
+    assert form
+    first = form[0]
+    shots = shots_dir(tmp_path)
+    with Server("--data", str(tmp_path / "table")) as srv:
+        for w, h in SIZES:
+            ctx = browser.new_context(viewport={"width": w, "height": h}, locale="fr-FR")
+            pg = ctx.new_page()
+            errors: list[str] = []
+            pg.on("pageerror", lambda e: errors.append(str(e)))
+            pg.goto(srv.base + "/")
+            pg.wait_for_selector('[data-test="live"][data-state="live"]')
+            pg.click(f'[data-test="new-game-{game}"]')
+            pg.wait_for_selector('[data-test="setup-options"]')
+            pg.click('[data-test="setup-options"] summary')
+            text = pg.inner_text('[data-test="setup-options"]')
+            for o in form:  # every option in words, none by its key
+                assert o["label"]["fr"].split(" (")[0][:20] in text, o["name"]
+                assert o["name"] not in text, o["name"]
+                box = pg.locator(f'[data-test="setup-opt-{o["name"]}"]').bounding_box()
+                assert box is not None and box["height"] >= 20
+            pg.screenshot(path=str(shots / f"{game}-setup-options-{w}x{h}.png"), full_page=True)
+            assert errors == []
+            if (w, h) != SIZES[-1]:
+                ctx.close()
+                continue
+            # on the phone: change the first option and start the game with it
+            sel = f'[data-test="setup-opt-{first["name"]}"]'
+            if first["kind"] == "bool":
+                pg.click(sel)
+                want = not first["default"]
+            elif first["kind"] == "enum":
+                index = 1 if first["choices"][0] == first["default"] else 0
+                pg.select_option(sel, index=index)
+                want = first["choices"][index]
+            else:
+                want = first["default"] + 1 if first["hi"] is None or first["default"] < first["hi"] else first["default"] - 1
+                pg.fill(sel, str(want))
+                pg.dispatch_event(sel, "change")
+            pg.click('[data-test="setup-start"]')
+            login_in_dialog(pg, srv.pin)
+            pg.wait_for_selector('[data-test="setup-players"]')
+            started = [e for e in srv.get("/api/log")["events"] if e["type"] == "table.new_game"]
+            assert len(started) == 1 and started[0]["data"]["game"] == game
+            assert started[0]["data"]["options"] == {first["name"]: want}
+            ctx.close()

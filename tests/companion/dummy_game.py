@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from companion.errors import EventError, RuleError
 from companion.events import Event
 from companion.games.base import Outcome, text
+from companion.games.options import default_options, option, parse_options
 
 
 @dataclass(frozen=True)
@@ -22,19 +23,23 @@ class DummyState:
     cap: int = 100
 
 
+@dataclass(frozen=True)
+class DummyOptions:
+    cap: int = option(100, lo=1, hi=10**12, fr="Total à ne pas dépasser", en="Total not to pass")
+
+
 class DummyGame:
     name = "dummy"
     title = {"fr": "Jeu d'essai", "en": "Test game"}
     expects_steps = ()  # no typed expects: left out of the schema
     camera = None  # reads nothing by camera
+    options_class = DummyOptions
 
     def default_options(self) -> dict[str, Any]:
-        return {"cap": 100}
+        return default_options(DummyOptions)
 
     def new_state(self, options: Mapping[str, Any], rng: random.Random) -> DummyState:
-        if not isinstance(options["cap"], int):
-            raise EventError("cap must be an integer")
-        return DummyState(cap=options["cap"])
+        return DummyState(cap=parse_options(DummyOptions, options, self.name).cap)
 
     def apply(self, state: DummyState, event: Event, rng: random.Random) -> tuple[DummyState, list[Outcome]]:
         if event.type == "dummy.add":

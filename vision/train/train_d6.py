@@ -164,7 +164,7 @@ def det_loss(out: Any, tgt: Any) -> Any:
     return focal + 0.5 * size + off
 
 
-def train_detector(data: list, steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
+def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
     import torch
 
     from vision.train.nets_torch import CentreNet
@@ -238,17 +238,103 @@ def negatives_for(img: np.ndarray, labels: list[Label], rng: np.random.Generator
     return out
 
 
-def cls_sample(img: np.ndarray, cx: float, cy: float, side: float, rng: np.random.Generator, jitter: bool = True) -> np.ndarray:
+def jpeg_blur(c: np.ndarray, rng: np.random.Generator, p_jpeg: float) -> np.ndarray:
+    """With probability ``p_jpeg``: a Gaussian blur (σ 0.5-1.8, half the time) then a JPEG
+    round trip at quality 30-95 (what a cheap camera or a compressed stream does)."""
+    if p_jpeg <= 0 or rng.random() >= p_jpeg:
+        return c
+    if rng.random() < 0.5:
+        c = cv2.GaussianBlur(c, (0, 0), float(rng.uniform(0.5, 1.8)))
+    ok, data = cv2.imencode(".jpg", c, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8) if ok else c
+
+
+def cls_sample(img: np.ndarray, cx: float, cy: float, side: float, rng: np.random.Generator, jitter: bool = True,
+               p_jpeg: float = 0.0) -> np.ndarray:
     if jitter:
         cx += rng.normal(0, 0.07) * side
         cy += rng.normal(0, 0.07) * side
         side *= math.exp(rng.normal(0, 0.1))
     c = crop_at(img, cx, cy, side, float(rng.uniform(0, 360)), bool(rng.random() < 0.5))
-    return colour_jitter(c, rng)
+    return jpeg_blur(colour_jitter(c, rng), rng, p_jpeg)
 
 
-def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
-                     batch: int = 64, log: Any = print, norm: str = "none") -> Any:
+def other_dice(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarray:
+    """``n`` rendered crops of numeral dice of other kinds (d10 / d8 / d12 / d20, their
+    outlines; :mod:`vision.train.numeral_faces`, training fonts) on patches of the
+    photos: "not a die" for the pip reader. Square bodies with a symbol or a letter are
+    left out: the real photos hold d6 with a logo in place of a face, which must stay d6
+    (with them in, a first fine-tuning lost 0.3 points of dice found)."""
+    from vision.train.numeral_faces import font_sets, render_crop
+
+    fonts = font_sets()[0]
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, CROP, CROP, 3), np.uint8)
+    for i in range(n):
+        kind = ("d10", "d8", "d12", "d20")[int(rng.integers(4))]
+        out[i] = render_crop(rng, int(rng.integers(10)), fonts, backgrounds, kind=kind)
+    return out
+
+
+def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int, Label]],
+               neg: list[tuple[int, tuple[float, float, float]]], n_neg: int, others: np.ndarray | None,
+               rng: np.random.Generator, p_jpeg: float) -> tuple[list[np.ndarray], list[int]]:
+    """One batch of the classifier: the drawn ``dice``, then ``n_neg`` "not a die" crops
+    (half of them rendered dice of other kinds when ``others`` is given)."""
+    xs, ys = [], []
+    for i, lab in dice:
+        cx, cy = lab.centre
+        xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng, p_jpeg=p_jpeg))
+        ys.append(lab.face - 1)
+    n_other = 0 if others is None or not len(others) else n_neg // 2
+    for k in rng.integers(len(neg), size=n_neg - n_other) if neg else []:
+        i, (cx, cy, side) = neg[k]
+        xs.append(cls_sample(data[i][0], cx, cy, side, rng, p_jpeg=p_jpeg))
+        ys.append(NOT_A_DIE)
+    if n_other and others is not None:
+        for k in rng.integers(len(others), size=n_other):
+            xs.append(np.ascontiguousarray(np.rot90(others[k], int(rng.integers(4)))))
+            ys.append(NOT_A_DIE)
+    return xs, ys
+
+
+def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
+    """A :class:`~vision.train.nets_torch.CropNet` holding the weights of an exported
+    classifier (the export folds each BatchNorm into its convolution: the BatchNorm is
+    set to the identity plus the folded bias, and must stay in eval mode while
+    fine-tuning, see :func:`train_classifier`)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    from vision.train.nets_torch import CropNet
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    net = CropNet(n_classes)
+    blocks = [m for m in net.features if isinstance(m, torch.nn.Sequential)]
+    if len(blocks) != len(convs):
+        raise ValueError(f"{path}: {len(convs)} convolutions, CropNet has {len(blocks)}")
+    with torch.no_grad():
+        for block, node in zip(blocks, convs):
+            conv: Any = block[0]
+            bn: Any = block[1]
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        net.fc.weight.copy_(torch.from_numpy(weights["fc.weight"].copy()))
+        net.fc.bias.copy_(torch.from_numpy(weights["fc.bias"].copy()))
+    return net
+
+
+def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
+                     batch: int = 64, log: Any = print, norm: str = "none", p_jpeg: float = 0.0,
+                     others: np.ndarray | None = None, init: Path | None = None, lr: float = 3e-3) -> Any:
+    """Train one crop classifier (from scratch, or fine-tune the exported ``init`` with
+    its BatchNorms frozen in eval mode)."""
     import torch
     import torch.nn.functional as F
 
@@ -259,25 +345,21 @@ def train_classifier(data: list, negs: list[list[tuple[float, float, float]]], s
     dice = [(i, lab) for i, (_, labels) in enumerate(data) for lab in labels]
     hard = np.ones(len(dice), np.float64)  # running loss per die: hard dice are drawn more
     neg = [(i, n) for i, ns in enumerate(negs) for n in ns]
-    net = CropNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(steps, 1), pct_start=0.1)
+    net = CropNet() if init is None else crop_net_from_onnx(init)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+    if init is not None:
+        net.train()
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
     n_neg = batch // 5
     t0 = time.time()
     avg = None
     for step in range(steps):
         p = 0.5 / len(dice) + 0.5 * hard / hard.sum()
         idx = rng.choice(len(dice), size=batch - n_neg, p=p / p.sum())
-        xs, ys = [], []
-        for k in idx:
-            i, lab = dice[k]
-            cx, cy = lab.centre
-            xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng))
-            ys.append(lab.face - 1)
-        for k in rng.integers(len(neg), size=n_neg) if neg else []:
-            i, (cx, cy, side) = neg[k]
-            xs.append(cls_sample(data[i][0], cx, cy, side, rng))
-            ys.append(NOT_A_DIE)
+        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg)
         x = torch.from_numpy(to_blob(np.stack(xs), norm))  # as at run time
         y = torch.tensor(ys)
         out = net(x)
@@ -322,7 +404,7 @@ def cls_name(k: int) -> str:
     return "d6_classifier.onnx" if k == 0 else f"d6_classifier_{k + 1}.onnx"
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("photos", type=Path, help="labelled photo folder (YOLO labels)")
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
@@ -347,8 +429,73 @@ def main(argv: list[str] | None = None) -> int:
                          "(vision.pips.to_blob; recorded as input_norm in d6.json)")
     ap.add_argument("--labels-as-given", action="store_true",
                     help="learn from the label files as they are, without vision.labelled.LABEL_FIXES")
+    ap.add_argument("--jpeg", type=float, default=0.0, metavar="P",
+                    help="share of the crops blurred (half of them) and JPEG-compressed at quality 30-95 "
+                         "(default 0: as the committed models before the JPEG retraining)")
+    ap.add_argument("--other-dice", type=int, default=0, metavar="N",
+                    help="render N crops of dice of other kinds (vision.train.numeral_faces) as "
+                         "'not a die' (half of the not-a-die share of each batch)")
+    ap.add_argument("--finetune", type=Path, default=None, metavar="DIR",
+                    help="start each classifier from the one of the same name in DIR (e.g. vision/models) "
+                         "instead of from scratch")
+    ap.add_argument("--lr", type=float, default=None,
+                    help="peak learning rate of the classifiers (default 3e-3; 6e-4 with --finetune)")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def mine_negatives(det_path: Path, data: list[tuple[np.ndarray, list[Label]]],
+                   seed: int) -> list[list[tuple[float, float, float]]]:
+    """'Not a die' spots of each photo: the exported detector's own false peaks (cv2.dnn,
+    as at run time), beside dice and random background (:func:`negatives_for`)."""
+    from vision.detect import DiceDetector
+
+    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1, engine="default")
+    rng = np.random.default_rng(seed)
+    negs = []
+    for img, labels in data:
+        peaks = sorted(detector.detect(img), key=lambda c: -c.score)
+        false = [(c.cx, c.cy, c.side) for c in peaks[: 3 * len(labels) + 12]]  # far() drops the dice
+        negs.append(negatives_for(img, labels, rng, n=max(8, 2 * len(labels)), extra=false))
+    return negs
+
+
+def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_det: int, steps_cls: int,
+                seconds: float) -> None:
+    meta_path = args.out / "d6.json"
+    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    kept_det = args.skip_det or args.detector
+    meta.update({
+        "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
+        "classes": [1, 2, 3, 4, 5, 6, None],
+        "classifiers": names, "input_norm": "crop" if args.normalise else "none",
+        "trained": {"split": args.split, "seed": args.seed,
+                    "steps_det": meta.get("trained", {}).get("steps_det") if kept_det else steps_det,
+                    "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": photos,
+                    "extra": [str(e) for e in args.extra], "jpeg": args.jpeg, "other_dice": args.other_dice,
+                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
+                    "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
+    })
+    meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def _detector(args: argparse.Namespace, data: list[tuple[np.ndarray, list[Label]]], steps: int) -> Path | None:
+    """The detector to mine hard negatives with: trained and exported now, or the one
+    given (None, with a message, when it is missing)."""
+    det_path: Path = args.detector or args.out / "d6_detector.onnx"
+    if args.skip_det or args.detector:
+        if not det_path.exists():
+            print(f"--skip-det: no {det_path}", file=sys.stderr)
+            return None
+        return det_path
+    det = train_detector(data, steps, args.seed, batch=2 if args.smoke else 12)
+    export(det, (1, 3, DET_SIZE, DET_SIZE), det_path)
+    return det_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
 
     import torch
 
@@ -366,47 +513,26 @@ def main(argv: list[str] | None = None) -> int:
     steps_det, steps_cls = (1, 1) if args.smoke else (args.steps_det, args.steps_cls)
     print(f"{len(data)} photos, {sum(len(l) for _, l in data)} dice", flush=True)
 
-    det_path = args.detector or args.out / "d6_detector.onnx"
-    if args.skip_det or args.detector:
-        if not det_path.exists():
-            print(f"--skip-det: no {det_path}", file=sys.stderr)
-            return 1
-    else:
-        det = train_detector(data, steps_det, args.seed, batch=2 if args.smoke else 12)
-        export(det, (1, 3, DET_SIZE, DET_SIZE), det_path)
-    # hard negatives: the exported detector's own false peaks (cv2.dnn, as at run time)
-    from vision.detect import DiceDetector
-
-    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1, engine="default")
-    rng = np.random.default_rng(args.seed + 2)
-    negs = []
-    n_false = 0
-    for img, labels in data:
-        peaks = sorted(detector.detect(img), key=lambda c: -c.score)
-        false = [(c.cx, c.cy, c.side) for c in peaks[: 3 * len(labels) + 12]]  # far() drops the dice
-        ns = negatives_for(img, labels, rng, n=max(8, 2 * len(labels)), extra=false)
-        n_false += len(ns)
-        negs.append(ns)
-    print(f"{n_false} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
+    det_path = _detector(args, data, steps_det)
+    if det_path is None:
+        return 1
+    negs = mine_negatives(det_path, data, args.seed + 2)
+    print(f"{sum(len(n) for n in negs)} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
+    others = None
+    if args.other_dice:
+        others = other_dice(8 if args.smoke else args.other_dice, args.seed + 3,
+                            [img for img, _ in data[:: max(1, len(data) // 40)]])
+        print(f"{len(others)} other-kind dice rendered ({time.time() - t0:.0f} s)", flush=True)
     names = [cls_name(k) for k in range(args.classifiers)]
     for k, name in enumerate(names):
         if args.only_cls and k + 1 != args.only_cls:
             continue
         cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64,
-                               norm="crop" if args.normalise else "none")
+                               norm="crop" if args.normalise else "none", p_jpeg=args.jpeg, others=others,
+                               init=None if args.finetune is None else args.finetune / name,
+                               lr=args.lr or (6e-4 if args.finetune else 3e-3))
         export(cls, (1, 3, CROP, CROP), args.out / name)
-    meta_path = args.out / "d6.json"
-    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-    meta.update({
-        "det_size": DET_SIZE, "stride": STRIDE, "crop": CROP, "crop_factor": CROP_FACTOR,
-        "classes": [1, 2, 3, 4, 5, 6, None],
-        "classifiers": names, "input_norm": "crop" if args.normalise else "none",
-        "trained": {"split": args.split, "seed": args.seed, "steps_det": meta.get("trained", {}).get("steps_det") if args.skip_det or args.detector else steps_det,
-                    "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": len(data),
-                    "extra": [str(e) for e in args.extra], "label_fixes": not args.labels_as_given, "seconds": round(time.time() - t0)},
-    })
-    meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
-    meta_path.write_text(json.dumps(meta, indent=2) + "\n")
+    _write_meta(args, names, len(data), steps_det, steps_cls, time.time() - t0)
     print(f"done in {time.time() - t0:.0f} s -> {args.out}")
     return 0
 

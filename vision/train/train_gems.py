@@ -55,7 +55,7 @@ def load_set(folder: Path, split: str, limit: int | None = None) -> list[tuple[n
         h, w = img.shape[:2]
         s = DET_SIZE / max(h, w)
         small = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-        labels = [GemLabel(lab.colour, tuple(v * s for v in lab.box))  # type: ignore[arg-type]
+        labels = [GemLabel(lab.colour, tuple(v * s for v in lab.box))
                   for lab in load_gem_labels(ph, w, h)]
         out.append((small, labels))
     return out
@@ -123,8 +123,8 @@ def load_negatives(folder: Path, limit: int | None = None) -> list[tuple[np.ndar
     return out
 
 
-def train(data: list, steps: int, seed: int, batch: int = 12, log: Any = print,
-          negatives: list | None = None, neg_frac: float = 0.25) -> Any:
+def train(data: list[Any], steps: int, seed: int, batch: int = 12, log: Any = print,
+          negatives: list[Any] | None = None, neg_frac: float = 0.25) -> Any:
     import torch
 
     from vision.train.nets_torch import CentreNet

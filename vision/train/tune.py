@@ -32,7 +32,7 @@ from vision.eval import match
 from vision.labelled import list_photos, load_labels
 from vision.nets import load_settings
 from vision.pips import PipClassifier
-from vision.read import ObjectRead
+from vision.result import ObjectRead
 
 
 def records(folder: Path, split: str, models: Path, detector: Path | None = None,

@@ -99,21 +99,12 @@
     return h("label", {}, label, sel);
   }
 
-  /* A choice's words: the option's own description names them in order ("… : un seul
-   * (+5 sinon +3) ou cumulés (…)"); the value itself is shown only when they cannot be found. */
+  /* A choice's words, as the server gives them (companion.games.options.choice_words:
+   * the option's own words for each choice); the value itself only if it gave none. */
   function choiceLabel(o, c) {
-    const text = C.tr(o.label);
-    const n = (o.choices || []).length;
     const i = (o.choices || []).findIndex((x) => JSON.stringify(x) === JSON.stringify(c));
-    const after = text.split(/ : |: /).slice(1).join(" : ");
-    for (const part of [after, text]) {  // "… : a, ou b", else "a, ou b"
-      if (!part) continue;
-      for (const sep of [/, ou |, or /, / ou | or /, /, /]) {
-        const parts = part.split(sep);
-        if (parts.length === n && parts[i]) return parts[i].trim().replace(/^\p{Ll}/u, (m) => m.toUpperCase());
-      }
-    }
-    return String(c);
+    const words = o.choice_labels && o.choice_labels[i];
+    return words ? C.tr(words) : String(c);
   }
 
   function drawOptions(box) {

@@ -95,7 +95,9 @@ class Options:
     fine_shortfall: str = option(
         'fewer', decision='D10', choices=('fewer', 'fewer_or_equal'),
         fr="Relance de la sentence si les taels sont strictement inférieurs à l'amende (ou aussi si égaux)",
-        en='Sentence re-rolled when taels are strictly fewer than the fine (or also when equal)')
+        en='Sentence re-rolled when taels are strictly fewer than the fine (or also when equal)',
+        choice_labels=(("Taels strictement inférieurs à l'amende", "Taels strictly fewer than the fine"),
+                       ("Taels inférieurs ou égaux à l'amende", "Taels fewer than or equal to the fine")))
     death_at: int = option(
         0, decision='D11', lo=-100, hi=100,
         fr='Mort quand le combat effectif tombe à cette valeur ou moins',
@@ -115,7 +117,9 @@ class Options:
     naturals: str = option(
         'override', decision='D13', choices=('override', 'ignore'),
         fr='Le maximum naturel réussit et le 1 naturel échoue toujours (ou pas de règle spéciale)',
-        en='Natural maximum always succeeds and natural 1 always fails (or no special rule)')
+        en='Natural maximum always succeeds and natural 1 always fails (or no special rule)',
+        choice_labels=(("Le maximum réussit, le 1 échoue", "The maximum succeeds, the 1 fails"),
+                       ("Pas de règle spéciale", "No special rule")))
     detail_dice: str = option(
         'one', decision='D14', choices=('one', 'two', 'none'),
         fr='D6 de détail (facultatif) : un seul lu dans les deux tables, un par table, ou aucun',
@@ -139,7 +143,9 @@ class Options:
     immobilised_and_prison: str = option(
         'both', decision='D19', choices=('both', 'immobilised_only'),
         fr='Immobilisé et en prison à la fois : défausser les jetons et baisser le D4 (ou seulement défausser)',
-        en='Immobilised and in prison at once: discard the tokens and lower the D4 (or only discard)')
+        en='Immobilised and in prison at once: discard the tokens and lower the D4 (or only discard)',
+        choice_labels=(("Défausser les jetons et baisser le D4", "Discard the tokens and lower the D4"),
+                       ("Seulement défausser les jetons", "Only discard the tokens")))
 
 
 #: The options in order (derived from :class:`Options`).

@@ -88,8 +88,10 @@ class Options:
     # -- the test --------------------------------------------------------------------------
     threshold_rule: str = option(
         "at_least", decision="W1", choices=("at_least", "above"),
-        fr="Un dé réussit s'il atteint le seuil T (at_least) ou s'il le dépasse (above)",
-        en="A die succeeds when it reaches the threshold T (at_least) or when it exceeds it (above)")
+        fr="Un dé réussit s'il atteint le seuil T, ou seulement s'il le dépasse",
+        en="A die succeeds when it reaches the threshold T, or only when it exceeds it",
+        choice_labels=(("S'il atteint le seuil T", "When it reaches the threshold T"),
+                       ("S'il dépasse le seuil T", "When it exceeds the threshold T")))
     sr_min: int = option(
         8, decision="R8", lo=1, hi=30,
         fr="SR la plus basse acceptée (8 : routine)", en="Lowest SR accepted (8: routine)")

@@ -77,3 +77,37 @@ def test_the_form_lists_tappable_options_with_labels() -> None:
     assert [o["name"] for o in form] == ["mode", "cap", "ratio", "strict"]
     cap = form[1]
     assert cap["lo"] == 0 and cap["hi"] == 10 and cap["label"] == {"fr": "Plafond", "en": "Cap"}
+
+
+@pytest.mark.parametrize("game", ["peripeties", "wuxia", "shayo", "espri"])
+def test_every_game_states_its_options_once_in_one_dataclass(game: str) -> None:
+    from companion.games import find_game
+
+    g = find_game(game)
+    assert g.options_class is not None
+    assert g.default_options() == default_options(g.options_class)  # the defaults come from the fields
+    specs = option_specs(g.options_class)
+    assert specs and all(s.fr and s.en and s.fr != s.en for s in specs)
+    assert option_form(g.options_class), "the tablet's set-up shows the options by a tap"
+    assert all(s.lo is not None and s.hi is not None for s in specs if s.kind == "int"), "every number has a range"
+
+
+@pytest.mark.parametrize("game", ["peripeties", "wuxia", "shayo", "espri"])
+def test_every_choice_of_every_option_is_offered_in_words(game: str) -> None:
+    """The set-up form shows each choice in words, never its key ("at_least", "fewer")."""
+    import re
+
+    from companion.games import find_game
+
+    for o in option_form(find_game(game).options_class):
+        if o["kind"] != "enum":
+            continue
+        assert o["choice_labels"] is not None and len(o["choice_labels"]) == len(o["choices"]), o["name"]
+        for key, words in zip(o["choices"], o["choice_labels"]):
+            for lang in ("fr", "en"):
+                assert words[lang], (o["name"], key)
+                if isinstance(key, str) and "_" in key:
+                    assert key not in words[lang] and key not in o["label"][lang], (o["name"], key)
+        shown = [w["fr"] for w in o["choice_labels"]]
+        assert len(set(shown)) == len(shown), o["name"]  # two choices never read alike
+        assert not re.search(r"\b(at_least|above)\b", o["label"]["fr"])

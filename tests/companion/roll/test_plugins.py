@@ -48,6 +48,7 @@ class _CoinGame:
     title = {"fr": "Pile ou face", "en": "Heads or tails"}
     expects_steps = ()
     camera = _Coin()
+    options_class = None
 
 
 COIN = _CoinGame()

@@ -1,0 +1,257 @@
+"""Train the d10 numeral classifier on rendered numerals and export it to ONNX.
+
+Reproducible (every random draw comes from ``--seed``; torch on one thread)::
+
+    pip install '.[train]'          # torch (CPU), onnx, Pillow (TrueType fonts)
+    nice -n 10 python -m vision.train.train_numerals --shared ../shared/data --out vision/models
+
+1. renders ``--renders`` crops (:mod:`vision.train.numeral_faces`, the *training* fonts
+   only: DejaVu and three Hershey faces) of d10 top faces 0..9 and of "other" objects
+   (pip faces, symbol dice, letters, two-digit numbers, gems, bare floor), on patches of
+   the real tray and candy photos of the *training* splits;
+2. cuts real "other" crops from the same training photos: every pip d6, every candy, and
+   spots of tray away from them (the reader's crop: 1.3 x the object's side, 48 x 48);
+3. trains :class:`~vision.train.nets_torch.CropNet` with 11 outputs (digits 0..9, other)
+   on them (random quarter turns; no mirror: a mirrored 2 is no 2);
+4. tunes the honesty thresholds on a separate validation set (renders of another seed,
+   training fonts, and real "other" crops of the ``calib`` photos, which the network
+   did not learn from): the lowest ``confidence`` (with a ``margin`` over the second
+   digit) that leaves at most 0.2 % of the digits silently wrong and at most 0.3 % of
+   the "other" crops read, plus a safety step;
+5. exports ``numerals_d10.onnx`` (opset 11, checked against torch under ``cv2.dnn``) and
+   ``numerals.json`` (classes, thresholds, how it was trained).
+
+Measured afterwards on held-out renders (fonts of another family: Liberation and three
+other Hershey faces) by ``python -m vision.train.eval_numerals``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from vision.train.numeral_faces import CROP, CROP_FACTOR, Font, font_sets, render_crop
+
+OTHER = 10
+CLASSES: list[int | None] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9, None]  # the value each output stands for
+
+
+def _crop(img: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
+    from vision.pips import crop
+
+    return crop(img, cx, cy, side, CROP, CROP_FACTOR)
+
+
+def real_others(shared: Path, split: str, seed: int, per_photo: int = 4,
+                max_candy: int = 8) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Real "other" crops of ``split`` (pip dice, candies, tray floor) and the photos
+    (as backgrounds for the renders)."""
+    from vision.gem_data import list_gem_photos, load_gem_labels
+    from vision.labelled import list_photos, load_labels
+
+    rng = np.random.default_rng(seed)
+    crops: list[np.ndarray] = []
+    backgrounds: list[np.ndarray] = []
+    tray = shared / "tray-dice-photos"
+    for ph in list_photos(tray, split) if tray.is_dir() else []:
+        img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        labels = load_labels(ph.path, img.shape[1], img.shape[0])
+        backgrounds.append(img)
+        for lab in labels:
+            jit = rng.normal(0, 0.05, 3)
+            crops.append(_crop(img, lab.centre[0] + jit[0] * lab.side, lab.centre[1] + jit[1] * lab.side,
+                               lab.side * math.exp(jit[2])))
+        sides = [lab.side for lab in labels] or [40.0]
+        cents = np.array([lab.centre for lab in labels]) if labels else np.zeros((0, 2))
+        got, tries = 0, 0
+        while got < per_photo and tries < 100:
+            tries += 1
+            side = float(rng.choice(sides)) * rng.uniform(0.7, 1.4)
+            cx, cy = rng.uniform(0, img.shape[1]), rng.uniform(0, img.shape[0])
+            if len(cents) and (np.hypot(cents[:, 0] - cx, cents[:, 1] - cy) < 0.9 * np.array(sides)).any():
+                continue
+            crops.append(_crop(img, cx, cy, side))
+            got += 1
+    candies = shared / "colour-candies"
+    for gp in list_gem_photos(candies, split) if (candies / "images").is_dir() else []:
+        img = cv2.imread(str(gp.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        gems = load_gem_labels(gp, img.shape[1], img.shape[0])
+        backgrounds.append(cv2.resize(img, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+        for k in rng.permutation(len(gems))[:max_candy]:
+            gem = gems[int(k)]
+            crops.append(_crop(img, gem.centre[0], gem.centre[1], gem.side * rng.uniform(0.9, 1.3)))
+    arr = np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8)
+    return arr, backgrounds
+
+
+def render_set(n: int, seed: int, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
+               p_other: float = 0.25, log: Any = print) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` rendered crops and their class (0..9, :data:`OTHER`)."""
+    rng = np.random.default_rng(seed)
+    xs = np.empty((n, CROP, CROP, 3), np.uint8)
+    ys = np.empty(n, np.int64)
+    t0 = time.time()
+    for i in range(n):
+        if rng.random() < p_other:
+            xs[i], ys[i] = render_crop(rng, None, fonts, backgrounds), OTHER
+        else:
+            d = int(rng.integers(10))
+            xs[i], ys[i] = render_crop(rng, d, fonts, backgrounds), d
+        if i and i % 5000 == 0:
+            log(f"rendered {i}/{n} ({time.time() - t0:.0f} s)")
+    return xs, ys
+
+
+def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64, log: Any = print,
+          init: Path | None = None, lr: float = 3e-3) -> Any:
+    """Train the 11-class CropNet (from scratch, or on from the exported ``init`` with its
+    folded BatchNorms frozen)."""
+    import torch
+    import torch.nn.functional as F
+
+    from vision.pips import to_blob
+    from vision.train.nets_torch import CropNet
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 1)
+    from vision.train.train_d6 import crop_net_from_onnx
+
+    net = CropNet(n_classes=11) if init is None else crop_net_from_onnx(init, 11)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+    t0 = time.time()
+    avg = None
+    net.train()
+    if init is not None:
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.eval()
+    for step in range(steps):
+        idx = rng.integers(len(xs), size=batch)
+        b = np.stack([np.rot90(xs[k], int(rng.integers(4))) for k in idx])
+        out = net(torch.from_numpy(to_blob(np.ascontiguousarray(b))))
+        loss = F.cross_entropy(out, torch.from_numpy(ys[idx]), label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        lv = float(loss.detach())
+        avg = lv if avg is None else 0.98 * avg + 0.02 * lv
+        if step % 100 == 0 or step == steps - 1:
+            log(f"step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
+    net.eval()
+    return net
+
+
+def probabilities(net: Any, xs: np.ndarray) -> np.ndarray:
+    import torch
+
+    from vision.pips import to_blob
+
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(xs), 256):
+            logits = net(torch.from_numpy(to_blob(xs[i:i + 256]))).numpy().astype(np.float64)
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            out.append(e / e.sum(axis=1, keepdims=True))
+    return np.concatenate(out) if out else np.zeros((0, 11))
+
+
+def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float = 0.02) -> dict[str, float]:
+    """The thresholds (see :class:`vision.numerals.NumeralClassifier`) that read the most
+    digits right with at most ``max_silent`` of them wrong and at most 0.3 % of the
+    "other" crops read (rendered letters and two-digit numbers can look like a digit)."""
+    from vision.numerals import decide_all
+
+    best: tuple[float, dict[str, float]] | None = None
+    digits = ys != OTHER
+    for other in (0.3, 0.4, 0.5, 0.6):
+        for margin in (0.0, 0.2, 0.4, 0.6):
+            for conf in np.arange(0.5, 0.996, 0.01):
+                thr = {"other": other, "confidence": float(conf), "margin": margin}
+                read, value = decide_all(p, thr)
+                silent = float((read & digits & (value != ys)).sum()) / max(1, int(digits.sum()))
+                false = int((read & ~digits).sum())
+                if silent <= max_silent and false <= int(0.003 * int((~digits).sum())):
+                    right = float((read & digits & (value == ys)).sum()) / max(1, int(digits.sum()))
+                    if best is None or right > best[0]:
+                        best = (right, thr)
+                    break
+    if best is None:
+        return {"other": 0.3, "confidence": 0.995, "margin": 0.6}
+    thr = dict(best[1])
+    thr["confidence"] = round(min(0.995, thr["confidence"] + safety), 3)
+    return thr
+
+
+def export(net: Any, path: Path) -> None:
+    from vision.train.train_d6 import export as export_onnx
+
+    export_onnx(net, (1, 3, CROP, CROP), path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[3] / "shared" / "data",
+                    help="the shared data folder (tray-dice-photos, colour-candies)")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--renders", type=int, default=24000)
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="go on training this exported numerals_d10.onnx (new renders of --seed)")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(1)
+    cv2.setNumThreads(1)
+    t0 = time.time()
+    fonts = font_sets()[0]
+    real, backgrounds = real_others(args.shared, "fit", args.seed)
+    val_real, _ = real_others(args.shared, "calib", args.seed + 10)
+    n = 64 if args.smoke else args.renders
+    xs, ys = render_set(n, args.seed, fonts, backgrounds)
+    vx, vy = render_set(16 if args.smoke else max(2000, n // 8), args.seed + 100, fonts, backgrounds)
+    xs = np.concatenate([xs, real])
+    ys = np.concatenate([ys, np.full(len(real), OTHER)])
+    vx = np.concatenate([vx, val_real])
+    vy = np.concatenate([vy, np.full(len(val_real), OTHER)])
+    print(f"{len(xs)} training crops ({len(real)} real others), {len(vx)} validation ({time.time() - t0:.0f} s)",
+          flush=True)
+    net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
+                init=args.init, lr=args.lr)
+    thr = tune(probabilities(net, vx), vy)
+    print(f"thresholds {thr}", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    export(net, args.out / "numerals_d10.onnx")
+    meta = {
+        "kinds": ["d10"], "model": "numerals_d10.onnx", "crop": CROP, "crop_factor": CROP_FACTOR,
+        "classes": CLASSES, "thresholds": thr, "input_norm": "none",
+        "trained": {"seed": args.seed, "renders": n, "real_others": int(len(real)), "steps": args.steps,
+                    "init": None if args.init is None else str(args.init), "lr": args.lr,
+                    "fonts": sorted(f.name for f in fonts), "torch": torch.__version__, "opencv": cv2.__version__,
+                    "seconds": round(time.time() - t0),
+                    "command": "python -m vision.train.train_numerals --shared ../shared/data"},
+    }
+    (args.out / "numerals.json").write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"done in {time.time() - t0:.0f} s -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
