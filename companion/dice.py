@@ -34,7 +34,7 @@ show each result, never the keys.
 >>> dice["d6"].parse(7)
 Traceback (most recent call last):
   ...
-companion.dice.DiceError: a d6 shows 1-6, not 7
+companion.dice.DiceError: un d6 montre 1 à 6, pas 7 / a d6 shows 1-6, not 7
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from .errors import CompanionError
+from .errors import CompanionError, bilingual
 
 __all__ = [
     "DiceError",
@@ -140,7 +140,7 @@ class DieKind:
         for f in self.faces:
             if f.key == key:
                 return f
-        raise DiceError(f"{key!r} is not a face of the {self.name} die")
+        raise bilingual(DiceError, f"{key!r} n'est pas une face du dé {self.name}", f"{key!r} is not a face of the {self.name} die")
 
     def probability(self, key: str | int) -> Fraction:
         """Chance of rolling ``key`` (faces showing it / all faces)."""
@@ -156,27 +156,31 @@ class DieKind:
         """
         if self.numeric:
             if isinstance(value, bool):
-                raise DiceError(f"{value!r} is not a face of a {self.name}")
+                raise bilingual(DiceError, f"{value!r} n'est pas une face d'un {self.name}", f"{value!r} is not a face of a {self.name}")
             if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 9:
                 value = int(value.strip())  # ASCII digits only: int() refuses "²" and 4,300+ digits
             if not isinstance(value, int):
-                raise DiceError(f"a {self.name} shows a number 1-{self.sides}, not {value!r}")
+                raise bilingual(DiceError, f"un {self.name} montre un nombre de 1 à {self.sides}, pas {value!r}",
+                                f"a {self.name} shows a number 1-{self.sides}, not {value!r}")
             if value == 0 and self.zero_is is not None:
                 value = self.zero_is
             if not 1 <= value <= self.sides:
-                raise DiceError(f"a {self.name} shows 1-{self.sides}, not {value}")
+                raise bilingual(DiceError, f"un {self.name} montre 1 à {self.sides}, pas {value}",
+                                f"a {self.name} shows 1-{self.sides}, not {value}")
             face: int = value
             return face
         if isinstance(value, str) and value in self._lookup:
             return self._lookup[value]
         if not isinstance(value, str):
-            raise DiceError(f"the {self.name} die shows a symbol ({', '.join(map(str, self.keys()))}), not {value!r}")
+            faces = ", ".join(map(str, self.keys()))
+            raise bilingual(DiceError, f"le dé {self.name} montre un symbole ({faces}), pas {value!r}",
+                            f"the {self.name} die shows a symbol ({faces}), not {value!r}")
         folded = fold_text(value)
         if folded in self._lookup:
             return self._lookup[folded]
-        raise DiceError(
-            f"{value!r} is not a face of the {self.name} die; faces: {', '.join(map(str, self.keys()))}"
-        )
+        faces = ", ".join(map(str, self.keys()))
+        raise bilingual(DiceError, f"{value!r} n'est pas une face du dé {self.name}\u202f; faces\u202f: {faces}",
+                        f"{value!r} is not a face of the {self.name} die; faces: {faces}")
 
     @cached_property
     def _lookup(self) -> dict[str, str | int]:
@@ -211,7 +215,8 @@ class DiceSet:
         try:
             return self.kinds[name]
         except KeyError:
-            raise DiceError(f"unknown die kind {name!r}; known: {', '.join(self.kinds)}") from None
+            raise bilingual(DiceError, f"sorte de dé inconnue {name!r}\u202f; connues\u202f: {', '.join(self.kinds)}",
+                            f"unknown die kind {name!r}; known: {', '.join(self.kinds)}") from None
 
     def __contains__(self, name: object) -> bool:
         return name in self.kinds
@@ -223,11 +228,25 @@ class DiceSet:
         return {name: kind.to_json() for name, kind in self.kinds.items()}
 
 
+def _fr(where: str) -> str:
+    """Where a dice file's problem is, in French (``"dice: kind 'd6'"`` -> ``"dés : sorte 'd6'"``)."""
+    fr = where.replace(": kind ", "\u202f: sorte ")
+    return "dés" if fr == "dice" else fr
+
+
+def _fr_detail(missing: list[str], extra: list[str]) -> str:
+    """What a symbol die lacks or has too many of, in French."""
+    return "\u202f; ".join(
+        p for p in (f"manque {', '.join(missing)}" if missing else "", f"inconnu(s) {', '.join(extra)}" if extra else "") if p
+    )
+
+
 def _label(obj: Any, where: str, default: str) -> tuple[str, str]:
     if obj is None:
         return default, default
     if not isinstance(obj, Mapping) or not isinstance(obj.get("fr"), str) or not isinstance(obj.get("en"), str):
-        raise DiceError(f"{where}: 'label' must be {{\"fr\": ..., \"en\": ...}}")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202flabel\u202f» vaut {{\"fr\": ..., \"en\": ...}}",
+                        f"{where}: 'label' must be {{\"fr\": ..., \"en\": ...}}")
     return obj["fr"], obj["en"]
 
 
@@ -239,10 +258,12 @@ def _numeric_kind(name: str, obj: Mapping[str, Any], where: str, fr: str, en: st
     """A die numbered 1..``sides`` (its 0 face read as ``zero_is``, when given)."""
     sides = obj["sides"]
     if not _is_int(sides) or not 2 <= sides <= 100:
-        raise DiceError(f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» doit être un entier de 2 à 100, pas {sides!r}",
+                        f"{where}: 'sides' must be an integer 2-100, not {sides!r}")
     zero_is = obj.get("zero_is")
     if zero_is is not None and (not _is_int(zero_is) or not 1 <= zero_is <= sides):
-        raise DiceError(f"{where}: 'zero_is' must be a face value 1-{sides}")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fzero_is\u202f» doit être une face de 1 à {sides}",
+                        f"{where}: 'zero_is' must be a face value 1-{sides}")
     faces = tuple(Face(v, str(v), str(v)) for v in range(1, sides + 1))
     return DieKind(name, faces, fr, en, colour, numeric=True, zero_is=zero_is)
 
@@ -250,16 +271,20 @@ def _numeric_kind(name: str, obj: Mapping[str, Any], where: str, fr: str, en: st
 def _face(i: int, f: Any, where: str) -> Face:
     """Face number ``i`` (from 1) of a symbol die."""
     if not isinstance(f, Mapping):
-        raise DiceError(f"{where}: face {i} must be a JSON object")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} est un objet JSON",
+                        f"{where}: face {i} must be a JSON object")
     key = f.get("key")
     if not isinstance(key, str) or not key or fold_text(key) != key:
-        raise DiceError(f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} demande une «\u202fkey\u202f» en minuscules ou chiffres sans accents (reçu {key!r})",
+                        f"{where}: face {i} needs a 'key' of lower-case letters/digits without accents (got {key!r})")
     for lang in ("fr", "en"):
         if not isinstance(f.get(lang), str) or not f[lang]:
-            raise DiceError(f"{where}: face {i} ({key}) needs a '{lang}' label")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: la face {i} ({key}) demande un libellé «\u202f{lang}\u202f»",
+                        f"{where}: face {i} ({key}) needs a '{lang}' label")
     icon = f.get("icon", "")
     if not isinstance(icon, str):
-        raise DiceError(f"{where}: face {i} ({key}): 'icon' must be a string")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: face {i} ({key})\u202f: «\u202ficon\u202f» doit être un texte",
+                        f"{where}: face {i} ({key}): 'icon' must be a string")
     return Face(key, f["fr"], f["en"], icon)
 
 
@@ -273,22 +298,26 @@ def _check_results(kind: DieKind, where: str) -> None:
     detail = "; ".join(
         p for p in (f"missing {', '.join(missing)}" if missing else "", f"unknown {', '.join(extra)}" if extra else "") if p
     )
-    raise DiceError(f"{where}: its results must be exactly {', '.join(required)} ({detail})")
+    raise bilingual(DiceError, f"{_fr(where)}\u202f: ses résultats sont exactement {', '.join(required)} ({_fr_detail(missing, extra)})",
+                        f"{where}: its results must be exactly {', '.join(required)} ({detail})")
 
 
 def _kind(name: str, obj: Any, where: str) -> DieKind:
     if not isinstance(obj, Mapping):
-        raise DiceError(f"{where}: kind {name!r} must be a JSON object")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un objet JSON",
+                        f"{where}: kind {name!r} must be a JSON object")
     where = f"{where}: kind {name!r}"
     fr, en = _label(obj.get("label"), where, name)
     colour = obj.get("colour", "")
     if not isinstance(colour, str):
-        raise DiceError(f"{where}: 'colour' must be a string")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fcolour\u202f» doit être un texte",
+                        f"{where}: 'colour' must be a string")
     if "sides" in obj:
         return _numeric_kind(name, obj, where, fr, en, colour)
     raw_faces = obj.get("faces")
     if not isinstance(raw_faces, list) or len(raw_faces) < 2:
-        raise DiceError(f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fsides\u202f» (un dé à nombres) ou une liste «\u202ffaces\u202f» est requis",
+                        f"{where}: needs 'sides' (a numeric die) or a list of 'faces'")
     kind = DieKind(name, tuple(_face(i, f, where) for i, f in enumerate(raw_faces, 1)), fr, en, colour)
     _check_results(kind, where)
     return kind
@@ -297,17 +326,21 @@ def _kind(name: str, obj: Any, where: str) -> DieKind:
 def dice_from_json(obj: Any, where: str = "dice") -> DiceSet:
     """Validate a parsed dice file and build the :class:`DiceSet`."""
     if not isinstance(obj, Mapping):
-        raise DiceError(f"{where}: a dice file is a JSON object with 'kinds'")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: un fichier de dés est un objet JSON avec «\u202fkinds\u202f»",
+                        f"{where}: a dice file is a JSON object with 'kinds'")
     kinds = obj.get("kinds")
     if not isinstance(kinds, Mapping) or not kinds:
-        raise DiceError(f"{where}: 'kinds' must be a non-empty object of die kinds")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: «\u202fkinds\u202f» est un objet non vide de sortes de dés",
+                        f"{where}: 'kinds' must be a non-empty object of die kinds")
     built = {str(name): _kind(str(name), k, where) for name, k in kinds.items()}
     missing = [k for k in (*NUMERIC_KINDS, *SYMBOL_RESULTS) if k not in built]
     if missing:
-        raise DiceError(f"{where}: missing die kind(s): {', '.join(missing)}")
+        raise bilingual(DiceError, f"{_fr(where)}\u202f: sorte(s) de dé manquante(s)\u202f: {', '.join(missing)}",
+                        f"{where}: missing die kind(s): {', '.join(missing)}")
     for name in NUMERIC_KINDS:
         if not built[name].numeric or built[name].sides != int(name[1:]):
-            raise DiceError(f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
+            raise bilingual(DiceError, f"{_fr(where)}\u202f: la sorte {name!r} est un dé à nombres de {name[1:]} faces",
+                        f"{where}: kind {name!r} must be a numeric die with {name[1:]} sides")
     return DiceSet(built)
 
 
@@ -317,11 +350,13 @@ def load_dice(path: str | Path | None = None) -> DiceSet:
     try:
         raw = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DiceError(f"cannot read dice file {p}: {exc.strerror or exc}") from None
+        raise bilingual(DiceError, f"impossible de lire le fichier de dés {p}\u202f: {exc.strerror or exc}",
+                        f"cannot read dice file {p}: {exc.strerror or exc}") from None
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise DiceError(f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        raise bilingual(DiceError, f"{p}\u202f: JSON invalide ({exc.msg}, ligne {exc.lineno})",
+                        f"{p}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
     return dice_from_json(obj, str(p))
 
 

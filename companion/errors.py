@@ -7,6 +7,8 @@ and change nothing.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 
 class CompanionError(ValueError):
     """Base class of every user-facing error of the core."""
@@ -30,6 +32,20 @@ class RuleError(CompanionError):
     def __str__(self) -> str:
         base = super().__str__()
         return f"{base} [{self.rule}]" if self.rule else base
+
+
+E = TypeVar("E", bound=CompanionError)
+
+
+def bilingual(cls: type[E], fr: str, en: str, **kwargs: Any) -> E:
+    """A user-facing error in both languages: its message is ``"fr / en"`` (French first,
+    for a caller that shows ``str(error)``), ``error.text`` holds ``{"fr", "en"}`` apart for
+    a page that shows one language (``web/api.py`` sends both; the tablet shows its own).
+    The one place such an error is built: :mod:`companion.games.refusal` wraps it for the
+    games, the table and the events use it directly."""
+    err = cls(f"{fr} / {en}", **kwargs)
+    setattr(err, "text", {"fr": fr, "en": en})
+    return err
 
 
 class LogError(CompanionError):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
-from .errors import EventError
+from .errors import EventError, bilingual
 
 __all__ = ["Event", "Source", "parse_event", "event_from_json_line", "TABLE_EVENT_TYPES"]
 
@@ -82,46 +82,55 @@ def parse_event(obj: Any) -> Event:
     is applied.
     """
     if not isinstance(obj, Mapping):
-        raise EventError(f"an event must be a JSON object, not {type(obj).__name__}")
+        raise bilingual(EventError, f"un événement est un objet JSON, pas un {type(obj).__name__}",
+                        f"an event must be a JSON object, not {type(obj).__name__}")
     unknown = set(obj) - {"type", "data", "source", "seq", "at", "by"}
     if unknown:
-        raise EventError(f"unknown event field(s): {', '.join(sorted(unknown))}")
+        names = ", ".join(sorted(unknown))
+        raise bilingual(EventError, f"champ(s) d'événement inconnu(s)\u202f: {names}", f"unknown event field(s): {names}")
     etype = obj.get("type")
     if not isinstance(etype, str) or not etype:
-        raise EventError("an event needs a 'type' (a string such as 'peripeties.episode')")
+        raise bilingual(EventError, "un événement demande un «\u202ftype\u202f» (un texte comme «\u202fperipeties.episode\u202f»)",
+                        "an event needs a 'type' (a string such as 'peripeties.episode')")
     if not _TYPE_RE.match(etype):
-        raise EventError(f"malformed event type {etype!r}: lower-case words separated by dots")
+        raise bilingual(EventError, f"type d'événement mal formé {etype!r}\u202f: des mots en minuscules séparés par des points",
+                        f"malformed event type {etype!r}: lower-case words separated by dots")
     data = obj.get("data", {})
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        raise EventError(f"'data' must be a JSON object, not {type(data).__name__}")
+        raise bilingual(EventError, f"«\u202fdata\u202f» est un objet JSON, pas un {type(data).__name__}",
+                        f"'data' must be a JSON object, not {type(data).__name__}")
     source_raw = obj.get("source", "manual")
     try:
         source = Source(source_raw)
     except ValueError:
         allowed = ", ".join(s.value for s in Source)
-        raise EventError(f"unknown source {source_raw!r}; expected one of {allowed}") from None
+        raise bilingual(EventError, f"source inconnue {source_raw!r}\u202f; attendu\u202f: l'une de {allowed}",
+                        f"unknown source {source_raw!r}; expected one of {allowed}") from None
     seq = obj.get("seq")
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool) or seq < 1):
-        raise EventError("'seq' must be a positive integer")
+        raise bilingual(EventError, "«\u202fseq\u202f» doit être un entier positif", "'seq' must be a positive integer")
     at = obj.get("at")
     if at is not None and not isinstance(at, str):
-        raise EventError("'at' must be an ISO 8601 string")
+        raise bilingual(EventError, "«\u202fat\u202f» doit être un texte ISO 8601", "'at' must be an ISO 8601 string")
     by = obj.get("by")
     if by is not None and not isinstance(by, str):
-        raise EventError("'by' must be a string")
+        raise bilingual(EventError, "«\u202fby\u202f» doit être un texte", "'by' must be a string")
     return Event(etype, dict(data), source, seq, at, by)
 
 
 def event_from_json_line(line: str, lineno: int | None = None) -> Event:
     """Parse one line of a JSON-lines log."""
     where = f"line {lineno}: " if lineno is not None else ""
+    fr_where = f"ligne {lineno}\u202f: " if lineno is not None else ""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise EventError(f"{where}not valid JSON ({exc.msg} at column {exc.colno})") from None
+        raise bilingual(EventError, f"{fr_where}JSON invalide ({exc.msg}, colonne {exc.colno})",
+                        f"{where}not valid JSON ({exc.msg} at column {exc.colno})") from None
     try:
         return parse_event(obj)
     except EventError as exc:
-        raise EventError(f"{where}{exc}") from None
+        said = getattr(exc, "text", None) or {"fr": str(exc), "en": str(exc)}
+        raise bilingual(EventError, f"{fr_where}{said['fr']}", f"{where}{said['en']}") from None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterable
 
-from .errors import CompanionError, EventError
+from .errors import CompanionError, EventError, bilingual
 from .events import Event, event_from_json_line
 from .log import TableLog, utc_now
 from .snapshots import SnapshotStore, open_table
@@ -47,12 +47,13 @@ class ImportReport:
 def import_file(path: Path, data_dir: Path, progress: Callable[[int], None] | None = None) -> ImportReport:
     """Import the JSON-lines file ``path`` into ``data_dir/table.sqlite``."""
     if not path.exists():
-        raise CompanionError(f"no such file: {path}")
+        raise bilingual(CompanionError, f"pas de fichier {path}", f"no such file: {path}")
     try:
         with path.open(encoding="utf-8") as fh:
             return import_lines(fh, data_dir / "table.sqlite", progress)
     except UnicodeDecodeError as exc:
-        raise CompanionError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise bilingual(CompanionError, f"{path} n'est pas un texte UTF-8 ({exc.reason}, octet {exc.start})",
+                        f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
@@ -83,7 +84,8 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
                 try:
                     ev = event_from_json_line(stripped, lineno)
                     if ev.seq is not None and ev.seq <= file_seq:
-                        raise EventError(f"event sequence numbers must increase (got {ev.seq} after {file_seq})")
+                        raise bilingual(EventError, f"les numéros d'événement doivent croître (reçu {ev.seq} après {file_seq})",
+                                        f"event sequence numbers must increase (got {ev.seq} after {file_seq})")
                     file_seq = ev.seq if ev.seq is not None else file_seq + 1
                     seq = file_seq if file_seq >= next_seq else next_seq
                     data = ev.data
@@ -93,7 +95,7 @@ def import_lines(lines: IO[str] | Iterable[str], log_path: Path,
                     applied = table.apply(stored)
                 except CompanionError as exc:
                     msg = str(exc)
-                    report.refused.append((lineno, msg if msg.startswith("line ") else f"line {lineno}: {msg}"))
+                    report.refused.append((lineno, msg if msg.startswith(("line ", "ligne ")) else f"line {lineno}: {msg}"))
                     continue
                 if file_seq != seq:
                     renumbered[file_seq] = seq

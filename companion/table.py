@@ -44,7 +44,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeVar
 
-from .errors import CompanionError, EventError, InvariantError, LogError, RuleError
+from .errors import CompanionError, EventError, InvariantError, LogError, RuleError, bilingual
 from .events import Event, Source
 from .games import Outcome, find_game, text
 from .games.base import Game
@@ -251,11 +251,14 @@ class Table:
     def _step(self, event: Event) -> tuple[Frame | None, Applied]:
         if event.type == "undo":
             if not self.frames:
-                raise RuleError("nothing to undo", rule="undo")
+                raise bilingual(RuleError, "rien à annuler", "nothing to undo", rule="undo")
             last = self.frames[-1].event
             want = event.data.get("seq")
             if want is not None and want != last.seq:
-                raise RuleError(
+                raise bilingual(
+                    RuleError,
+                    f"annulation de l'événement n°\u00a0{want} refusée\u202f: le dernier événement est maintenant"
+                    f" le n°\u00a0{last.seq} (quelqu'un d'autre a modifié la table avant)",
                     f"undo of event {want} refused: the last event is now {last.seq}"
                     " (someone else changed the table first)",
                     rule="undo",
@@ -274,11 +277,11 @@ class Table:
         if "corrects" in event.data:
             return self._amend(event, self.frames if frames is None else frames)
         if top is None or top.game is None:
-            raise RuleError("no game is running: start one with a 'table.new_game' event", rule="table")
+            raise bilingual(RuleError, "aucune partie en cours\u202f: commencez-en une (événement «\u202ftable.new_game\u202f»)",
+                            "no game is running: start one with a 'table.new_game' event", rule="table")
         if event.game != top.game:
-            raise EventError(
-                f"event {event.type!r} is not an event of the current game ({top.game})"
-            )
+            raise bilingual(EventError, f"l'événement {event.type!r} n'appartient pas à la partie en cours ({top.game})",
+                            f"event {event.type!r} is not an event of the current game ({top.game})")
         game = find_game(top.game)
         state, outcomes = game.apply(top.state, event, event_rng(top.seed, event.seq))
         return Frame(event, top.game, top.options, top.seed, state, tuple(outcomes))
@@ -286,12 +289,13 @@ class Table:
     def _new_game(self, event: Event) -> Frame:
         name = event.data.get("game")
         if not isinstance(name, str):
-            raise EventError("table.new_game needs 'game': the name of a game")
+            raise bilingual(EventError, "table.new_game demande «\u202fgame\u202f»\u202f: le nom d'un jeu",
+                            "table.new_game needs 'game': the name of a game")
         game = find_game(name)
         options = checked_options(name, event.data, game.default_options())
         seed = event.data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool) or not -SEED_LIMIT < seed < SEED_LIMIT:
-            raise _bilingual(EventError, "Le germe (« seed ») doit être un nombre entier (moins de 19 chiffres).",
+            raise _bilingual(EventError, "Le germe («\u202fseed\u202f») doit être un nombre entier (moins de 19 chiffres).",
                              "'seed' must be a whole number (under 19 digits).")
         state = game.new_state(options, event_rng(seed, event.seq))
         title = game.title
@@ -307,12 +311,15 @@ class Table:
         ``frames`` (the table's, or those a re-fold is building)."""
         target = event.data.get("corrects")
         if not isinstance(target, int) or isinstance(target, bool):
-            raise EventError("'corrects' is the sequence number (an integer) of the event it corrects")
+            raise bilingual(EventError, "«\u202fcorrects\u202f» est le numéro (un entier) de l'événement corrigé",
+                            "'corrects' is the sequence number (an integer) of the event it corrects")
         frames = list(frames)
         index = _amended_index(frames, target)
         original = frames[index].event
         if original.type != event.type:
-            raise EventError(f"event {target} is a {original.type!r}, not a {event.type!r}: a correction keeps its type")
+            raise bilingual(EventError, f"l'événement n°\u00a0{target} est un {original.type!r}, pas un {event.type!r}\u202f:"
+                            " une correction garde son type",
+                            f"event {target} is a {original.type!r}, not a {event.type!r}: a correction keeps its type")
         data = {k: v for k, v in event.data.items() if k != "corrects"}
         amended = Event(original.type, data, Source.CORRECTION, original.seq, original.at, original.by)
         scratch = Table(frames=frames[:index])
@@ -320,7 +327,7 @@ class Table:
             first = scratch.apply(amended)
         except CompanionError as exc:
             fr, en = _both(exc)
-            raise _refusal(f"la correction du jet n°\u00a0{target} est refusée : {fr}",
+            raise _refusal(f"la correction du jet n°\u00a0{target} est refusée\u202f: {fr}",
                            f"the correction of event {target} is refused: {en}") from None
         outcomes = list(first.outcomes)
         refolded = _refold(scratch, frames[index + 1:], target, outcomes)
@@ -343,8 +350,7 @@ class Table:
                     self.apply(ev)
                 except CompanionError as exc:
                     if strict:
-                        where = f"event {ev.seq}" if ev.seq is not None else f"event {ev.type!r}"
-                        raise type(exc)(f"{where}: {exc}") from None
+                        raise _located(exc, ev) from None
                     self.skipped.append((ev, str(exc)))
         finally:
             if gc_was_on:
@@ -425,9 +431,7 @@ E = TypeVar("E", bound=CompanionError)
 
 def _bilingual(cls: type[E], fr: str, en: str) -> E:
     """An error whose message the tablet shows in the table's language (``text``)."""
-    err = cls(en)
-    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
-    return err
+    return bilingual(cls, fr, en)
 
 
 def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -464,7 +468,7 @@ def _amended_index(frames: Sequence[Frame], target: int) -> int:
     last :data:`AMEND_WINDOW` effective ones, not itself a correction."""
     top = frames[-1] if frames else None
     if top is None or top.game is None:
-        raise _refusal("aucune partie en cours : rien à corriger", "no game is running: nothing to correct")
+        raise _refusal("aucune partie en cours\u202f: rien à corriger", "no game is running: nothing to correct")
     start = max((i for i, f in enumerate(frames) if f.event.type == "table.new_game"), default=0)
     # only the last AMEND_WINDOW effective events: the frames a table restarted from a
     # snapshot always holds, so that an amendment replays as it was applied
@@ -473,8 +477,8 @@ def _amended_index(frames: Sequence[Frame], target: int) -> int:
                   if frames[i].event.seq == target and "corrects" not in frames[i].event.data), None)
     if index is None:
         raise _refusal(
-            f"le jet n°\u00a0{target} ne peut pas être corrigé : il n'appartient pas à la partie en cours"
-            f" (annulé, d'une partie précédente, inconnu, ou plus de {AMEND_WINDOW} événements en arrière :"
+            f"le jet n°\u00a0{target} ne peut pas être corrigé\u202f: il n'appartient pas à la partie en cours"
+            f" (annulé, d'une partie précédente, inconnu, ou plus de {AMEND_WINDOW} événements en arrière\u202f:"
             " annulez jusqu'à lui)",
             f"event {target} cannot be corrected: it is not an event of the game in progress"
             f" (undone, from an earlier game, unknown, or more than {AMEND_WINDOW} events back: undo back to it)",
@@ -495,8 +499,8 @@ def _refold(scratch: "Table", later_frames: Sequence[Frame], target: int, outcom
         except CompanionError as exc:
             fr, en = _both(exc)
             raise _refusal(
-                f"le jet n°\u00a0{target} ne peut pas être corrigé ainsi : l'événement n°\u00a0{later.event.seq} qui l'a"
-                f" suivi ne s'accorde plus avec lui ({fr}) ; annulez les événements depuis le n°\u00a0{later.event.seq},"
+                f"le jet n°\u00a0{target} ne peut pas être corrigé ainsi\u202f: l'événement n°\u00a0{later.event.seq} qui l'a"
+                f" suivi ne s'accorde plus avec lui ({fr})\u202f; annulez les événements depuis le n°\u00a0{later.event.seq},"
                 f" puis corrigez le jet n°\u00a0{target}",
                 f"event {target} cannot be corrected this way: event {later.event.seq} that followed it no"
                 f" longer fits ({en}); undo the events from no. {later.event.seq} on, then correct roll {target}",
@@ -522,9 +526,17 @@ def _correction_head(target: int, refolded: int) -> Outcome:
 
 def _refusal(fr: str, en: str) -> RuleError:
     """A refusal of the table in both languages (``"fr / en"``, the two apart in ``text``)."""
-    err = RuleError(f"{fr} / {en}", rule="correction")
-    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
-    return err
+    return bilingual(RuleError, fr, en, rule="correction")
+
+
+def _located(exc: CompanionError, ev: Event) -> CompanionError:
+    """``exc`` with the event it refused named first, in both its languages (its class and
+    rule kept: a replay stops on it)."""
+    where = f"event {ev.seq}" if ev.seq is not None else f"event {ev.type!r}"
+    fr_where = f"événement n°\u00a0{ev.seq}" if ev.seq is not None else f"événement {ev.type!r}"
+    fr, en = _both(exc)
+    kwargs = {"rule": exc.rule} if isinstance(exc, RuleError) else {}
+    return bilingual(type(exc), f"{fr_where}\u202f: {fr}", f"{where}: {en}", **kwargs)
 
 
 def _both(exc: CompanionError) -> tuple[str, str]:

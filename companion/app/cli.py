@@ -23,7 +23,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from .. import __version__
 from ..errors import CompanionError
@@ -146,10 +146,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return _pipe_closed()
     except CompanionError as exc:
-        print(f"companion: error: {exc}", file=sys.stderr)
+        print(_error_line(exc, getattr(args, "lang", None)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _error_line(exc: CompanionError, lang: Any) -> str:
+    """A refusal as the command line shows it: in the command's ``--lang`` when it has one
+    and the error carries both texts (``companion.errors.bilingual``), else both (« fr / en »)."""
+    said = getattr(exc, "text", None)
+    if lang == "en" and isinstance(said, dict) and said.get("en"):
+        return f"companion: error: {said['en']}"
+    if lang == "fr" and isinstance(said, dict) and said.get("fr"):
+        return f"companion\u202f: erreur\u202f: {said['fr']}"
+    return f"companion: error: {exc}"
 
 
 def _pipe_closed() -> int:

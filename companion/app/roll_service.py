@@ -209,8 +209,9 @@ class RollService:
             applied = self.table.submit({"type": rec["type"], "data": rec["data"], "source": source})
         except CompanionError as exc:
             rec["status"] = "refused"
-            msg = str(exc)
-            rec["message"] = {"fr": f"Refusé par les règles : {msg}", "en": f"Refused by the rules: {msg}"}
+            said = getattr(exc, "text", None)  # a refusal's two languages apart (companion.errors.bilingual)
+            fr, en = (said["fr"], said["en"]) if isinstance(said, dict) else (str(exc), str(exc))
+            rec["message"] = {"fr": f"Refusé par les règles\u202f: {fr}", "en": f"Refused by the rules: {en}"}
             return False
         finally:
             self._own_submit = None

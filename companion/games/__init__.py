@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 import os
 
-from ..errors import EventError
+from ..errors import EventError, bilingual
 from .base import Game, Outcome, text
 
 __all__ = ["GAMES", "register_game", "find_game", "Game", "Outcome", "text", "game_names"]
@@ -48,13 +48,15 @@ def find_game(name: str) -> Game:
         return _cache[name]
     target = GAMES.get(name)
     if target is None:
-        raise EventError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+        raise bilingual(EventError, f"jeu inconnu {name!r}\u202f; jeux connus\u202f: {', '.join(GAMES)}",
+                        f"unknown game {name!r}; known games: {', '.join(GAMES)}")
     module_name, attr = target.split(":", 1)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name == module_name:
-            raise EventError(f"game {name!r} is not available in this installation") from None
+            raise bilingual(EventError, f"le jeu {name!r} n'est pas disponible dans cette installation",
+                            f"game {name!r} is not available in this installation") from None
         raise
     game: Game = getattr(module, attr)
     _cache[name] = game

@@ -29,7 +29,7 @@ Demo(mode='add', cap=5)
 >>> parse_options(Demo, {"cap": 11}, "demo")
 Traceback (most recent call last):
 ...
-companion.errors.EventError: option cap (R18) must be a whole number from 0 to 10, not 11
+companion.errors.EventError: l'option cap (R18) doit être un nombre entier de 0 à 10, pas 11 / option cap (R18) must be a whole number from 0 to 10, not 11
 >>> [s.kind for s in option_specs(Demo)]
 ['enum', 'int']
 """
@@ -43,14 +43,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..errors import EventError
+from .refusal import malformed
 
 __all__ = ["OptionSpec", "option", "option_specs", "default_options", "parse_options", "option_form", "choice_words"]
 
 T = TypeVar("T")
 
-#: A check for a ``data`` option: returns an error message (English) or ``None``.
-Check = Callable[[Any], "str | None"]
+#: Why a value is refused, in French and in English.
+Problem = tuple[str, str]
+#: A check for a ``data`` option: returns why the value is refused ``(fr, en)``, or ``None``.
+Check = Callable[[Any], "Problem | None"]
 
 
 @dataclass(frozen=True)
@@ -77,43 +79,46 @@ class OptionSpec:
     #: given, the words are read from the label (see :func:`choice_words`).
     choice_labels: tuple[tuple[str, str], ...] | None = None
 
-    def problem(self, value: Any) -> str | None:
-        """Why ``value`` is not allowed for this option, or ``None`` when it is."""
-        where = f"option {self.name} ({self.decision})" if self.decision else f"option {self.name}"
+    def problem(self, value: Any) -> Problem | None:
+        """Why ``value`` is not allowed for this option ``(fr, en)``, or ``None`` when it is."""
+        tag = f" ({self.decision})" if self.decision else ""
+        fr_where, where = f"l'option {self.name}{tag}", f"option {self.name}{tag}"
         if self.kind == "enum":
             if not any(value == c and type(value) is type(c) for c in self.choices or ()):
-                return f"{where} must be one of {', '.join(map(str, self.choices or ()))}, not {value!r}"
+                return (f"{fr_where} doit être l'une des valeurs {', '.join(map(str, self.choices or ()))}, pas {value!r}",
+                        f"{where} must be one of {', '.join(map(str, self.choices or ()))}, not {value!r}")
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                return f"{where} must be true or false, not {value!r}"
+                return f"{fr_where} doit valoir true ou false, pas {value!r}", f"{where} must be true or false, not {value!r}"
         elif self.kind in ("int", "float"):
-            return self._number_problem(where, value)
+            return self._number_problem(fr_where, where, value)
         elif self.check is not None:
             return self.check(value)
         return None
 
-    def _number_problem(self, where: str, value: Any) -> str | None:
+    def _number_problem(self, fr_where: str, where: str, value: Any) -> Problem | None:
         whole = self.kind == "int"
         ok_type = isinstance(value, int) if whole else isinstance(value, (int, float))
-        if not ok_type or isinstance(value, bool) or value != value:  # NaN is never a value
-            what = "a whole number" if whole else "a number"
-            return f"{where} must be {what}{self._range_text()}, not {value!r}"
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            what = "a whole number" if whole else "a number"
-            return f"{where} must be {what}{self._range_text()}, not {value!r}"
+        bad = not ok_type or isinstance(value, bool) or value != value  # NaN is never a value
+        if bad or (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            fr_what, what = ("un nombre entier", "a whole number") if whole else ("un nombre", "a number")
+            fr_range, en_range = self._range_text()
+            return (f"{fr_where} doit être {fr_what}{fr_range}, pas {value!r}",
+                    f"{where} must be {what}{en_range}, not {value!r}")
         return None
 
-    def _range_text(self) -> str:
-        def show(x: float) -> str:
-            return str(int(x)) if float(x).is_integer() else str(x)
+    def _range_text(self) -> tuple[str, str]:
+        def show(x: float, lang: str) -> str:
+            text = str(int(x)) if float(x).is_integer() else str(x)
+            return text.replace(".", ",") if lang == "fr" else text
 
         if self.lo is not None and self.hi is not None:
-            return f" from {show(self.lo)} to {show(self.hi)}"
+            return f" de {show(self.lo, 'fr')} à {show(self.hi, 'fr')}", f" from {show(self.lo, 'en')} to {show(self.hi, 'en')}"
         if self.lo is not None:
-            return f" of at least {show(self.lo)}"
+            return f" d'au moins {show(self.lo, 'fr')}", f" of at least {show(self.lo, 'en')}"
         if self.hi is not None:
-            return f" of at most {show(self.hi)}"
-        return ""
+            return f" d'au plus {show(self.hi, 'fr')}", f" of at most {show(self.hi, 'en')}"
+        return "", ""
 
 
 def option(default: Any, *, decision: str = "", fr: str, en: str, choices: tuple[Any, ...] | None = None,
@@ -162,17 +167,20 @@ def parse_options(cls: type[T], raw: Mapping[str, Any], game: str) -> T:
     """The typed options from merged JSON options; :class:`EventError` names the first
     unknown option or bad value and nothing is built."""
     if not isinstance(raw, Mapping):
-        raise EventError(f"options for {game} must be an object of named options, not {type(raw).__name__}")
+        raise malformed(f"les options de {game} forment un objet d'options nommées, pas un {type(raw).__name__}",
+                        f"options for {game} must be an object of named options, not {type(raw).__name__}")
     specs = {s.name: s for s in option_specs(cls)}
     unknown = sorted(set(raw) - set(specs))
     if unknown:
-        raise EventError(f"unknown option(s) for {game}: {', '.join(map(str, unknown))}")
+        names = ", ".join(map(str, unknown))
+        raise malformed(f"option(s) inconnue(s) pour {game}\u202f: {names}", f"unknown option(s) for {game}: {names}")
     values: dict[str, Any] = {}
     for name, spec in specs.items():
         value = raw.get(name, spec.default)
         why = spec.problem(value)
         if why:
-            raise EventError(why)
+            fr, en = (why, why) if isinstance(why, str) else why  # a check's text in both languages
+            raise malformed(fr, en)
         values[name] = copy.deepcopy(value)
     return cls(**values)
 

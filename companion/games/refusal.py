@@ -19,23 +19,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..errors import CompanionError, EventError, RuleError
+from ..errors import CompanionError, EventError, RuleError, bilingual
 
-__all__ = ["refuse", "malformed", "texts", "broken", "french_name"]
+__all__ = ["refuse", "malformed", "texts", "broken", "french_name", "rewrap"]
 
 
 def refuse(rule: str | None, fr: str, en: str) -> RuleError:
     """The rules forbid this now (``rule`` names the rule): raise what this returns."""
-    err = RuleError(f"{fr} / {en}", rule=rule)
-    setattr(err, "text", {"fr": fr, "en": en})
-    return err
+    return bilingual(RuleError, fr, en, rule=rule)
 
 
 def malformed(fr: str, en: str) -> EventError:
     """The event is malformed (a missing or ill-typed field): raise what this returns."""
-    err = EventError(f"{fr} / {en}")
-    setattr(err, "text", {"fr": fr, "en": en})
-    return err
+    return bilingual(EventError, fr, en)
 
 
 def texts(err: CompanionError) -> dict[str, str]:
@@ -68,3 +64,12 @@ def french_name(what: str, names: Sequence[tuple[str, str]]) -> str:
         if m:
             return m.expand(replacement)
     return what
+
+
+def rewrap(err: CompanionError) -> EventError:
+    """An :class:`EventError` saying what ``err`` says, in both its languages (for a
+    lower-level error, such as a :class:`~companion.dice.DiceError`, refused as malformed)."""
+    said = texts(err)
+    if said["fr"] == said["en"]:  # an error that carries one text: kept as it is
+        return err if type(err) is EventError else EventError(str(err))
+    return malformed(said["fr"], said["en"])

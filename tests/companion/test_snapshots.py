@@ -170,7 +170,9 @@ def test_import_equals_the_server_fold(tmp_path):
                           tmp_path / "table.sqlite")
     assert report.imported == len(EXAMPLES["peripeties-demo.jsonl"])
     assert [n for n, _ in report.refused] == [len(lines) + 1, len(lines) + 2]
-    assert report.refused[1][1].startswith(f"line {len(lines) + 2}: not valid JSON")
+    n = len(lines) + 2  # numbered once, in each language ("ligne 24 : JSON invalide … / line 24: not valid JSON …")
+    assert report.refused[1][1].startswith(f"ligne {n}\u202f: JSON invalide")
+    assert f" / line {n}: not valid JSON" in report.refused[1][1]
     s = TableService(tmp_path / "table.sqlite")
     replayed = Table().replay(EXAMPLES["peripeties-demo.jsonl"])
     assert json.dumps(s.table.to_json(60)["state"]) == json.dumps(replayed.to_json(60)["state"])

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...errors import EventError, RuleError
+from ...errors import RuleError
+from ..refusal import malformed
 from ...events import Event, Source
 from ..base import Outcome
 from . import board as B
@@ -38,11 +39,13 @@ def _effects(raw: Any) -> tuple[Effect, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise EventError("'modifiers' must be a list of {value, minimum?, maximum?, label?}")
+        raise malformed("«\u202fmodifiers\u202f» doit être une liste de {value, minimum?, maximum?, label?}",
+                        "'modifiers' must be a list of {value, minimum?, maximum?, label?}")
     out_: list[Effect] = []
     for e in raw:
         if not isinstance(e, Mapping):
-            raise EventError("each modifier is {value, minimum?, maximum?, label?}")
+            raise malformed("chaque modificateur est {value, minimum?, maximum?, label?}",
+                            "each modifier is {value, minimum?, maximum?, label?}")
         out_.append(get_effect(e))
     return tuple(out_)
 
@@ -70,7 +73,7 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     passive = get_bool(d, "passive", False)
     score = season_score(state, leader.id, season, _effects(d.get("modifiers")))
     if score <= 0:
-        raise refuse("R16", f"le score de {leader.name} en {gem_name(season, 'fr')} est {score} avec bonus et malus :"
+        raise refuse("R16", f"le score de {leader.name} en {gem_name(season, 'fr')} est {score} avec bonus et malus\u202f:"
                      " avec 0 ou moins, pas d'Appel à mener dans cette Saison",
                      f"{leader.name}'s {season} score is {score} with bonuses/maluses: a score of 0 or less"
                      " cannot lead an Appel in that Season")
@@ -86,7 +89,7 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     n = score + len(helpers) - difficulty
     plan = draw_plan(n, state.options)
     if plan["count"] > 0 and sum(state.pool) == 0:
-        raise refuse("E9", "la pioche est vide : aucun Appel ne peut se résoudre ; faites le Rituel de Communion"
+        raise refuse("E9", "la pioche est vide\u202f: aucun Appel ne peut se résoudre\u202f; faites le Rituel de Communion"
                      " (R35) ou demandez au MJ",
                      "the pool is empty: no Appel can be resolved; perform the Communion Ritual (R35) or ask the GM")
     appel = Appel(season=season, leader=leader.id, helpers=tuple(helpers), talent=talent,
@@ -109,13 +112,14 @@ def announce(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passive: bool) -> list[tuple[str, str]]:
     """R26-R29: the helpers of an Appel as ``(id, form)``, each checked (E18)."""
     if not isinstance(raw, list):
-        raise EventError("'helpers' must be a list of {character, form: direct|resonance}")
+        raise malformed("«\u202fhelpers\u202f» doit être une liste de {character, form\u202f: direct|resonance}",
+                        "'helpers' must be a list of {character, form: direct|resonance}")
     helpers: list[tuple[str, str]] = []
     for h in raw:
         if isinstance(h, str):
             h = {"character": h}
         if not isinstance(h, Mapping):
-            raise EventError("each helper is {character, form}")
+            raise malformed("chaque aide est {character, form}", "each helper is {character, form}")
         form = h.get("form", "direct")
         helper = state.char(h.get("character"))
         if helper.id == leader.id or helper.id in {x for x, _ in helpers}:
@@ -128,7 +132,8 @@ def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passiv
         elif form == "resonance":
             _check_resonance(state, helper, leader, season, passive)
         else:
-            raise EventError("a helper's 'form' is 'direct' or 'resonance'")
+            raise malformed("la «\u202fform\u202f» d'une aide est «\u202fdirect\u202f» ou «\u202fresonance\u202f»",
+                            "a helper's 'form' is 'direct' or 'resonance'")
         helpers.append((helper.id, form))
     return helpers
 
@@ -136,7 +141,7 @@ def _helpers(state: EspriState, raw: Any, leader: Character, season: str, passiv
 def _check_direct_aid(state: EspriState, helper: Character, season: str) -> None:
     """R16 / E18: Direct Aid needs a Called Season score above 0."""
     if season_score(state, helper.id, season) <= 0:
-        raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins : pas d'Aide"
+        raise refuse("R16", f"le score de {helper.name} en {gem_name(season, 'fr')} est 0 ou moins\u202f: pas d'Aide"
                      " directe dans cette Saison",
                      f"{helper.name}'s {season} score is 0 or less: no Direct Aid in that Season")
 
@@ -148,10 +153,10 @@ def _check_resonance(state: EspriState, helper: Character, leader: Character, se
         raise refuse("R26", "pas de Résonance pour une action passive", "Resonance is never possible for a passive action")
     res = helper.resonance_with(leader.id)
     if res is None:
-        raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name} : pas de Résonance",
+        raise refuse("R26", f"{helper.name} n'a pas de Relation avec {leader.name}\u202f: pas de Résonance",
                      f"{helper.name} has no Relationship with {leader.name}: no Resonance")
     if res.current <= 0:
-        raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum} :"
+        raise refuse("R29", f"la Résonance de {helper.name} avec {leader.name} est à 0/{res.maximum}\u202f:"
                      " rechargez-la en manifestant la Relation",
                      f"{helper.name}'s Resonance with {leader.name} is 0/{res.maximum}:"
                      " recharge it by manifesting the Relationship")
@@ -174,7 +179,8 @@ def _spend_resonance(state: EspriState, helpers: list[tuple[str, str]], leader: 
             hc = state.char(hid)
             r = hc.resonance_with(leader)
             if r is None:  # checked by _check_resonance
-                raise RuleError(f"internal error: {hid} has no Resonance with {leader}", rule="R29")
+                raise refuse("R29", f"erreur interne\u202f: {hid} n'a pas de Résonance avec {leader}",
+                             f"internal error: {hid} has no Resonance with {leader}")
             state = state.with_char(hc.with_resonance(replace(r, current=r.current - 1)))
     return state
 
@@ -256,7 +262,7 @@ def cancel(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """Cancel an Appel before its gems are drawn (Resonance points given back)."""
     a = need_step(state, "draw")
     if a.temptation:
-        raise refuse("R14", "la Tentation a été prise : annulez-la plutôt", "the Temptation has been taken: undo it instead")
+        raise refuse("R14", "la Tentation a été prise\u202f: annulez-la plutôt", "the Temptation has been taken: undo it instead")
     for hid, form in a.helpers:
         if form == "resonance":
             h = state.char(hid)
@@ -275,15 +281,15 @@ def draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         return _correct(state, a, get_gems(ev.data))
     if ev.data.get("correction") is True:
         # never the next Appel's draw: a correction of an Appel already resolved names it
-        raise refuse("R12", "aucun tirage à corriger maintenant (l'Appel est fini ou pas encore tiré) ; pour corriger"
-                     " le tirage d'un Appel déjà résolu, renvoyez ce tirage avec « corrects » (son numéro)",
+        raise refuse("R12", "aucun tirage à corriger maintenant (l'Appel est fini ou pas encore tiré)\u202f; pour corriger"
+                     " le tirage d'un Appel déjà résolu, renvoyez ce tirage avec «\u202fcorrects\u202f» (son numéro)",
                      "no draw to correct now (the Appel is over or not drawn yet); to correct the draw of an"
                      " Appel already resolved, send that draw again with 'corrects' (its number)")
     a = need_step(state, "draw")
     gems = get_gems(ev.data)
     total = sum(state.pool)
     if total == 0:
-        raise refuse("E9", "la pioche est vide : l'Appel ne peut pas se résoudre ; faites le Rituel de Communion"
+        raise refuse("E9", "la pioche est vide\u202f: l'Appel ne peut pas se résoudre\u202f; faites le Rituel de Communion"
                      " (R35) ou demandez au MJ",
                      "the pool is empty: the Appel cannot be resolved; perform the Communion Ritual (R35) or ask the GM")
     want = min(a.draw_count, total)
@@ -323,7 +329,7 @@ def redraw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         raise refuse("R12", f"pas de nouveau tirage à N = {a.n} (seulement à N = 1, par le leader, ou N = -1, par le MJ)",
                      f"no redraw at N = {a.n} (only at N = 1, by the leader, or N = -1, by the GM)")
     if a.redrawn:
-        raise refuse("R12", "un seul nouveau tirage par Appel ; la seconde gemme est acceptée",
+        raise refuse("R12", "un seul nouveau tirage par Appel\u202f; la seconde gemme est acceptée",
                      "only one redraw per Appel; the second gem is accepted")
     if a.prayer:
         raise refuse("E7", "le nouveau tirage vient avant l'ajout d'une Prière", "the redraw comes before a Prayer gem is added")
@@ -501,7 +507,7 @@ def _by_key(state: EspriState, a: Appel, sels: list[dict[str, Any]], key: Any) -
         allowed = legal(state, replace(a, chooser="leader"), places=False)
         if any(s["key"] == key for s in allowed):
             raise _prayer_must_be_placed()
-    raise refuse("R17", f"le choix {key!r} n'est pas permis (permis : {', '.join(s['label']['fr'] for s in sels)})",
+    raise refuse("R17", f"le choix {key!r} n'est pas permis (permis\u202f: {', '.join(s['label']['fr'] for s in sels)})",
                  f"selection {key!r} is not allowed (allowed: {', '.join(s['key'] for s in sels)})")
 
 
@@ -519,5 +525,6 @@ def _placing_order(order: Any, gems: list[str]) -> list[str]:
     if order is None:
         return season_first(gems)
     if not isinstance(order, list) or not all(isinstance(g, str) for g in order) or sorted(order) != sorted(gems):
-        raise EventError("'order' must list the selected gems in the order they are placed")
+        raise malformed("«\u202forder\u202f» doit lister les gemmes choisies dans l'ordre où elles sont posées",
+                        "'order' must list the selected gems in the order they are placed")
     return list(order)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ...errors import RuleError
+from ..base import de
 from .options import Options
-from .state import NYMPHS, Board, Quadrant, bilingual, check_season, shown
+from .state import GEM_NAMES, NYMPHS, Board, Quadrant, bilingual, check_season, shown
 
 __all__ = [
     "check_gem_fits", "place", "place_many", "remove_from_centre", "remove_cells",
@@ -26,6 +26,11 @@ __all__ = [
 Record = dict[str, Any]
 
 
+def _fr(key: str) -> str:
+    """A gem's or a Season's French name (the key itself when unknown)."""
+    return GEM_NAMES[key]["fr"] if key in GEM_NAMES else key
+
+
 def world_cell(quad: Quadrant) -> int:
     return quad.length
 
@@ -33,11 +38,11 @@ def world_cell(quad: Quadrant) -> int:
 def check_gem_fits(gem: str, season: str) -> None:
     """R2 / 1.3: a cell holds a gem of its Season, of Time or of Rupture."""
     if gem not in (season, "temps", "rupture"):
-        raise RuleError(
+        raise bilingual(
+            "R2", f"une gemme {_fr(gem)} ne va pas sur le chemin {de(_fr(season))}\u202f: une case porte une gemme"
+            " de sa Saison, de Temps ou de Rupture",
             f"a {gem} gem cannot go on the {season} path: a cell holds a gem of its own Season,"
-            " of Time or of Rupture",
-            rule="R2",
-        )
+            " of Time or of Rupture")
 
 
 def place(board: Board, gem: str, season: str) -> tuple[Board, Record]:
@@ -99,16 +104,18 @@ def remove_cells(board: Board, cells: Iterable[tuple[str, Any]],
             raise bilingual("E3", f"la case {shown(cell)} n'est pas sur le chemin {season} (cases 1 à {quad.length})",
                             f"cell {shown(cell)} is not on the {season} path (cells 1-{quad.length})")
         if (season, cell) in seen:
-            raise RuleError(f"cell {cell} of {season} is named twice", rule="R5")
+            raise bilingual("R5", f"la case {cell} {de(_fr(season))} est nommée deux fois",
+                            f"cell {cell} of {season} is named twice")
         seen.add((season, cell))
         gem = quad.gem_at(cell)
         if gem is None:
-            raise RuleError(f"cell {cell} of the {season} path holds no gem", rule="R5")
+            raise bilingual("R5", f"la case {cell} du chemin {de(_fr(season))} ne porte aucune gemme",
+                            f"cell {cell} of the {season} path holds no gem")
         if allowed is not None and gem not in allowed:
-            raise RuleError(
-                f"cell {cell} of the {season} path holds a {gem} gem, not {' or '.join(sorted(allowed))}",
-                rule="R5",
-            )
+            raise bilingual(
+                "R5", f"la case {cell} du chemin {de(_fr(season))} porte une gemme {_fr(gem)},"
+                f" pas {' ou '.join(_fr(g) for g in sorted(allowed))}",
+                f"cell {cell} of the {season} path holds a {gem} gem, not {' or '.join(sorted(allowed))}")
         removed.append({"gem": gem, "quadrant": season, "cell": cell})
         board = board.with_q(quad.with_cell(cell, None))
     moves: list[Record] = []
@@ -172,10 +179,10 @@ def set_nymph(board: Board, season: str, to: Any) -> tuple[Board, list[Record]]:
             f" pas {shown(to)}",
             f"{NYMPHS[season]} cannot leave her path: cells are 0 (start) to {quad.length} (world), not {shown(to)}")
     if to > 0 and quad.gem_at(to) is None:
-        raise RuleError(
-            f"{NYMPHS[season]} cannot stand on cell {to}: only a paved cell (or the start cell) holds a Nymph",
-            rule="R6",
-        )
+        raise bilingual(
+            "R6", f"{NYMPHS[season]} ne peut pas se tenir sur la case {to}\u202f: seule une case pavée"
+            " (ou la case de départ) porte une Nymphe",
+            f"{NYMPHS[season]} cannot stand on cell {to}: only a paved cell (or the start cell) holds a Nymph")
     if to == quad.nymph:
         return board, []
     return board.with_q(Quadrant(season, quad.cells, to)), [_move(season, quad.nymph, to, "set")]
@@ -184,11 +191,13 @@ def set_nymph(board: Board, season: str, to: Any) -> tuple[Board, list[Record]]:
 def parse_cells(raw: Any, what: str = "cells") -> list[tuple[str, int]]:
     """``[{"quadrant": "hiver", "cell": 3}, ...]`` -> ``[("hiver", 3), ...]``."""
     if not isinstance(raw, list):
-        raise RuleError(f"'{what}' must be a list of {{quadrant, cell}}", rule="R5")
+        raise bilingual("R5", f"«\u202f{what}\u202f» doit être une liste de {{quadrant, cell}}",
+                        f"'{what}' must be a list of {{quadrant, cell}}")
     out = []
     for item in raw:
         if not isinstance(item, Mapping) or "quadrant" not in item or "cell" not in item:
-            raise RuleError(f"each of '{what}' needs 'quadrant' and 'cell'", rule="R5")
+            raise bilingual("R5", f"chaque élément de «\u202f{what}\u202f» demande «\u202fquadrant\u202f» et «\u202fcell\u202f»",
+                            f"each of '{what}' needs 'quadrant' and 'cell'")
         out.append((check_season(item["quadrant"], "quadrant"), item["cell"]))
     return out
 

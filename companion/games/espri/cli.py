@@ -23,7 +23,7 @@ _GEMS = ("printemps", "ete", "automne", "hiver", "temps", "rupture")
 
 def parse_pool(text: str) -> list[int]:
     """``"printemps=12,ete=3"`` -> counts in gem order (missing gems: 0)."""
-    from ...errors import CompanionError
+    from ..refusal import malformed
 
     counts = dict.fromkeys(_GEMS, 0)
     for part in text.split(","):
@@ -31,17 +31,20 @@ def parse_pool(text: str) -> list[int]:
         if not part:
             continue
         if "=" not in part:
-            raise CompanionError(f"pool entry {part!r}: expected GEM=COUNT")
+            raise malformed(f"entrée de réserve {part!r}\u202f: GEMME=NOMBRE attendu", f"pool entry {part!r}: expected GEM=COUNT")
         gem, _, raw = part.partition("=")
         gem = gem.strip().lower()
         if gem not in counts:
-            raise CompanionError(f"unknown gem {gem!r} in --pool; gems are {', '.join(_GEMS)}")
+            raise malformed(f"gemme inconnue {gem!r} dans --pool\u202f; les gemmes sont {', '.join(_GEMS)}",
+                            f"unknown gem {gem!r} in --pool; gems are {', '.join(_GEMS)}")
         try:
             n = int(raw)
         except ValueError:
-            raise CompanionError(f"pool entry {part!r}: the count must be an integer") from None
+            raise malformed(f"entrée de réserve {part!r}\u202f: le nombre doit être un entier",
+                            f"pool entry {part!r}: the count must be an integer") from None
         if n < 0:
-            raise CompanionError(f"pool entry {part!r}: the count must be >= 0")
+            raise malformed(f"entrée de réserve {part!r}\u202f: le nombre doit être positif ou nul",
+                            f"pool entry {part!r}: the count must be >= 0")
         counts[gem] = n
     return [counts[g] for g in _GEMS]
 
@@ -83,10 +86,11 @@ def _cmd_odds(args: argparse.Namespace) -> int:
 
     pool = parse_pool(args.pool)
     if args.score < 0 or args.difficulty < 0:
-        from ...errors import CompanionError
+        from ..refusal import malformed
 
-        raise CompanionError("--score and --difficulty count gems: 0 or more (N = score - difficulty may be"
-                             " negative, R11)")
+        raise malformed("--score et --difficulty comptent des gemmes\u202f: 0 ou plus (N = score - difficulté peut être"
+                        " négatif, R11)",
+                        "--score and --difficulty count gems: 0 or more (N = score - difficulty may be negative, R11)")
     options = {"adjacent_modifier": args.adjacent_modifier, "fixed_criticals": args.fixed_criticals,
                "redraw_first_gem": args.redraw_first_gem}
     talent = not args.no_talent

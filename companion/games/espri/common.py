@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ...errors import CompanionError, EventError, RuleError
+from ...errors import CompanionError, RuleError
+from ..refusal import malformed
 from ..base import Outcome, text
 from .options import MAX_PER_COLOUR
 from .state import (
@@ -50,9 +51,7 @@ def bad_value(rule: str | None, fr: str, en: str) -> CompanionError:
     bounds it (see :func:`refuse`), else an :class:`EventError` (the event is malformed)."""
     if rule is not None:
         return refuse(rule, fr, en)
-    err = EventError(f"{fr} / {en}")
-    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
-    return err
+    return malformed(fr, en)
 
 
 def get_effect(d: Mapping[str, Any]) -> Effect:
@@ -71,14 +70,14 @@ def get_effect(d: Mapping[str, Any]) -> Effect:
 def get_bool(data: Mapping[str, Any], key: str, default: bool) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        raise EventError(f"'{key}' must be true or false")
+        raise malformed(f"«\u202f{key}\u202f» doit valoir true ou false", f"'{key}' must be true or false")
     return value
 
 
 def get_str(data: Mapping[str, Any], key: str, default: str | None = None) -> str:
     value = data.get(key, default)
     if not isinstance(value, str) or not value:
-        raise EventError(f"'{key}' is required (a string)")
+        raise malformed(f"«\u202f{key}\u202f» est requis (un texte)", f"'{key}' is required (a string)")
     return value
 
 
@@ -90,13 +89,13 @@ def get_gems(data: Mapping[str, Any], key: str = "gems") -> list[str]:
     if raw is None and key == "gems" and isinstance(data.get("read"), Mapping):
         objs = data["read"].get("objects", [])
         if not isinstance(objs, list):
-            raise EventError("'read.objects' must be a list")
+            raise malformed("«\u202fread.objects\u202f» doit être une liste", "'read.objects' must be a list")
         raw = []
         for o in objs:
             if not isinstance(o, Mapping) or o.get("kind") != "gem":
                 continue
             if o.get("status") == "pending" or o.get("value") not in GEMS:
-                raise refuse("R1", "une gemme de la lecture est incertaine : confirmez les couleurs sur la tablette",
+                raise refuse("R1", "une gemme de la lecture est incertaine\u202f: confirmez les couleurs sur la tablette",
                              "a gem of the camera read is uncertain: confirm the colours on the tablet")
             raw.append(o["value"])
     if isinstance(raw, Mapping):
@@ -195,11 +194,11 @@ def need_step(state: EspriState, step: str | tuple[str, ...]) -> Appel:
     a = state.appel
     steps = (step,) if isinstance(step, str) else step
     if a is None:
-        raise refuse("R9", "aucun Appel en cours : le MJ en annonce un d'abord",
+        raise refuse("R9", "aucun Appel en cours\u202f: le MJ en annonce un d'abord",
                      "no Appel in progress: the GM announces one first (espri.appel)")
     if a.step not in steps:
-        raise refuse("R9", f"l'Appel attend l'étape « {_STEP_FR.get(a.step, a.step)} », pas"
-                     f" « {' / '.join(_STEP_FR.get(x, x) for x in steps)} »",
+        raise refuse("R9", f"l'Appel attend l'étape «\u202f{_STEP_FR.get(a.step, a.step)}\u202f», pas"
+                     f" «\u202f{' / '.join(_STEP_FR.get(x, x) for x in steps)}\u202f»",
                      f"the Appel waits for step '{a.step}', not '{'/'.join(steps)}'")
     return a
 
@@ -208,7 +207,7 @@ def current_appel(state: EspriState) -> Appel:
     """The Appel in progress, for the steps that only run during one (an internal error,
     never a user's, when there is none)."""
     if state.appel is None:
-        raise RuleError("internal error: no Appel in progress at this step", rule="R9")
+        raise refuse("R9", "erreur interne\u202f: aucun Appel en cours à cette étape", "internal error: no Appel in progress at this step")
     return state.appel
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping
 
-from ...errors import EventError, RuleError
+from ..refusal import malformed, refuse
 from ...events import Event
 from ..base import Outcome
 from . import appel, people, resolve, setup
@@ -77,12 +77,14 @@ class EspriGame:
     def apply(self, state: EspriState, event: Event, rng: random.Random) -> tuple[EspriState, list[Outcome]]:
         handler = HANDLERS.get(event.type)
         if handler is None:
-            raise EventError(f"unknown ESPRI event {event.type!r}; known: {', '.join(sorted(HANDLERS))}")
+            raise malformed(f"événement ESPRI inconnu {event.type!r}\u202f; connus\u202f: {', '.join(sorted(HANDLERS))}",
+                            f"unknown ESPRI event {event.type!r}; known: {', '.join(sorted(HANDLERS))}")
         new, outs = handler(state, event, rng)
         total = sum(gem_census(new).values())
         expected = state.options.gems_per_colour * len(GEMS)
         if total != expected:  # pragma: no cover - a bug, never a user error
-            raise RuleError(f"internal error: {total} gems accounted for, not {expected}", rule="R1")
+            raise refuse("R1", f"erreur interne\u202f: {total} gemmes comptées, pas {expected}",
+                         f"internal error: {total} gems accounted for, not {expected}")
         return new, outs
 
     def state_json(self, state: EspriState) -> dict[str, Any]:

@@ -12,11 +12,11 @@ in ``new_state``, the tablet's set-up form, the odds' defaults
 >>> parse_options({"max_draw": 73})
 Traceback (most recent call last):
 ...
-companion.errors.EventError: option max_draw (R12/E8) must be a whole number from 1 to 72, not 73
+companion.errors.EventError: l'option max_draw (R12/E8) doit être un nombre entier de 1 à 72, pas 73 / option max_draw (R12/E8) must be a whole number from 1 to 72, not 73
 >>> parse_options({"halo_cells": [4, "x"]})
 Traceback (most recent call last):
 ...
-companion.errors.EventError: option halo_cells (1.3) is a list of cell numbers from 1 to 60, not [4, 'x']
+companion.errors.EventError: l'option halo_cells (1.3) est une liste de numéros de case de 1 à 60, pas [4, 'x'] / option halo_cells (1.3) is a list of cell numbers from 1 to 60, not [4, 'x']
 """
 
 from __future__ import annotations
@@ -37,13 +37,14 @@ MAX_PATH = 60
 MAX_PER_COLOUR = 50
 
 
-def _cells_problem(value: Any) -> str | None:
+def _cells_problem(value: Any) -> tuple[str, str] | None:
     """``halo_cells``: a list of cell numbers 1..MAX_PATH (cosmetic: a cell beyond a
     shorter path is simply not shown)."""
     if isinstance(value, list) and all(
             isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= MAX_PATH for c in value):
         return None
-    return f"option halo_cells (1.3) is a list of cell numbers from 1 to {MAX_PATH}, not {value!r}"
+    return (f"l'option halo_cells (1.3) est une liste de numéros de case de 1 à {MAX_PATH}, pas {value!r}",
+            f"option halo_cells (1.3) is a list of cell numbers from 1 to {MAX_PATH}, not {value!r}")
 
 
 @dataclass(frozen=True)

@@ -20,16 +20,21 @@ import random
 from typing import Any, Mapping
 
 from ..base import de
-from ...errors import EventError, RuleError
+from ..refusal import malformed
 from ...events import Event
 from . import board as B
 from .common import Handled, check_fall, refuse, gain_rupture, gem_name, gems_text, get_effect, get_int, get_str, out
 from .state import replace, GEMS, MAX_POINTS, SEASONS, Effect, EspriState, check_gem, pool_add, pool_take
 
 
+#: The French names of the moves that wait for the end of an Appel.
+_WHAT_FR = {"Harmony gift": "Don d'Harmonie", "save": "Sauvetage", "Communion": "Communion",
+            "Lifting a Fall": "Relever une Chute"}
+
+
 def _no_appel(state: EspriState, what: str) -> None:
     if state.appel is not None and state.appel.step != "draw":
-        raise RuleError(f"{what}: wait for the end of the Appel", rule="R9")
+        raise refuse("R9", f"{_WHAT_FR.get(what, what)}\u202f: attendez la fin de l'Appel", f"{what}: wait for the end of the Appel")
 
 
 def effect(state: EspriState, ev: Event, rng: random.Random) -> Handled:
@@ -50,7 +55,7 @@ def effect_clear(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         effects: tuple[Effect, ...] = ()
     else:
         if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(ch.effects):
-            raise EventError(f"no effect {idx!r} on {ch.name}")
+            raise malformed(f"pas d'effet {idx!r} sur {ch.name}", f"no effect {idx!r} on {ch.name}")
         effects = ch.effects[:idx] + ch.effects[idx + 1:]
     return state.with_char(replace(ch, effects=effects)), [out(
         "effect_clear", f"Effets {de(ch.name)} retirés.", f"{ch.name}'s effects cleared.", character=ch.id)]
@@ -96,9 +101,11 @@ def harmony_gift(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     count = get_int(ev.data, "count", 1, 1, 12, "R32", ("le nombre de gemmes", "the count of gems"))
     cost = count * state.options.harmony_cost_per_gem
     if ch.harmony < cost:
-        raise RuleError(f"{ch.name} has {ch.harmony} Harmony, {cost} needed", rule="R32")
+        raise refuse("R32", f"{ch.name} a {ch.harmony} Harmonie, il en faut {cost}",
+                     f"{ch.name} has {ch.harmony} Harmony, {cost} needed")
     if len(to.prayers) + count > to.devotion:
-        raise RuleError(f"{to.name} holds {len(to.prayers)} Prayer(s) of at most {to.devotion} (Dévotion)", rule="R31")
+        raise refuse("R31", f"{to.name} porte {len(to.prayers)} Prière(s) sur {to.devotion} au plus (Dévotion)",
+                     f"{to.name} holds {len(to.prayers)} Prayer(s) of at most {to.devotion} (Dévotion)")
     gems = [ch.own_gem] * count
     pool = pool_take(state.pool, gems)
     state = state.with_char(replace(ch, harmony=ch.harmony - cost))
@@ -116,10 +123,11 @@ def save(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     ch = state.char(ev.data.get("character"))
     target = state.char(ev.data.get("target"))
     if target.id == ch.id:
-        raise RuleError("a Prayer saves a character other than one's own", rule="R31")
+        raise refuse("R31", "une Prière sauve un autre personnage que le sien", "a Prayer saves a character other than one's own")
     gem = target.own_gem
     if gem not in ch.prayers:
-        raise RuleError(f"{ch.name} holds no {gem} Prayer (the Season of {target.name})", rule="R31")
+        raise refuse("R31", f"{ch.name} n'a pas de Prière {gem_name(gem, 'fr')} (la Saison {de(target.name)})",
+                     f"{ch.name} holds no {gem} Prayer (the Season of {target.name})")
     i = ch.prayers.index(gem)
     state = replace(state.with_char(replace(ch, prayers=ch.prayers[:i] + ch.prayers[i + 1:])),
                     pool=pool_add(state.pool, [gem]))
@@ -135,11 +143,13 @@ def recharge(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     other = get_str(ev.data, "with")
     r = ch.resonance_with(other)
     if r is None:
-        raise RuleError(f"{ch.name} has no Relationship with {other}", rule="R30")
+        raise refuse("R30", f"{ch.name} n'a pas de Relation avec {other}", f"{ch.name} has no Relationship with {other}")
     if r.current != 0:
-        raise RuleError(f"Resonance {r.current}/{r.maximum} is not at 0: no recharge", rule="R30")
+        raise refuse("R30", f"la Résonance {r.current}/{r.maximum} n'est pas à 0\u202f: pas de recharge",
+                     f"Resonance {r.current}/{r.maximum} is not at 0: no recharge")
     if r.recharged_day == state.day:
-        raise RuleError(f"{ch.name} has already recharged their Resonance with {other} today", rule="R30")
+        raise refuse("R30", f"{ch.name} a déjà rechargé sa Résonance avec {other} aujourd'hui",
+                     f"{ch.name} has already recharged their Resonance with {other} today")
     state = state.with_char(ch.with_resonance(replace(r, current=r.maximum, recharged_day=state.day)))
     return state, [out("recharge", f"{ch.name} manifeste sa relation ({r.nature or '—'}) : Résonance avec {other} {r.maximum}/{r.maximum}.",
                        f"{ch.name} manifests the Relationship ({r.nature or '—'}): Resonance with {other} {r.maximum}/{r.maximum}.",
@@ -160,13 +170,15 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """
     _no_appel(state, "Communion")
     if state.appel is not None:
-        raise RuleError("Communion: wait for the end of the Appel", rule="R35")
+        raise refuse("R35", "Communion\u202f: attendez la fin de l'Appel", "Communion: wait for the end of the Appel")
     limit = state.options.communion_pool_max
     if sum(state.pool) > limit:
-        raise RuleError(f"the Communion Ritual needs {limit} or fewer gems in the pool ({sum(state.pool)} now)", rule="R35")
+        raise refuse("R35", f"le Rituel de Communion demande {limit} gemmes ou moins dans la réserve ({sum(state.pool)} maintenant)",
+                     f"the Communion Ritual needs {limit} or fewer gems in the pool ({sum(state.pool)} now)")
     members = ev.data.get("members", {})
     if not isinstance(members, Mapping):
-        raise EventError("'members' maps each character id to {pay, gem?, remove}")
+        raise malformed("«\u202fmembers\u202f» associe à chaque identifiant de personnage {pay, gem?, remove}",
+                        "'members' maps each character id to {pay, gem?, remove}")
     pool = state.pool
     cells: list[tuple[str, int]] = []
     per_member: list[tuple[str, list[tuple[str, int]]]] = []
@@ -174,25 +186,26 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     for cid, m in members.items():
         ch = state.char(cid)
         if not isinstance(m, Mapping):
-            raise EventError(f"member {cid}: {{pay, gem?, remove}}")
+            raise malformed(f"membre {cid}\u202f: {{pay, gem?, remove}}", f"member {cid}: {{pay, gem?, remove}}")
         pay = m.get("pay")
         if pay == "harmony":
             if ch.harmony < 1:
-                raise RuleError(f"{ch.name} has no Harmony to pay", rule="R35")
+                raise refuse("R35", f"{ch.name} n'a pas d'Harmonie à payer", f"{ch.name} has no Harmony to pay")
             ch = replace(ch, harmony=ch.harmony - 1)
         elif pay == "prayer":
             g = check_gem(m.get("gem"))
             if g not in ch.prayers:
-                raise RuleError(f"{ch.name} holds no {g} Prayer", rule="R35")
+                raise refuse("R35", f"{ch.name} n'a pas de Prière {gem_name(g, 'fr')}", f"{ch.name} holds no {g} Prayer")
             i = ch.prayers.index(g)
             ch = replace(ch, prayers=ch.prayers[:i] + ch.prayers[i + 1:])
             pool = pool_add(pool, [g])
         else:
-            raise RuleError(f"{ch.name} pays 1 Harmony ('harmony') or 1 Prayer gem ('prayer')", rule="R35")
+            raise refuse("R35", f"{ch.name} paie 1 Harmonie («\u202fharmony\u202f») ou 1 gemme de Prière («\u202fprayer\u202f»)",
+                         f"{ch.name} pays 1 Harmony ('harmony') or 1 Prayer gem ('prayer')")
         mine = B.parse_cells(m.get("remove", []), "remove")
         cap = ch.devotion if ch.season is None else ch.score(ch.season)
         if len(mine) > cap:
-            raise RuleError(f"{ch.name} removes at most {cap} gem(s)", rule="R35")
+            raise refuse("R35", f"{ch.name} retire au plus {cap} gemme(s)", f"{ch.name} removes at most {cap} gem(s)")
         new, falls = check_fall(state.char(cid), ch)
         state = state.with_char(new)
         outs += falls
@@ -210,7 +223,8 @@ def communion(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     sets = min(counts[g] for g in SEASONS + ("temps",))
     rupt = B.parse_cells(ev.data.get("ruptures", []), "ruptures")
     if len(rupt) > sets:
-        raise RuleError(f"{sets} complete set(s) of the five gems removed: at most {sets} Rupture gem(s)", rule="R35")
+        raise refuse("R35", f"{sets} série(s) complète(s) des cinq gemmes retirée(s)\u202f: au plus {sets} gemme(s) de Rupture",
+                     f"{sets} complete set(s) of the five gems removed: at most {sets} Rupture gem(s)")
     board, rremoved, mv = B.remove_cells(board, rupt, only=["rupture"])
     moves += mv
     pool = pool_add(pool, [r["gem"] for r in removed_all + rremoved])
@@ -232,8 +246,8 @@ def redeem(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     h = get_int(ev.data, "harmony", ch.harmony, 0, MAX_POINTS, "R32", ("l'Harmonie", "Harmony"))
     r = get_int(ev.data, "rupture", ch.rupture, 0, MAX_POINTS, "R33", ("la Rupture", "Rupture"))
     if r > h:
-        raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h} : donnez les scores que fixe le MJ"
-                     " (« harmony », « rupture ») pour que la Rupture ne dépasse pas l'Harmonie",
+        raise refuse("R34", f"{ch.name} aurait encore Rupture {r} > Harmonie {h}\u202f: donnez les scores que fixe le MJ"
+                     " («\u202fharmony\u202f», «\u202frupture\u202f») pour que la Rupture ne dépasse pas l'Harmonie",
                      f"{ch.name} would still have Rupture {r} > Harmony {h}: give the scores the GM settles on"
                      " ('harmony', 'rupture') so that Rupture is not above Harmony")
     new = replace(ch, fallen=False, harmony=h, rupture=r)

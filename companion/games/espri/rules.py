@@ -8,9 +8,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from ...errors import RuleError
+from ..refusal import refuse
 from .options import Options
-from .state import BS, CF, CS, F, GEMS, RESULTS, S, SEASONS, Effect, relation
+from .state import BS, CF, CS, F, GEM_NAMES, GEMS, RESULTS, S, SEASONS, Effect, relation
+
+
+def _fr(gems: Iterable[str]) -> str:
+    """Gem keys by their French names, comma-separated (« aucune » for none)."""
+    return ", ".join(GEM_NAMES[g]["fr"] if g in GEM_NAMES else g for g in gems) or "aucune"
 
 __all__ = [
     "effective_score", "draw_plan", "selections", "best_result", "selection_key",
@@ -159,14 +164,16 @@ def best_result(counts: Sequence[int], called: str, options: Options, chooser: s
 def _check_gems(gems: Any, candidates: Sequence[str]) -> list[str]:
     """The chosen gems, each a known gem among the candidates (R1, R17)."""
     if not isinstance(gems, list) or not gems or not all(isinstance(g, str) for g in gems):
-        raise RuleError("'gems' must be a non-empty list of gem names", rule="R17")
+        raise refuse("R17", "«\u202fgems\u202f» doit être une liste non vide de noms de gemmes",
+                     "'gems' must be a non-empty list of gem names")
     for g in gems:
         if g not in GEMS:
-            raise RuleError(f"unknown gem {g!r}", rule="R1")
+            raise refuse("R1", f"gemme inconnue {g!r}", f"unknown gem {g!r}")
     avail = list(candidates)
     for g in gems:
         if g not in avail:
-            raise RuleError(f"no {g} gem among the candidates ({', '.join(candidates) or 'none'})", rule="R17")
+            raise refuse("R17", f"pas de gemme {_fr([g])} parmi les candidates ({_fr(candidates)})",
+                         f"no {g} gem among the candidates ({', '.join(candidates) or 'none'})")
         avail.remove(g)
     return gems
 
@@ -178,15 +185,20 @@ def _check_combination(gems: list[str], candidates: Sequence[str]) -> tuple[list
     mods = [g for g in gems if g in ("temps", "rupture")]
     seas = [g for g in gems if g in SEASONS]
     if "temps" in mods and "rupture" in mods:
-        raise RuleError("a Time gem cannot be placed with a Rupture gem", rule="R17")
+        raise refuse("R17", "une gemme de Temps ne se pose pas avec une gemme de Rupture",
+                     "a Time gem cannot be placed with a Rupture gem")
     if len(mods) > 1:
-        raise RuleError("only one Time or Rupture gem per Appel may modify the result", rule="R17")
+        raise refuse("R17", "une seule gemme de Temps ou de Rupture par Appel peut modifier le résultat",
+                     "only one Time or Rupture gem per Appel may modify the result")
     if len(seas) > 1:
-        raise RuleError("only one Season gem is placed for the result", rule="R17")
+        raise refuse("R17", "une seule gemme de Saison est posée pour le résultat",
+                     "only one Season gem is placed for the result")
     if not seas and any(c in SEASONS for c in candidates):
-        raise RuleError(
+        raise refuse(
+            "R17", "une gemme de Temps ou de Rupture seule n'est permise que si toutes les candidates sont de Temps"
+            " ou de Rupture\u202f; posez-la avec une gemme de Saison",
             "a Time or Rupture gem alone is allowed only when every candidate is Time or Rupture;"
-            " place it with a Season gem", rule="R17")
+            " place it with a Season gem")
     return mods, seas
 
 
@@ -201,6 +213,8 @@ def match_selection(choices: list[dict[str, Any]], gems: Any, direction: Any,
         if sel["key"] in (want, alt):
             return sel
     if seas and mods and direction not in ("up", "down"):
-        raise RuleError("a Time/Rupture gem with a Season gem needs 'direction': up or down", rule="R19")
-    raise RuleError(f"the selection {want} is not allowed here (allowed: {', '.join(s['key'] for s in choices)})",
-                    rule="R17")
+        raise refuse("R19", "une gemme de Temps ou de Rupture avec une gemme de Saison demande «\u202fdirection\u202f»\u202f: up ou down",
+                     "a Time/Rupture gem with a Season gem needs 'direction': up or down")
+    allowed = ", ".join(s["key"] for s in choices)
+    raise refuse("R17", f"la sélection {want} n'est pas permise ici (permises\u202f: {allowed})",
+                 f"the selection {want} is not allowed here (allowed: {allowed})")

@@ -11,7 +11,7 @@ import random
 from typing import Any, Mapping
 
 from ..base import de
-from ...errors import EventError, RuleError
+from ..refusal import malformed
 from ...events import Event, Source
 from . import board as B
 from .common import Handled, bad_value, gem_name, gems_text, get_bool, get_gems, get_int, get_str, out, refuse
@@ -22,11 +22,26 @@ from .state import (
 )
 
 
+#: The French names of the moves that wait for no Appel and no set-up draw.
+_WHAT_FR = {"set-up draw": "Tirage de mise en place", "GM set-up": "Mise en place du MJ",
+            "set a path": "Tracer un chemin", "move a Nymph": "Déplacer une Nymphe",
+            "remove gems": "Retirer des gemmes", "new session": "Nouvelle séance"}
+
+
+def _fr(gem: str) -> str:
+    """A gem's French name (the key itself when unknown)."""
+    return gem_name(gem, "fr") if gem in GEMS else gem
+
+
 def _idle(state: EspriState, what: str) -> None:
+    fr = _WHAT_FR.get(what, what)
     if state.appel is not None:
-        raise RuleError(f"{what}: an Appel is in progress (finish it or undo)", rule="R9")
+        raise refuse("R9", f"{fr}\u202f: un Appel est en cours (terminez-le ou annulez)",
+                     f"{what}: an Appel is in progress (finish it or undo)")
     if state.setup_hand is not None:
-        raise RuleError(f"{what}: {state.setup_hand[0]}'s set-up draw waits for the keep choice", rule="R7")
+        who = state.setup_hand[0]
+        raise refuse("R7", f"{fr}\u202f: le tirage de mise en place {de(who)} attend le choix des gemmes gardées",
+                     f"{what}: {who}'s set-up draw waits for the keep choice")
 
 
 def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
@@ -35,7 +50,8 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     cid = get_str(d, "id")
     role = d.get("role", "guardian")
     if role not in ("guardian", "priestess"):
-        raise EventError("'role' must be 'guardian' or 'priestess'")
+        raise malformed("«\u202frole\u202f» doit être «\u202fguardian\u202f» ou «\u202fpriestess\u202f»",
+                        "'role' must be 'guardian' or 'priestess'")
     season = None if role == "priestess" else check_season(d.get("season"), "tutelary Season")
     scores = _scores(d.get("scores"))
     devotion = get_int(d, "devotion", None, 0, MAX_SCORE, "1.4", ("la Dévotion", "Devotion"))
@@ -43,7 +59,7 @@ def character(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         _check_caps(role, season, scores, devotion)
     talents = d.get("talents", [])
     if not isinstance(talents, list) or not all(isinstance(t, str) for t in talents):
-        raise EventError("'talents' must be a list of strings")
+        raise malformed("«\u202ftalents\u202f» doit être une liste de textes", "'talents' must be a list of strings")
     prayers = tuple(get_gems(d, "prayers")) if "prayers" in d else ()
     if len(prayers) > devotion:
         raise refuse("R31", f"{len(prayers)} gemmes de Prière, c'est plus que la Dévotion ({devotion})",
@@ -76,7 +92,8 @@ _DE = {"hiver": "d'Hiver", "printemps": "de Printemps", "ete": "d'Été", "autom
 def _scores(raw: Any) -> tuple[int, int, int, int]:
     """The four Season scores of a sheet, in :data:`SEASONS` order (a missing one is 0)."""
     if not isinstance(raw, Mapping) or set(raw) - set(SEASONS):
-        raise EventError(f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
+        raise malformed(f"«\u202fscores\u202f» associe à chacune des quatre Saisons ({', '.join(SEASONS)}) un score",
+                        f"'scores' must map the four Seasons ({', '.join(SEASONS)}) to scores")
     hiver, printemps, ete, automne = (get_int(raw, s, 0, 0, MAX_SCORE, "1.4", (f"le score {_DE[s]}", f"the {gem_name(s, 'en')} score"))
                                       for s in SEASONS)
     return hiver, printemps, ete, automne
@@ -112,7 +129,7 @@ def _relationships(raw: Any) -> tuple[Resonance, ...]:
     res = []
     for r in raw:
         if not isinstance(r, Mapping):
-            raise EventError("each relationship is {with, resonance, nature}")
+            raise malformed("chaque relation est {with, resonance, nature}", "each relationship is {with, resonance, nature}")
         m = get_int(r, "resonance", 1, 0, MAX_SCORE, "E24", ("la Résonance", "Resonance"))
         res.append(Resonance(get_str(r, "with"), m, m, str(r.get("nature", ""))))
     return tuple(res)
@@ -145,7 +162,8 @@ def setup_draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         cid, hand = state.setup_hand
         gems = get_gems(ev.data)
         if len(gems) != len(hand):
-            raise RuleError(f"the correction must name {len(hand)} gem(s), as drawn", rule="R7")
+            raise refuse("R7", f"la correction doit nommer {len(hand)} gemme(s), comme au tirage",
+                         f"the correction must name {len(hand)} gem(s), as drawn")
         pool = pool_take(pool_add(state.pool, hand), gems)
         return replace(state, pool=pool, setup_hand=(cid, tuple(gems))), [out(
             "setup_draw_corrected", f"Tirage corrigé : {gems_text(gems, 'fr')}.",
@@ -153,11 +171,12 @@ def setup_draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     _idle(state, "set-up draw")
     ch = state.char(ev.data.get("character"))
     if ch.set_up:
-        raise RuleError(f"{ch.name} has already made the set-up draw", rule="R7")
+        raise refuse("R7", f"{ch.name} a déjà fait son tirage de mise en place", f"{ch.name} has already made the set-up draw")
     gems = get_gems(ev.data)
     want = min(setup_count(ch), sum(state.pool))
     if len(gems) != want:
-        raise RuleError(f"{ch.name} draws {want} gems at set-up (Dévotion + Season), not {len(gems)}", rule="R7")
+        raise refuse("R7", f"{ch.name} pioche {want} gemmes à la mise en place (Dévotion + Saison), pas {len(gems)}",
+                     f"{ch.name} draws {want} gems at set-up (Dévotion + Season), not {len(gems)}")
     pool = pool_take(state.pool, gems)
     keep = min(ch.devotion, sum(1 for g in gems if g != "rupture"))
     return replace(state, pool=pool, setup_hand=(ch.id, tuple(gems))), [out(
@@ -170,22 +189,25 @@ def setup_draw(state: EspriState, ev: Event, rng: random.Random) -> Handled:
 def setup_keep(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     """R7.3-4: keep Dévotion gems as Prayers (never Rupture), place the rest (R2, R3)."""
     if state.setup_hand is None:
-        raise RuleError("no set-up draw waits for a keep choice", rule="R7")
+        raise refuse("R7", "aucun tirage de mise en place n'attend de choix", "no set-up draw waits for a keep choice")
     cid, hand = state.setup_hand
     d = ev.data
     if d.get("character", cid) != cid:
-        raise RuleError(f"the set-up draw waiting is {cid}'s", rule="R7")
+        raise refuse("R7", f"le tirage de mise en place en attente est celui {de(cid)}", f"the set-up draw waiting is {cid}'s")
     ch = state.char(cid)
     keep = get_gems(d, "keep")
     if "rupture" in keep:
-        raise RuleError("Rupture gems drawn at set-up must be placed on the board, never kept", rule="R7")
+        raise refuse("R7", "les gemmes de Rupture piochées à la mise en place sont posées sur le plateau, jamais gardées",
+                     "Rupture gems drawn at set-up must be placed on the board, never kept")
     want = min(ch.devotion, sum(1 for g in hand if g != "rupture"))
     if len(keep) != want:
-        raise RuleError(f"{ch.name} keeps exactly {want} Prayer gem(s) (Dévotion {ch.devotion}), not {len(keep)}", rule="R7")
+        raise refuse("R7", f"{ch.name} garde exactement {want} gemme(s) de Prière (Dévotion {ch.devotion}), pas {len(keep)}",
+                     f"{ch.name} keeps exactly {want} Prayer gem(s) (Dévotion {ch.devotion}), not {len(keep)}")
     rest = list(hand)
     for g in keep:
         if g not in rest:
-            raise RuleError(f"no {g} gem in the set-up draw ({gems_text(hand, 'en')})", rule="R7")
+            raise refuse("R7", f"pas de gemme {_fr(g)} dans le tirage de mise en place ({gems_text(hand, 'fr')})",
+                         f"no {g} gem in the set-up draw ({gems_text(hand, 'en')})")
         rest.remove(g)
     items = _setup_order(ch, rest, d.get("place"))
     board, records = B.place_many(state.board, items)
@@ -204,16 +226,18 @@ def _setup_order(ch: Character, rest: list[str], raw: Any) -> list[tuple[str, st
     Default order (E25): Season gems first, then Time/Rupture."""
     if raw is None:
         if ch.season is None and any(g in ("temps", "rupture") for g in rest):
-            raise RuleError("a Priestess names the quadrant of each Time/Rupture gem ('place')", rule="R2")
+            raise refuse("R2", "une Prêtresse nomme le quadrant de chaque gemme de Temps ou de Rupture («\u202fplace\u202f»)",
+                         "a Priestess names the quadrant of each Time/Rupture gem ('place')")
         ordered = [g for g in rest if g in SEASONS] + [g for g in rest if g not in SEASONS]
         own = ch.season or ""  # a Priestess's Time/Rupture gems were refused just above
         return [(g, g if g in SEASONS else own) for g in ordered]
     if not isinstance(raw, list):
-        raise EventError("'place' must be a list of {gem, quadrant}")
+        raise malformed("«\u202fplace\u202f» doit être une liste de {gem, quadrant}", "'place' must be a list of {gem, quadrant}")
     left = list(rest)
     items = [_set_up_place(ch, item, left) for item in raw]
     if left:
-        raise RuleError(f"every gem not kept is placed: {gems_text(left, 'en')} missing from 'place'", rule="R7")
+        raise refuse("R7", f"toute gemme non gardée est posée\u202f: {gems_text(left, 'fr')} manque(nt) dans «\u202fplace\u202f»",
+                     f"every gem not kept is placed: {gems_text(left, 'en')} missing from 'place'")
     return items
 
 
@@ -222,19 +246,23 @@ def _set_up_place(ch: Character, item: Any, left: list[str]) -> tuple[str, str]:
     if isinstance(item, str):
         item = {"gem": item}
     if not isinstance(item, Mapping):
-        raise EventError("each of 'place' is a gem or {gem, quadrant}")
+        raise malformed("chaque élément de «\u202fplace\u202f» est une gemme ou {gem, quadrant}",
+                        "each of 'place' is a gem or {gem, quadrant}")
     g = check_gem(item.get("gem"))
     if g not in left:
-        raise RuleError(f"no {g} gem left to place", rule="R7")
+        raise refuse("R7", f"plus de gemme {_fr(g)} à poser", f"no {g} gem left to place")
     left.remove(g)
     if g in SEASONS:
         q = item.get("quadrant", g)
         if q != g:
-            raise RuleError(f"a {g} gem goes on its own Season's path, not {q}", rule="R2")
+            raise refuse("R2", f"une gemme {_fr(g)} va sur le chemin de sa Saison, pas {q}",
+                         f"a {g} gem goes on its own Season's path, not {q}")
     elif ch.season is not None:
         q = item.get("quadrant", ch.season)
         if q != ch.season:
-            raise RuleError(f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})", rule="R2")
+            raise refuse("R2", "à la mise en place, les gemmes de Temps et de Rupture d'un Gardien vont sur son quadrant"
+                         f" ({_fr(ch.season)})",
+                         f"at set-up a Guardian's Time/Rupture gems go on their own quadrant ({ch.season})")
     else:
         q = check_season(item.get("quadrant"), "quadrant")
     return g, q
@@ -253,7 +281,8 @@ def setup_gm(state: EspriState, ev: Event, rng: random.Random) -> Handled:
     those available; ``quadrants`` says which when fewer than four)."""
     _idle(state, "GM set-up")
     if state.gm_setup_done:
-        raise RuleError("the GM has already placed the set-up Rupture gems", rule="R7")
+        raise refuse("R7", "le MJ a déjà posé les gemmes de Rupture de la mise en place",
+                     "the GM has already placed the set-up Rupture gems")
     avail = state.pool[GEMS.index("rupture")]
     n = min(state.options.setup_gm_ruptures, avail, 4)
     raw = ev.data.get("quadrants")
@@ -261,10 +290,12 @@ def setup_gm(state: EspriState, ev: Event, rng: random.Random) -> Handled:
         quads = list(BOARD_ORDER)[:n]
     else:
         if not isinstance(raw, list) or len(set(raw)) != len(raw):
-            raise EventError("'quadrants' must be a list of distinct Seasons")
+            raise malformed("«\u202fquadrants\u202f» doit être une liste de Saisons distinctes",
+                            "'quadrants' must be a list of distinct Seasons")
         quads = [check_season(q, "quadrant") for q in raw]
         if len(quads) != n:
-            raise RuleError(f"the GM places {n} Rupture gem(s), one per quadrant", rule="R7")
+            raise refuse("R7", f"le MJ pose {n} gemme(s) de Rupture, une par quadrant",
+                         f"the GM places {n} Rupture gem(s), one per quadrant")
     board, records = B.place_many(state.board, [("rupture", q) for q in quads])
     placed = [r for r in records if r["cell"] is not None]
     state = replace(state, board=board, pool=pool_take(state.pool, ["rupture"] * len(placed)), gm_setup_done=True)
@@ -298,7 +329,8 @@ def set_quadrant(state: EspriState, ev: Event, rng: random.Random) -> Handled:
                              f"cell {c} is not on the path (1-{quad.length})")
             cells[c - 1] = None if g is None else check_gem(g)
     else:
-        raise EventError("'cells' is a list of gems (cell 1 first) or {cell: gem}")
+        raise malformed("«\u202fcells\u202f» est une liste de gemmes (case 1 d'abord) ou {cell: gem}",
+                        "'cells' is a list of gems (cell 1 first) or {cell: gem}")
     for g in cells:
         if g is not None:
             B.check_gem_fits(g, season)

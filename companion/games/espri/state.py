@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, TypeVar
 
 from ...errors import RuleError
+from ..refusal import refuse
 from .options import Options
 
 __all__ = [
@@ -106,9 +107,7 @@ def shown(value: Any) -> str:
 def bilingual(rule: str, fr: str, en: str) -> RuleError:
     """A refusal in both languages naming its rule: the message is ``"fr / en"``,
     ``error.text`` holds them apart for a page that shows one language."""
-    err = RuleError(f"{fr} / {en}", rule=rule)
-    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
-    return err
+    return refuse(rule, fr, en)
 
 
 def check_gem(gem: Any, what: str = "gem") -> str:
@@ -341,8 +340,10 @@ class EspriState:
         for c in self.characters:
             if c.id == cid:
                 return c
-        known = ", ".join(c.id for c in self.characters) or "none yet"
-        raise RuleError(f"unknown character {cid!r} (known: {known})", rule="R2")
+        known = ", ".join(c.id for c in self.characters)
+        fr_known = known or "aucun pour l'instant"
+        raise bilingual("R2", f"personnage inconnu {cid!r} (connus\u202f: {fr_known})",
+                        f"unknown character {cid!r} (known: {known or 'none yet'})")
 
     def with_char(self, ch: Character) -> "EspriState":
         return replace(self, characters=tuple(ch if c.id == ch.id else c for c in self.characters))

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import de
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, int_field, need_character, put, refuse
 from .state import Character, State, evolve
 from .steps import finish
@@ -44,12 +44,12 @@ def _pay_bribe(state: State, ch: Character, payer: Character, turns: int, out: O
     if ch.prison - turns < 1:
         raise refuse(
             "R21",
-            f"le D4 du bagne montre {ch.prison} : on ne peut pas descendre en dessous d'un tour",
+            f"le D4 du bagne montre {ch.prison}\u202f: on ne peut pas descendre en dessous d'un tour",
             f"the prison die shows {ch.prison}: it can be lowered to 1 at most, never below",
         )
     cost = turns * state.options.bribe_rate
     if payer.taels < cost:
-        raise refuse("R21", f"{payer.card.name} a {payer.taels} taels ; {turns} tour(s) coûtent {cost}", f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}")
+        raise refuse("R21", f"{payer.card.name} a {payer.taels} taels\u202f; {turns} tour(s) coûtent {cost}", f"{payer.card.name} has {payer.taels} taels; {turns} turn(s) cost {cost}")
     payer = evolve(payer, taels=payer.taels - cost)
     state = put(state, payer)
     ch = state.character(ch.id) or ch
@@ -73,7 +73,7 @@ def on_bribe(state: State, data: Mapping[str, Any], out: Out) -> State:
         raise refuse("D8", "à cette table, on ne corrompt qu'au moment de la condamnation", "at this table bribes are paid only when the sentence is given")
     if ch.prison <= 0:
         rolling = ep is not None and ep.sub == "prison"
-        raise refuse("R21", f"{ch.card.name} n'est pas au bagne" + (" : lancez d'abord le D4" if rolling else ""),
+        raise refuse("R21", f"{ch.card.name} n'est pas au bagne" + ("\u202f: lancez d'abord le D4" if rolling else ""),
                      f"{ch.card.name} is not in prison" + (" yet: roll the d4 first" if rolling else ""))
     turns = int_field(data, "turns", 0 if in_bribe_step else 1, 4, 1)
     payer = _bribe_payer(state, ch, data)
@@ -112,7 +112,7 @@ def on_cell(state: State, data: Mapping[str, Any], out: Out) -> State:
         raise refuse("R21", f"{ch.card.name} n'est pas au bagne", f"{ch.card.name} is not a convict")
     cell = data.get("cell")
     if not isinstance(cell, str) or not cell.strip() or len(cell) > 40:
-        raise EventError("'cell' must be the name of a cell (1-40 characters)")
+        raise malformed("«\u202fcell\u202f» doit être le nom d'une case (1 à 40 caractères)", "'cell' must be the name of a cell (1-40 characters)")
     ch = evolve(ch, cell=cell.strip())
     out.add("prison.cell", f"Le bagnard {ch.card.name} est placé sur la case {ch.cell} (D9).",
             f"The convict {ch.card.name} is placed on cell {ch.cell} (D9).", character=ch.id, cell=ch.cell)

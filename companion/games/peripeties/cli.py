@@ -40,10 +40,12 @@ def _cmd(args: argparse.Namespace) -> int:
     from ..base import percent
 
     if not 2 <= args.difficulty <= 20:
-        from ...errors import CompanionError
+        from ..refusal import malformed
 
-        raise CompanionError(f"--difficulty {args.difficulty}: the difficulty is the sum of 2D10 (2 to 20) or, for"
-                             " magic, 2D6 (2 to 12) (R6)")
+        raise malformed(f"--difficulty {args.difficulty}\u202f: la difficulté est la somme de 2D10 (2 à 20) ou, pour"
+                        " la magie, de 2D6 (2 à 12) (R6)",
+                        f"--difficulty {args.difficulty}: the difficulty is the sum of 2D10 (2 to 20) or, for"
+                        " magic, 2D6 (2 to 12) (R6)")
     rep = odds_report(args.die, args.modifier, args.difficulty, not args.no_naturals)
     if args.json:
         json.dump(rep, sys.stdout, ensure_ascii=False, indent=2)

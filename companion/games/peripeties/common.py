@@ -6,7 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import EventError, RuleError
+from ...errors import RuleError
+from .. import refusal
+from ..refusal import malformed
 from ..base import Outcome
 from .state import Character, Episode, State, evolve
 
@@ -34,9 +36,7 @@ def refuse(rule: str, fr: str, en: str) -> RuleError:
     The message is ``"fr / en"`` (French first, for a core that shows ``str(error)``);
     ``error.text`` holds ``{"fr", "en"}`` apart for a page that shows one language.
     """
-    err = RuleError(f"{fr} / {en}", rule=rule)
-    err.text = {"fr": fr, "en": en}  # type: ignore[attr-defined]
-    return err
+    return refusal.refuse(rule, fr, en)
 
 
 def name_of(ch: Character) -> str:
@@ -52,14 +52,16 @@ def put(state: State, ch: Character) -> State:
 def need_character(state: State, data: Mapping[str, Any], key: str = "character") -> Character:
     cid = data.get(key)
     if not isinstance(cid, str) or not cid:
-        raise EventError(f"'{key}' must be the id of a character")
+        raise malformed(f"«\u202f{key}\u202f» doit être l'identifiant d'un personnage", f"'{key}' must be the id of a character")
     ch = state.character(cid)
     if ch is None:
         for d in state.dead:
             if d.id == cid:
                 raise refuse("R23", f"{d.card.name} est mort et ne joue plus", f"{d.card.name} is dead and takes no further part")
-        known = ", ".join(c.id for c in state.characters) or "none"
-        raise EventError(f"no character {cid!r} at the table (characters: {known})")
+        known = ", ".join(c.id for c in state.characters)
+        fr_known = known or "aucun"
+        raise malformed(f"pas de personnage {cid!r} à la table (personnages\u202f: {fr_known})",
+                        f"no character {cid!r} at the table (characters: {known or 'none'})")
     return ch
 
 
@@ -85,17 +87,17 @@ def int_field(data: Mapping[str, Any], key: str, lo: int, hi: int, default: int 
     >>> int_field({"taels": -3}, "taels", 0, 10_000)
     Traceback (most recent call last):
     ...
-    companion.errors.EventError: 'taels' must be an integer 0-10000, not -3
+    companion.errors.EventError: « taels » doit être un entier de 0 à 10000, pas -3 / 'taels' must be an integer 0-10000, not -3
     >>> int_field({"turns": "²"}, "turns", 0, 4)
     Traceback (most recent call last):
     ...
-    companion.errors.EventError: 'turns' must be an integer 0-4, not '²'
+    companion.errors.EventError: « turns » doit être un entier de 0 à 4, pas '²' / 'turns' must be an integer 0-4, not '²'
     """
     v = data.get(key, default)
     if isinstance(v, str) and _INT_TEXT.fullmatch(v.strip()):
         v = int(v.strip())
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise EventError(f"'{key}' must be an integer {lo}-{hi}, not {v!r}")
+        raise malformed(f"«\u202f{key}\u202f» doit être un entier de {lo} à {hi}, pas {v!r}", f"'{key}' must be an integer {lo}-{hi}, not {v!r}")
     return v
 
 

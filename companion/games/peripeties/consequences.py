@@ -12,7 +12,7 @@ from typing import Any
 
 from ..base import de
 from ...dice import DiceError
-from ...errors import EventError
+from ..refusal import rewrap
 from .anytime import bribe_max
 from .common import Out, need_episode, put, refuse
 from .dice_input import DieIn
@@ -172,5 +172,5 @@ def consequence_die(state: State, item: DieIn, rng: random.Random, out: Out) -> 
     try:
         value = state.dice[kind].parse(item.value)
     except DiceError as exc:
-        raise EventError(str(exc)) from None
+        raise rewrap(exc) from None
     return _CONSEQUENCE[ep.sub](state, ep, ch, value, rng, out)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from ...dice import DiceError, DiceSet
-from ...errors import EventError
+from ..refusal import malformed, rewrap
 
 __all__ = ["DieIn", "SLOTS", "SYMBOL_SLOTS", "parse_dice_event", "make_die"]
 
@@ -56,7 +56,7 @@ _ONE_DIE = frozenset({"trial", "taels", "prison"})
 def _numbers(v: Any, key: str) -> list[Any]:
     if isinstance(v, list):
         if not v:
-            raise EventError(f"'{key}' is an empty list")
+            raise malformed(f"«\u202f{key}\u202f» est une liste vide", f"'{key}' is an empty list")
         return v
     return [v]
 
@@ -64,32 +64,37 @@ def _numbers(v: Any, key: str) -> list[Any]:
 def _check_fields(data: Mapping[str, Any]) -> None:
     unknown = data.keys() - _EVENT_FIELDS
     if unknown:
-        raise EventError(
-            f"unknown field(s) in peripeties.dice: {', '.join(sorted(unknown))};"
-            f" use 'dice' (a list of {{kind, value, role}}) or the roles {', '.join(SLOTS)}"
-        )
+        names, roles = ", ".join(sorted(unknown)), ", ".join(SLOTS)
+        raise malformed(
+            f"champ(s) inconnu(s) dans peripeties.dice\u202f: {names}\u202f;"
+            f" utilisez «\u202fdice\u202f» (une liste de {{kind, value, role}}) ou les rôles {roles}",
+            f"unknown field(s) in peripeties.dice: {names};"
+            f" use 'dice' (a list of {{kind, value, role}}) or the roles {roles}")
 
 
 def _check_role(i: int, kind: str, role: Any) -> None:
     if role is not None and role not in SLOTS:
-        raise EventError(f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
+        raise malformed(f"dé {i}\u202f: rôle inconnu {role!r}\u202f; rôles\u202f: {', '.join(SLOTS)}",
+                        f"die {i}: unknown role {role!r}; roles: {', '.join(SLOTS)}")
     if role in SYMBOL_SLOTS and role != kind:
-        raise EventError(f"die {i}: a {kind} die cannot play the role {role}")
+        raise malformed(f"dé {i}\u202f: un dé {kind} ne peut pas tenir le rôle {role}", f"die {i}: a {kind} die cannot play the role {role}")
 
 
 def _listed_die(i: int, d: Any, dice: DiceSet) -> DieIn:
     """Die number ``i`` of the ``dice`` list (a camera read): kind, face, optional role."""
     if not (type(d) is dict or isinstance(d, Mapping)) or "kind" not in d or "value" not in d:
-        raise EventError(f"die {i}: needs 'kind' and 'value'")
+        raise malformed(f"dé {i}\u202f: «\u202fkind\u202f» et «\u202fvalue\u202f» sont requis", f"die {i}: needs 'kind' and 'value'")
     extra = d.keys() - _DIE_FIELDS
     if extra:
-        raise EventError(f"die {i}: unknown field(s) {', '.join(sorted(extra))}")
+        raise malformed(f"dé {i}\u202f: champ(s) inconnu(s) {', '.join(sorted(extra))}", f"die {i}: unknown field(s) {', '.join(sorted(extra))}")
     kind = d["kind"]
     die_kind = dice.kinds.get(kind) if isinstance(kind, str) else None
     if die_kind is None:
-        raise EventError(f"die {i}: unknown kind {kind!r}; kinds: {', '.join(dice)}")
+        raise malformed(f"dé {i}\u202f: sorte inconnue {kind!r}\u202f; sortes\u202f: {', '.join(dice)}",
+                        f"die {i}: unknown kind {kind!r}; kinds: {', '.join(dice)}")
     if d.get("status") == "pending" or d["value"] is None:
-        raise EventError(f"die {i} ({kind}) was not read with confidence: enter its face by hand")
+        raise malformed(f"le dé {i} ({kind}) n'a pas été lu avec assurance\u202f: saisissez sa face à la main",
+                        f"die {i} ({kind}) was not read with confidence: enter its face by hand")
     role = d.get("role")
     _check_role(i, kind, role)
     return _die(kind, die_kind.parse(d["value"]), role)
@@ -99,7 +104,8 @@ def _listed_dice(raw: Any, dice: DiceSet) -> list[DieIn]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise EventError("'dice' must be a list of {\"kind\", \"value\", \"role\"?}")
+        raise malformed("«\u202fdice\u202f» doit être une liste de {\"kind\", \"value\", \"role\"?}",
+                        "'dice' must be a list of {\"kind\", \"value\", \"role\"?}")
     return [_listed_die(i, d, dice) for i, d in enumerate(raw, 1)]
 
 
@@ -118,18 +124,20 @@ def _face(slot: str, v: Any) -> int:
     >>> _face("trial", True)
     Traceback (most recent call last):
     ...
-    companion.errors.EventError: 'trial' values are die faces (integers), not True
+    companion.errors.EventError: les valeurs de « trial » sont des faces de dé (des entiers), pas True / 'trial' values are die faces (integers), not True
     >>> _face("difficulty", 11)
     Traceback (most recent call last):
     ...
-    companion.errors.EventError: 'difficulty' is a face of a D10 or a D6 (1-10, 0 = 10), not 11
+    companion.errors.EventError: « difficulty » est une face d'un D10 ou d'un D6 (1 à 10, 0 = 10), pas 11 / 'difficulty' is a face of a D10 or a D6 (1-10, 0 = 10), not 11
     """
     if isinstance(v, bool) or not isinstance(v, int):
-        raise EventError(f"'{slot}' values are die faces (integers), not {v!r}")
+        raise malformed(f"les valeurs de «\u202f{slot}\u202f» sont des faces de dé (des entiers), pas {v!r}",
+                        f"'{slot}' values are die faces (integers), not {v!r}")
     lo, hi = _FACE_RANGE[slot]
     if not lo <= v <= hi:
-        dice = "a D10 or a D6" if slot == "difficulty" else "a D10 or a D12"
-        raise EventError(f"'{slot}' is a face of {dice} (1-{hi}, 0 = 10), not {v}")
+        fr, dice = ("d'un D10 ou d'un D6", "a D10 or a D6") if slot == "difficulty" else ("d'un D10 ou d'un D12", "a D10 or a D12")
+        raise malformed(f"«\u202f{slot}\u202f» est une face {fr} (1 à {hi}, 0 = 10), pas {v}",
+                        f"'{slot}' is a face of {dice} (1-{hi}, 0 = 10), not {v}")
     return v
 
 
@@ -137,7 +145,7 @@ def _keyed_numbers(slot: str, raw: Any, dice: DiceSet) -> list[DieIn]:
     """A numeric role of the keyed form: one die (trial, taels, prison) or a list."""
     values = _numbers(raw, slot)
     if slot in _ONE_DIE and len(values) != 1:
-        raise EventError(f"'{slot}' is one die")
+        raise malformed(f"«\u202f{slot}\u202f» est un seul dé", f"'{slot}' is one die")
     kind = _NUMERIC_SLOT_KIND.get(slot)
     if kind is None:
         return [_die(None, _face(slot, v), slot) for v in values]
@@ -163,9 +171,10 @@ def parse_dice_event(data: Mapping[str, Any], dice: DiceSet) -> list[DieIn]:
     try:
         items = _listed_dice(data.get("dice"), dice) + _keyed_dice(data, dice)
     except DiceError as exc:
-        raise EventError(str(exc)) from None
+        raise rewrap(exc) from None
     if not items and not any(k in data for k in CHOICE_KEYS):
-        raise EventError("no die in this event: give 'dice' or the roles (lieu, difficulty, trial...)")
+        raise malformed("aucun dé dans cet événement\u202f: donnez «\u202fdice\u202f» ou les rôles (lieu, difficulty, trial…)",
+                        "no die in this event: give 'dice' or the roles (lieu, difficulty, trial...)")
     return items
 
 

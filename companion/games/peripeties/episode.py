@@ -20,7 +20,7 @@ from typing import Any
 
 from ..base import de
 from ...dice import DiceError
-from ...errors import EventError
+from ..refusal import malformed, rewrap
 from ...events import Event, Source
 from .common import Out, need_episode, refuse
 from .consequences import accepts, consequence_die, resolve
@@ -40,12 +40,12 @@ def _gourd_choice(state: State, ep: Episode, ch: Character, g: Any) -> int:
     if isinstance(g, bool):
         g = int(g)
     if not isinstance(g, int) or g < 0:
-        raise EventError("'gourd' is true/false or a number of gourds")
+        raise malformed("«\u202fgourd\u202f» vaut true ou false, ou un nombre de gourdes", "'gourd' is true/false or a number of gourds")
     if not g:
         return 0
     o = state.options
     if ep.epreuve is None:
-        raise refuse("R14", "la gourde ne sert qu'au combat : saisissez d'abord le dé d'épreuve", "the gourd only helps in a combat trial: enter the trial die first")
+        raise refuse("R14", "la gourde ne sert qu'au combat\u202f: saisissez d'abord le dé d'épreuve", "the gourd only helps in a combat trial: enter the trial die first")
     if ep.epreuve != "combat":
         raise refuse("R14", "la gourde d'arak ne sert qu'aux épreuves de combat", "the gourd of arak only helps in a combat trial")
     if g > ch.gourds:
@@ -63,7 +63,7 @@ def _brother_choice(state: State, ch: Character, b: Any) -> str | None:
         raise refuse("D3", "à cette table, les frères jurés n'aident pas aux épreuves", "sworn brothers are not used in trials at this table")
     if not isinstance(b, str) or all(x.id != b for x in ch.brothers):
         names = ", ".join(x.id for x in ch.brothers) or "none"
-        raise refuse("R17", f"{b!r} n'est pas un frère juré {de(ch.card.name)} (frères : {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
+        raise refuse("R17", f"{b!r} n'est pas un frère juré {de(ch.card.name)} (frères\u202f: {names})", f"{b!r} is not a sworn brother of {ch.card.name} (brothers: {names})")
     return b
 
 
@@ -71,7 +71,7 @@ def _apply_choices(state: State, choices: Mapping[str, Any]) -> State:
     """Gourd and sworn brother, declared before the roll (R14, R17, D3, D7)."""
     ep, ch = need_episode(state)
     if ep.roll is not None and ep.sub != "gourd":
-        raise refuse("D7", "le jet d'épreuve est fait : les choix se font avant", "the trial is already rolled: choices are made before the roll")
+        raise refuse("D7", "le jet d'épreuve est fait\u202f: les choix se font avant", "the trial is already rolled: choices are made before the roll")
     gourds = _gourd_choice(state, ep, ch, choices["gourd"]) if "gourd" in choices else ep.gourds
     brother = _brother_choice(state, ch, choices["brother"]) if "brother" in choices else ep.brother
     return evolve(state, episode=evolve(ep, gourds=gourds, brother=brother))
@@ -93,7 +93,7 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
     ep, ch = need_episode(state)
     if ep.sub != "trial":
         missing = missing_dice(state, ep)
-        raise refuse("R10", "les dés de la péripétie ne sont pas complets (il manque : " + ", ".join(MISSING_WORDS[m][0] for m in missing) + ")",
+        raise refuse("R10", "les dés de la péripétie ne sont pas complets (il manque\u202f: " + ", ".join(MISSING_WORDS[m][0] for m in missing) + ")",
                      "the episode's dice are not complete (missing: " + ", ".join(MISSING_WORDS[m][1] for m in missing) + "); roll the trial after them")
     die = f"d{ch.card.die}"
     if item.kind is not None and item.kind != die:
@@ -104,7 +104,7 @@ def _roll(state: State, item: DieIn, rng: random.Random, out: Out) -> State:
     try:
         value = int(state.dice[die].parse(item.value))
     except DiceError as exc:
-        raise EventError(str(exc)) from None
+        raise rewrap(exc) from None
     ep = evolve(ep, roll=value)
     state = evolve(state, episode=ep)
     if _gourd_would_help(state, ep, ch, value):
@@ -136,7 +136,7 @@ def _episode_waiting(state: State) -> tuple[Episode, Character]:
     ch = state.current
     if ep is None or ch is None:
         fr, en = ("mise en place", "setup") if state.phase == "setup" else ("phase de voyage", "the travel phase")
-        raise refuse("R2", f"aucun dé n'est attendu maintenant ({fr}) : commencez le tour suivant",
+        raise refuse("R2", f"aucun dé n'est attendu maintenant ({fr})\u202f: commencez le tour suivant",
                      f"no die is expected now ({en}): start the next turn with peripeties.next_turn")
     return ep, ch
 
@@ -145,15 +145,16 @@ def _replace_all(ep: Episode, ch: Character, data: Mapping[str, Any], correction
     """``"replace": true``: a correction of every die of the episode in progress."""
     replace_all = data.get("replace", False)
     if not isinstance(replace_all, bool):
-        raise EventError("'replace' must be true or false")
+        raise malformed("«\u202freplace\u202f» doit valoir true ou false", "'replace' must be true or false")
     if replace_all and not correction:
-        raise EventError("'replace' is for corrections: send it with source 'correction'")
+        raise malformed("«\u202freplace\u202f» sert aux corrections\u202f: envoyez-le avec la source «\u202fcorrection\u202f»",
+                        "'replace' is for corrections: send it with source 'correction'")
     if replace_all and ep.sub == "dice" and not any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
         # A correction of a roll already resolved (the episode before this one) must name
         # it ("corrects": its number): it never becomes the dice of the next episode.
         name = ch.card.name
-        raise refuse("input", f"aucun dé n'est encore saisi pour la péripétie {de(name)} : rien à"
-                     " corriger ici ; pour corriger un jet déjà joué, indiquez son numéro (« corrects »)",
+        raise refuse("input", f"aucun dé n'est encore saisi pour la péripétie {de(name)}\u202f: rien à"
+                     " corriger ici\u202f; pour corriger un jet déjà joué, indiquez son numéro («\u202fcorrects\u202f»)",
                      f"no die is entered yet for {name}'s episode: nothing to correct here;"
                      " to correct a roll already played, give its number ('corrects')")
     return replace_all
@@ -165,7 +166,7 @@ def _consequence_dice(state: State, cid: str, later: list[DieIn], rng: random.Ra
     while later:
         ep = state.episode
         if ep is None or ep.character != cid:
-            raise refuse("input", "plus de dés que la péripétie n'en demande : vérifiez les dés et renvoyez-les", "more dice than this episode needed: check the dice and send them again")
+            raise refuse("input", "plus de dés que la péripétie n'en demande\u202f: vérifiez les dés et renvoyez-les", "more dice than this episode needed: check the dice and send them again")
         i = next((k for k, it in enumerate(later) if accepts(ep, it)), 0)
         state = consequence_die(state, later.pop(i), rng, out)
     return state
@@ -183,7 +184,7 @@ def on_dice(state: State, event: Event, rng: random.Random, out: Out) -> State:
     choices = {k: data[k] for k in ("gourd", "brother") if k in data}
     episode_items, trial_items, later = split(state, ep, items)
     if (correction or replace_all) and ep.roll is not None and (episode_items or replace_all):
-        raise refuse("input", "le jet d'épreuve est fait : les dés ne se corrigent plus (utilisez Annuler)", "the trial is already rolled: the episode dice can no longer be corrected (use undo)")
+        raise refuse("input", "le jet d'épreuve est fait\u202f: les dés ne se corrigent plus (utilisez Annuler)", "the trial is already rolled: the episode dice can no longer be corrected (use undo)")
     if episode_items or replace_all:
         state = merge(state, episode_items, correction, replace_all, out)
     if choices:
@@ -202,21 +203,22 @@ def on_choose(state: State, event: Event, rng: random.Random, out: Out) -> State
     data = event.data
     unknown = set(data) - {"character", "gourd", "brother", "card"}
     if unknown or not data:
-        raise EventError("peripeties.choose takes 'character', 'gourd', 'brother' or 'card'")
+        raise malformed("peripeties.choose prend «\u202fcharacter\u202f», «\u202fgourd\u202f», «\u202fbrother\u202f» ou «\u202fcard\u202f»",
+                        "peripeties.choose takes 'character', 'gourd', 'brother' or 'card'")
     ep = state.episode
     if ep is None:
-        raise refuse("R2", "rien à choisir : aucune péripétie en cours", "nothing to choose now: no episode in progress")
+        raise refuse("R2", "rien à choisir\u202f: aucune péripétie en cours", "nothing to choose now: no episode in progress")
     if "character" in data:
         return choose_next_character(state, data["character"], out)
     if "card" in data:
         return choose_card(state, data["card"], rng, out)
     if ep.sub == "gourd":
         if set(data) != {"gourd"}:
-            raise EventError("after the roll only the gourd can be chosen")
+            raise malformed("après le jet, seule la gourde peut être choisie", "after the roll only the gourd can be chosen")
         state = _apply_choices(state, data)
         return resolve(state, rng, out)
     if ep.sub not in ("dice", "trial"):
-        raise refuse("D7", "le jet d'épreuve est fait : les choix se font avant", "the trial is already rolled: choices are made before the roll")
+        raise refuse("D7", "le jet d'épreuve est fait\u202f: les choix se font avant", "the trial is already rolled: choices are made before the roll")
     state = _apply_choices(state, data)
     ep2, ch = need_episode(state)
     bname = next((b.name for b in ch.brothers if b.id == ep2.brother), None)

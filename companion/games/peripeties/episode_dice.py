@@ -9,7 +9,8 @@ from typing import Any
 
 from ..base import de
 from ...dice import DiceError
-from ...errors import EventError, RuleError
+from ...errors import RuleError
+from ..refusal import malformed, rewrap
 from .common import Out, need_episode, refuse
 from .dice_input import SYMBOL_SLOTS, DieIn, make_die
 from .state import MAX_BROTHERS, Character, Episode, State, evolve
@@ -155,7 +156,7 @@ MISSING_WORDS = {
 def _conflict(word: tuple[str, str], old: Any, new: Any) -> RuleError:
     return refuse(
         "input",
-        f"{word[0]} est déjà saisi ({old}) ; pour le changer en {new}, faites une correction",
+        f"{word[0]} est déjà saisi ({old})\u202f; pour le changer en {new}, faites une correction",
         f"{word[1]} is already entered ({old}); to change it to {new}, send a correction (source 'correction')",
     )
 
@@ -234,7 +235,8 @@ def _difficulty_die(state: State, it: DieIn, expected: str | None) -> tuple[str,
     """One difficulty die (R6): its kind (given, or the one the trial calls for) and face."""
     dkind = it.kind or expected
     if dkind is None:
-        raise EventError("give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
+        raise malformed("donnez le dé d'épreuve (epreuve) avant la difficulté ou avec elle, ou la sorte des dés de difficulté",
+                        "give the trial die (epreuve) before or with the difficulty, or the difficulty dice's kind")
     if dkind not in ("d10", "d6"):
         raise refuse("R6", f"la difficulté se lance avec 2D10 (combat, esprit) ou 2D6 (magie), pas un {dkind}",
                      f"the difficulty is rolled with 2D10 (combat, mind) or 2D6 (magic), not a {dkind}")
@@ -266,7 +268,7 @@ def _numeric_dice(state: State, items: list[DieIn], epreuve: str | None, have_di
             elif role == "detail":
                 new_detail.append(_detail_die(state, it))
     except DiceError as exc:
-        raise EventError(str(exc)) from None
+        raise rewrap(exc) from None
     return new_diff, new_detail
 
 
@@ -283,11 +285,11 @@ def _merge_difficulty(ep: Episode, new_diff: list[tuple[str, int]], correction: 
         return diff, diff_kind
     kinds = {k for k, _ in new_diff}
     if len(kinds) > 1:
-        raise refuse("R6", "les deux dés de difficulté sont de même sorte : 2D10 ou 2D6", "the two difficulty dice are of one kind: 2D10 or 2D6")
+        raise refuse("R6", "les deux dés de difficulté sont de même sorte\u202f: 2D10 ou 2D6", "the two difficulty dice are of one kind: 2D10 or 2D6")
     kind = kinds.pop()
     base = () if correction else diff
     if base and diff_kind != kind:
-        raise refuse("R6", f"la difficulté a déjà des dés {diff_kind} ; faites une correction pour les changer",
+        raise refuse("R6", f"la difficulté a déjà des dés {diff_kind}\u202f; faites une correction pour les changer",
                      f"the difficulty already has {diff_kind} dice; send a correction to change them")
     diff = base + tuple(v for _, v in new_diff)
     if len(diff) > 2:
@@ -296,7 +298,7 @@ def _merge_difficulty(ep: Episode, new_diff: list[tuple[str, int]], correction: 
         shown = " + ".join(map(str, base))
         raise refuse(
             "input",
-            f"la difficulté est déjà saisie ({shown}) ; faites une correction pour la changer",
+            f"la difficulté est déjà saisie ({shown})\u202f; faites une correction pour la changer",
             f"the difficulty is already entered ({shown}); send a correction to change it",
         )
     return diff, kind
@@ -337,7 +339,7 @@ def _merge_detail(state: State, ep: Episode, new_detail: list[int], correction: 
         raise refuse("D14", "cette table joue sans D6 de détail", "this table plays without the detail D6 (option detail_dice)")
     detail = (() if correction else detail) + tuple(new_detail)
     if len(detail) > n:
-        raise refuse("D14", f"{n} D6 de détail à cette table ; faites une correction pour le changer", f"{n} detail D6 at this table; send a correction to change it")
+        raise refuse("D14", f"{n} D6 de détail à cette table\u202f; faites une correction pour le changer", f"{n} detail D6 at this table; send a correction to change it")
     return detail
 
 

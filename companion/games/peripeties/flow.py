@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import de
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, put, refuse
 from .state import Episode, State, evolve
 
@@ -25,9 +25,9 @@ __all__ = ["next_turn", "advance", "finish_episode", "drop_from_turn", "choose_n
 def next_turn(state: State, data: Mapping[str, Any], out: Out) -> State:
     if state.phase == "episodes":
         who = state.current.card.name if state.current else "?"
-        raise refuse("R2", f"l'étape des péripéties n'est pas finie : {who} résout encore sa péripétie", f"the episode step is not over: {who} is still resolving an episode")
+        raise refuse("R2", f"l'étape des péripéties n'est pas finie\u202f: {who} résout encore sa péripétie", f"the episode step is not over: {who} is still resolving an episode")
     if not state.characters:
-        raise refuse("R2", "aucun personnage en jeu : ajoutez d'abord des personnages", "no character in play: add characters first")
+        raise refuse("R2", "aucun personnage en jeu\u202f: ajoutez d'abord des personnages", "no character in play: add characters first")
     if state.phase == "travel" and state.options.banquet_token == "discard_after_travel":
         for ch in state.characters:
             if ch.banquet_turn == state.turn and ch.banquets > 0:
@@ -122,15 +122,15 @@ def choose_next_character(state: State, cid: Any, out: Out) -> State:
     if ep is None or state.current is None:
         raise refuse("R2", "aucune péripétie n'attend de personnage maintenant", "no episode is waiting for a character now")
     if ep.sub != "dice" or any((ep.lieu, ep.adversaire, ep.epreuve, ep.rewards, ep.sentences, ep.difficulty, ep.detail)):
-        raise refuse("R2", "des dés sont déjà saisis pour cette péripétie : annulez-les d'abord", "dice are already entered for this episode: undo them first")
+        raise refuse("R2", "des dés sont déjà saisis pour cette péripétie\u202f: annulez-les d'abord", "dice are already entered for this episode: undo them first")
     target = state.character(cid) if isinstance(cid, str) else None
     if target is None:
-        raise EventError(f"no character {cid!r}")
+        raise malformed(f"pas de personnage {cid!r}", f"no character {cid!r}")
     if cid not in state.queue:
         raise refuse("R2", f"{cid} a déjà joué ce tour (ou est arrivé après son début)", f"{cid} has already played this turn (or joined after it began)")
     owner = state.current.player
     if target.player != owner:
-        raise refuse("R2", f"{target.card.name} appartient à {target.player} ; c'est au tour {de(owner)}", f"{target.card.name} belongs to {target.player}; it is {owner}'s turn")
+        raise refuse("R2", f"{target.card.name} appartient à {target.player}\u202f; c'est au tour {de(owner)}", f"{target.card.name} belongs to {target.player}; it is {owner}'s turn")
     if cid == ep.character:
         return state
     queue = (cid,) + tuple(q for q in state.queue if q != cid)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...dice import DiceError, default_dice, dice_from_json
-from ...errors import EventError
+from ..refusal import malformed, rewrap
 from ...events import Event
 from ..base import Outcome
 from .common import Out, with_recent
@@ -78,7 +78,7 @@ class Peripeties:
         try:
             dice = default_dice() if opts.dice_faces is None else dice_from_json(opts.dice_faces, "option dice_faces")
         except DiceError as exc:
-            raise EventError(str(exc)) from None
+            raise rewrap(exc) from None
         if opts.deck == "example":
             cards = example_cards()
         elif opts.deck in ("none", None):
@@ -93,7 +93,9 @@ class Peripeties:
         verb = event.type.split(".", 1)[1] if "." in event.type else ""
         handler = _HANDLERS.get(verb)
         if handler is None:
-            raise EventError(f"unknown event {event.type!r}; Péripéties events: {', '.join(EVENT_TYPES)}")
+            known = ", ".join(EVENT_TYPES)
+            raise malformed(f"événement inconnu {event.type!r}\u202f; événements de Péripéties\u202f: {known}",
+                            f"unknown event {event.type!r}; Péripéties events: {known}")
         out = Out()
         new = handler(state, event, rng, out)
         return with_recent(state, new, out), list(out)

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ..base import de
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, need_episode, put, refuse
 from .state import MAX_BROTHERS, TRIALS, Card, State, evolve
 from .steps import current, finish, note, set_sub
@@ -94,7 +94,7 @@ def apply_reward(state: State, key: str, rng: random.Random, out: Out) -> State:
                           "Sworn brother: draw a bandit card and enter it (R16).", character=ch.id)
             return set_sub(state, "brother_card")
         return _draw_brother(state, rng, out)
-    raise EventError(f"unknown reward {key!r}")
+    raise malformed(f"récompense inconnue {key!r}", f"unknown reward {key!r}")
 
 
 def is_junior(state: State, card: Card, main: Card) -> bool:
@@ -163,7 +163,7 @@ def choose_card(state: State, card_id: Any, rng: random.Random, out: Out) -> Sta
                       "Draw pile exhausted: no sworn brother (D5).")
         return finish(state, out)
     if not isinstance(card_id, str) or card_id not in state.deck:
-        raise EventError(f"no card {card_id!r} in the deck")
+        raise malformed(f"pas de carte {card_id!r} dans le paquet", f"no card {card_id!r} in the deck")
     if card_id not in state.pile:
         in_discard = card_id in state.discard
         raise refuse(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..base import de
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, put
 from .setup import to_hand
 from .state import Character, State, evolve
@@ -76,7 +76,7 @@ def apply_sentence(state: State, key: str, out: Out) -> State:
             character=ch.id, brothers=list(brothers),
         )
         return set_sub(state, "prison")
-    raise EventError(f"unknown sentence {key!r}")
+    raise malformed(f"peine inconnue {key!r}", f"unknown sentence {key!r}")
 
 
 def kill(state: State, ch: Character, out: Out) -> State:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import EventError
+from ..refusal import malformed
 from .common import Out, int_field, need_character, put, refuse
 from .deck import card_from_json, cards_from_json, slug
 from .flow import drop_from_turn
@@ -42,7 +42,7 @@ _CARD_EDIT_FIELDS = ("name", "nickname", "rank", "star", "combat", "esprit", "ma
 def _player_name(data: Mapping[str, Any], key: str) -> str:
     name = data.get(key)
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
-        raise EventError(f"'{key}' must be a player's name (1-40 characters)")
+        raise malformed(f"«\u202f{key}\u202f» doit être un nom de joueur (1 à 40 caractères)", f"'{key}' must be a player's name (1-40 characters)")
     return name.strip()
 
 
@@ -57,9 +57,9 @@ def add_player(state: State, data: Mapping[str, Any], out: Out) -> State:
 def remove_player(state: State, data: Mapping[str, Any], out: Out) -> State:
     name = _player_name(data, "name")
     if name not in state.players:
-        raise EventError(f"no player called {name}")
+        raise malformed(f"aucun joueur nommé {name}", f"no player called {name}")
     if any(c.player == name for c in state.characters):
-        raise refuse("R2", f"{name} a encore des personnages en jeu : retirez-les d'abord", f"{name} still has characters in play: remove them first")
+        raise refuse("R2", f"{name} a encore des personnages en jeu\u202f: retirez-les d'abord", f"{name} still has characters in play: remove them first")
     out.add("player.removed", f"{name} quitte la table.", f"{name} leaves the table.", player=name)
     return evolve(
         state,
@@ -73,17 +73,20 @@ def set_order(state: State, data: Mapping[str, Any], out: Out) -> State:
     players = data.get("players")
     if players is not None:
         if not isinstance(players, list) or sorted(map(str, players)) != sorted(state.players) or len(set(players)) != len(players):
-            raise EventError(f"'players' must list every player once: {', '.join(state.players)}")
+            raise malformed(f"«\u202fplayers\u202f» doit nommer chaque joueur une fois\u202f: {', '.join(state.players)}",
+                            f"'players' must list every player once: {', '.join(state.players)}")
         state = evolve(state, players=tuple(players))
     chars = data.get("characters")
     if chars is not None:
         ids = [c.id for c in state.characters]
         if not isinstance(chars, list) or sorted(map(str, chars)) != sorted(ids) or len(set(chars)) != len(chars):
-            raise EventError(f"'characters' must list every character once: {', '.join(ids)}")
+            raise malformed(f"«\u202fcharacters\u202f» doit nommer chaque personnage une fois\u202f: {', '.join(ids)}",
+                            f"'characters' must list every character once: {', '.join(ids)}")
         by_id = {c.id: c for c in state.characters}
         state = evolve(state, characters=tuple(by_id[i] for i in chars))
     if players is None and chars is None:
-        raise EventError("peripeties.order needs 'players' and/or 'characters'")
+        raise malformed("peripeties.order demande «\u202fplayers\u202f» ou «\u202fcharacters\u202f» (ou les deux)",
+                        "peripeties.order needs 'players' and/or 'characters'")
     out.add(
         "order",
         "Ordre du tour : " + ", ".join(state.players),
@@ -116,23 +119,23 @@ def validate_tokens(state: State, ch: Character) -> None:
     o = state.options
     for f in ("wounds", "banquets", "gourds", "taels", "immobilised"):
         if getattr(ch, f) < 0:
-            raise refuse("R22" if f == "wounds" else "tokens", f"{ch.card.name} : {f} ne peut pas être négatif", f"{ch.card.name}: {f} cannot be negative")
+            raise refuse("R22" if f == "wounds" else "tokens", f"{ch.card.name}\u202f: {f} ne peut pas être négatif", f"{ch.card.name}: {f} cannot be negative")
     if not 0 <= ch.prison <= 4:
-        raise refuse("R21", f"{ch.card.name} : le D4 du bagne montre 1 à 4 (0 = libre), pas {ch.prison}", f"{ch.card.name}: the prison D4 shows 1-4 (0 = free), not {ch.prison}")
+        raise refuse("R21", f"{ch.card.name}\u202f: le D4 du bagne montre 1 à 4 (0 = libre), pas {ch.prison}", f"{ch.card.name}: the prison D4 shows 1-4 (0 = free), not {ch.prison}")
     if any(x < 0 or x > o.xp_cap_each for x in ch.xp) or ch.xp_total > o.xp_cap_total:
         raise refuse(
             "R18",
-            f"{ch.card.name} : l'expérience est plafonnée à +{o.xp_cap_each} par caractéristique et +{o.xp_cap_total} au total",
+            f"{ch.card.name}\u202f: l'expérience est plafonnée à +{o.xp_cap_each} par caractéristique et +{o.xp_cap_total} au total",
             f"{ch.card.name}: experience must stay within +{o.xp_cap_each} per characteristic and +{o.xp_cap_total} in total",
         )
     if ch.effective_combat <= o.death_at:
         raise refuse(
             "R22",
-            f"{ch.card.name} : un combat effectif de {ch.effective_combat} signifierait la mort",
+            f"{ch.card.name}\u202f: un combat effectif de {ch.effective_combat} signifierait la mort",
             f"{ch.card.name}: effective combat {ch.effective_combat} would mean death; a living character needs more",
         )
     if len(ch.brothers) > MAX_BROTHERS:
-        raise refuse("R16", f"{ch.card.name} : {MAX_BROTHERS} frères jurés au plus", f"{ch.card.name}: at most {MAX_BROTHERS} sworn brothers")
+        raise refuse("R16", f"{ch.card.name}\u202f: {MAX_BROTHERS} frères jurés au plus", f"{ch.card.name}: at most {MAX_BROTHERS} sworn brothers")
 
 
 def _apply_tokens(ch: Character, data: Mapping[str, Any]) -> Character:
@@ -142,12 +145,14 @@ def _apply_tokens(ch: Character, data: Mapping[str, Any]) -> Character:
         if isinstance(xp, Mapping):
             unknown = set(xp) - set(TRIALS)
             if unknown:
-                raise EventError(f"'xp' keys are {', '.join(TRIALS)}, not {', '.join(sorted(unknown))}")
+                raise malformed(f"les clés de «\u202fxp\u202f» sont {', '.join(TRIALS)}, pas {', '.join(sorted(unknown))}",
+                                f"'xp' keys are {', '.join(TRIALS)}, not {', '.join(sorted(unknown))}")
             vals = [int_field(xp, t, 0, 100, ch.xp_of(t)) for t in TRIALS]
         elif isinstance(xp, list) and len(xp) == 3:
             vals = [int_field({"xp": v}, "xp", 0, 100) for v in xp]
         else:
-            raise EventError("'xp' must be {\"combat\": n, \"esprit\": n, \"magie\": n} or a list of three")
+            raise malformed("«\u202fxp\u202f» vaut {\"combat\": n, \"esprit\": n, \"magie\": n} ou une liste de trois nombres",
+                            "'xp' must be {\"combat\": n, \"esprit\": n, \"magie\": n} or a list of three")
         changes["xp"] = (vals[0], vals[1], vals[2])
     for f in ("wounds", "banquets", "gourds", "taels", "immobilised"):
         if f in data:
@@ -164,13 +169,14 @@ def _set_brothers(state: State, ch: Character, data: Mapping[str, Any]) -> tuple
         return state, ch
     ids = data["brothers"]
     if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids) or len(set(ids)) != len(ids):
-        raise EventError("'brothers' must be a list of distinct card ids")
+        raise malformed("«\u202fbrothers\u202f» doit être une liste d'identifiants de cartes distincts",
+                        "'brothers' must be a list of distinct card ids")
     if len(ids) > MAX_BROTHERS:
         raise refuse("R16", f"{MAX_BROTHERS} frères jurés au plus", f"at most {MAX_BROTHERS} sworn brothers")
     in_use = _cards_in_use(state) - {b.id for b in ch.brothers}
     for x in ids:
         if x not in state.deck:
-            raise EventError(f"no card {x!r} in the deck")
+            raise malformed(f"pas de carte {x!r} dans le paquet", f"no card {x!r} in the deck")
         if x in in_use or x == ch.card.id:
             raise refuse("R16", f"la carte {x} est déjà en jeu", f"the card {x} is already in play")
     dropped = tuple(b.id for b in ch.brothers if b.id not in ids)
@@ -194,7 +200,8 @@ def _card_changes(card: Card, data: Mapping[str, Any], where: str) -> Card:
 def _deck_card(state: State, card_ref: Any) -> tuple[State, Card]:
     """A card of the deck not in play (R16), taken from the pile, discard pile or hands."""
     if not isinstance(card_ref, str) or card_ref not in state.deck:
-        raise EventError(f"no card {card_ref!r} in the deck; use a card id or give the card's values")
+        raise malformed(f"pas de carte {card_ref!r} dans le paquet\u202f; donnez l'identifiant d'une carte ou ses valeurs",
+                        f"no card {card_ref!r} in the deck; use a card id or give the card's values")
     if card_ref in _cards_in_use(state):
         raise refuse("R16", f"la carte {card_ref} est déjà en jeu", f"the card {card_ref} is already in play")
     card = state.deck[card_ref]
@@ -223,7 +230,7 @@ def _new_id(state: State, data: Mapping[str, Any], card: Card) -> tuple[str, int
     custom card's id goes on counting from it)."""
     cid = data.get("id", card.id if data.get("card") is not None else slug(card.name))
     if not isinstance(cid, str) or not cid:
-        raise EventError("'id' must be a non-empty string")
+        raise malformed("«\u202fid\u202f» doit être un texte non vide", "'id' must be a non-empty string")
     base = cid
     n = 2
     taken = {c.id for c in state.characters} | {c.id for c in state.dead}
@@ -271,14 +278,16 @@ def edit_character(state: State, data: Mapping[str, Any], out: Out) -> State:
     allowed = {"character", "player", *_CARD_EDIT_FIELDS, *TOKEN_FIELDS}
     unknown = set(data) - allowed
     if unknown:
-        raise EventError(f"unknown field(s) {', '.join(sorted(unknown))}; editable: {', '.join(sorted(allowed - {'character'}))}")
+        names, editable = ", ".join(sorted(unknown)), ", ".join(sorted(allowed - {"character"}))
+        raise malformed(f"champ(s) inconnu(s) {names}\u202f; modifiables\u202f: {editable}",
+                        f"unknown field(s) {names}; editable: {editable}")
     new = ch
     if set(data) & set(_CARD_EDIT_FIELDS):
         new = evolve(new, card=_card_changes(ch.card, data, f"character {ch.id}"))
     if "player" in data:
         player = _player_name(data, "player")
         if player not in state.players:
-            raise EventError(f"no player called {player}")
+            raise malformed(f"aucun joueur nommé {player}", f"no player called {player}")
         new = evolve(new, player=player)
     new = _apply_tokens(new, data)
     state, new = _set_brothers(state, new, data)
@@ -299,7 +308,7 @@ def remove_character(state: State, data: Mapping[str, Any], out: Out) -> State:
     ch = need_character(state, data)
     to = data.get("to", "discard")
     if to not in ("discard", "pile", "hand"):
-        raise EventError("'to' must be discard, pile or hand")
+        raise malformed("«\u202fto\u202f» vaut discard, pile ou hand", "'to' must be discard, pile or hand")
     cards = (ch.card.id, *(b.id for b in ch.brothers))
     state = evolve(state, characters=tuple(c for c in state.characters if c.id != ch.id))
     if to == "discard":

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast
 
-from ...errors import RuleError
+from ..refusal import broken
 from ..base import percent
 from ..expects import DiceWanted
 
@@ -218,7 +218,7 @@ def expects_of(state: State) -> PeripetiesStep:
         return _setup_or_travel(state)
     ch = state.current
     if ch is None:
-        raise RuleError("the episode's character is not at the table")
+        raise broken("the episode's character is not at the table")
     head = _head(state, ep, ch)
     owner, nxt, sub = head["player"], head["next_player"], ep.sub
     if sub == "dice":

@@ -44,27 +44,29 @@ def register_odds(subparsers: Any) -> None:
 
 
 def odds_report(args: argparse.Namespace) -> dict[str, Any]:
-    from ...errors import CompanionError
+    from ..refusal import malformed
     from .odds import as_floats, net_distribution, pool_from, success_probability
     from .signatures import parse_signature
 
     for what, v in (("--attribute", args.attribute), ("--skill", args.skill)):
         if not 0 <= v <= 5:
-            raise CompanionError(f"{what} {v}: attributes and skills are rated 0 to 5 (R1, A16); extra dice come"
-                                 " from Ki (--ki-rolled, --ki-kept) or modifiers (--rolled-mod, --kept-mod)")
+            raise malformed(f"{what} {v}\u202f: attributs et compétences sont notés de 0 à 5 (R1, A16)\u202f; les dés en plus"
+                            " viennent du Ki (--ki-rolled, --ki-kept) ou des modificateurs (--rolled-mod, --kept-mod)",
+                            f"{what} {v}: attributes and skills are rated 0 to 5 (R1, A16); extra dice come"
+                            " from Ki (--ki-rolled, --ki-kept) or modifiers (--rolled-mod, --kept-mod)")
     for what, v in (("--ki-rolled", args.ki_rolled), ("--ki-kept", args.ki_kept)):
         if v < 0:
-            raise CompanionError(f"{what} {v}: Ki spent cannot be negative")
+            raise malformed(f"{what} {v}\u202f: le Ki dépensé ne peut pas être négatif", f"{what} {v}: Ki spent cannot be negative")
     rolled = max(0, args.attribute + args.ki_rolled + args.rolled_mod)
     asked = rolled if args.damage else max(0, args.skill + args.ki_kept + args.kept_mod)
     kept = min(asked, rolled)  # A5: dice kept > dice rolled -> keep every die rolled
     if args.required < 1:
-        raise CompanionError("--required must be at least 1")
+        raise malformed("--required vaut au moins 1", "--required must be at least 1")
     sigs = [parse_signature(s) for s in args.signature]
     try:
         spec = pool_from(rolled, kept, args.difficulty, sigs, args.ones_scope, args.tens_reroll)
     except ValueError as exc:
-        raise CompanionError(str(exc)) from None
+        raise malformed(f"jet impossible\u202f: {exc}", str(exc)) from None
     dist = net_distribution(spec)
     return {
         "game": "shayo",

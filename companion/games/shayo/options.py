@@ -11,7 +11,7 @@ read the checked options as a mapping (``state.options["melee_difficulty"]``).
 >>> parse_options({"mastery": {"mediocre": 2}})
 Traceback (most recent call last):
 ...
-companion.errors.EventError: option 'mastery' must give every quality: mediocre, normal, superior, exceptional
+companion.errors.EventError: l'option « mastery » doit donner chaque qualité : mediocre, normal, superior, exceptional / option 'mastery' must give every quality: mediocre, normal, superior, exceptional
 """
 
 from __future__ import annotations
@@ -30,27 +30,35 @@ __all__ = ["Options", "OPTION_SPECS", "default_options", "parse_options", "check
 QUALITIES = ("mediocre", "normal", "superior", "exceptional")
 
 
-def _fields_problem(value: Any, types: Mapping[str, type], name: str) -> str | None:
+#: Why an option's value is refused, in French and in English.
+Problem = tuple[str, str]
+
+
+def _fields_problem(value: Any, types: Mapping[str, type], name: str) -> Problem | None:
     """Why ``value`` is not an object with exactly these fields, of these types (ints 0-100)."""
     if not isinstance(value, Mapping) or set(value) != set(types):
-        return f"option {name!r} must be an object with {', '.join(types)}"
+        return (f"l'option «\u202f{name}\u202f» doit être un objet avec {', '.join(types)}",
+                f"option {name!r} must be an object with {', '.join(types)}")
     for key, typ in types.items():
         v = value[key]
         ok = isinstance(v, bool) if typ is bool else (isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100)
         if not ok:
-            kind = "true or false" if typ is bool else "a whole number from 0 to 100"
-            return f"option '{name}.{key}' must be {kind}, not {v!r}"
+            fr, kind = ("true ou false", "true or false") if typ is bool else (
+                "un nombre entier de 0 à 100", "a whole number from 0 to 100")
+            return (f"l'option «\u202f{name}.{key}\u202f» doit être {fr}, pas {v!r}",
+                    f"option '{name}.{key}' must be {kind}, not {v!r}")
     return None
 
 
-def _object(name: str, types: Mapping[str, type]) -> Callable[[Any], str | None]:
+def _object(name: str, types: Mapping[str, type]) -> Callable[[Any], Problem | None]:
     return lambda value: _fields_problem(value, types, name)
 
 
-def _per_quality(name: str, check: Callable[[Any, str], str | None]) -> Callable[[Any], str | None]:
-    def problem(table: Any) -> str | None:
+def _per_quality(name: str, check: Callable[[Any, str], Problem | None]) -> Callable[[Any], Problem | None]:
+    def problem(table: Any) -> Problem | None:
         if not isinstance(table, Mapping) or set(table) != set(QUALITIES):
-            return f"option {name!r} must give every quality: {', '.join(QUALITIES)}"
+            return (f"l'option «\u202f{name}\u202f» doit donner chaque qualité\u202f: {', '.join(QUALITIES)}",
+                    f"option {name!r} must give every quality: {', '.join(QUALITIES)}")
         for q in QUALITIES:
             why = check(table[q], f"{name}.{q}")
             if why:
@@ -60,24 +68,29 @@ def _per_quality(name: str, check: Callable[[Any, str], str | None]) -> Callable
     return problem
 
 
-def _mastery_level(v: Any, name: str) -> str | None:
+def _mastery_level(v: Any, name: str) -> Problem | None:
     if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 5:
         return None
-    return f"option '{name}' must be a level 0-5, not {v!r}"
+    return f"l'option «\u202f{name}\u202f» doit être un niveau de 0 à 5, pas {v!r}", f"option '{name}' must be a level 0-5, not {v!r}"
 
 
-def _check_initiative_attribute(v: Any) -> str | None:
-    return None if v is None or isinstance(v, str) else "option 'initiative_attribute' must be an attribute name or null"
+def _check_initiative_attribute(v: Any) -> Problem | None:
+    if v is None or isinstance(v, str):
+        return None
+    return ("l'option «\u202finitiative_attribute\u202f» doit être un nom d'attribut ou null",
+            "option 'initiative_attribute' must be an attribute name or null")
 
 
-def _check_life_lines(lines: Any) -> str | None:
+def _check_life_lines(lines: Any) -> Problem | None:
     if not isinstance(lines, list) or not 1 <= len(lines) <= 20 or not all(
         isinstance(x, Mapping) and isinstance(x.get("boxes"), int) and not isinstance(x["boxes"], bool)
         and 1 <= x["boxes"] <= 100 for x in lines
     ):
-        return "option 'life_lines' must be a list of 1-20 {fr, en, boxes 1-100}"
+        return ("l'option «\u202flife_lines\u202f» doit être une liste de 1 à 20 {fr, en, boxes de 1 à 100}",
+                "option 'life_lines' must be a list of 1-20 {fr, en, boxes 1-100}")
     if not all(isinstance(x.get("fr"), str) and isinstance(x.get("en"), str) for x in lines):
-        return "each life line needs 'fr' and 'en' labels"
+        return ("chaque ligne de vie demande les libellés «\u202ffr\u202f» et «\u202fen\u202f»",
+                "each life line needs 'fr' and 'en' labels")
     return None
 
 

@@ -35,41 +35,47 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _check_reroll_levels(v: Any) -> str | None:
+def _check_reroll_levels(v: Any) -> tuple[str, str] | None:
     if isinstance(v, list) and all(
         isinstance(x, list) and len(x) == 2 and _is_int(x[0]) and _is_int(x[1]) and 0 <= x[1] <= 10 for x in v
     ):
         return None
-    return "option reroll_levels (W5) must be a list of [min level, re-rolls] pairs of integers (re-rolls 0-10)"
+    return ("l'option reroll_levels (W5) doit être une liste de paires d'entiers [niveau minimal, relances]"
+            " (relances de 0 à 10)",
+            "option reroll_levels (W5) must be a list of [min level, re-rolls] pairs of integers (re-rolls 0-10)")
 
 
-def _check_attribute_budgets(v: Any) -> str | None:
+def _check_attribute_budgets(v: Any) -> tuple[str, str] | None:
     if isinstance(v, Mapping) and all(
         k in _PRIORITY_KEYS and isinstance(b, Mapping) and _is_int(b.get("points")) and _is_int(b.get("max"))
         for k, b in v.items()
     ):
         return None
-    return 'option attribute_budgets (R6) must look like {"5": {"points": 30, "max": 8}}'
+    return ('l\'option attribute_budgets (R6) a la forme {"5": {"points": 30, "max": 8}}',
+            'option attribute_budgets (R6) must look like {"5": {"points": 30, "max": 8}}')
 
 
-def _check_power_budgets(v: Any) -> str | None:
+def _check_power_budgets(v: Any) -> tuple[str, str] | None:
     if isinstance(v, Mapping) and all(k in _PRIORITY_KEYS and _is_int(b) for k, b in v.items()):
         return None
-    return 'option power_budgets (R6) must look like {"5": 60, "1": 20}'
+    return ('l\'option power_budgets (R6) a la forme {"5": 60, "1": 20}',
+            'option power_budgets (R6) must look like {"5": 60, "1": 20}')
 
 
-def _check_power_cost(v: Any) -> str | None:
+def _check_power_cost(v: Any) -> tuple[str, str] | None:
     if v is None or (_is_int(v) and 1 <= v <= 100):
         return None
-    return f"option power_cost_per_level (W14) must be null or a whole number from 1 to 100, not {v!r}"
+    return (f"l'option power_cost_per_level (W14) doit valoir null ou un nombre entier de 1 à 100, pas {v!r}",
+            f"option power_cost_per_level (W14) must be null or a whole number from 1 to 100, not {v!r}")
 
 
-def _check_hero_types(v: Any) -> str | None:
+def _check_hero_types(v: Any) -> tuple[str, str] | None:
     if isinstance(v, Mapping) and all(
         k in _PRIORITY_KEYS and isinstance(t, list) and all(isinstance(x, str) for x in t) for k, t in v.items()
     ):
         return None
-    return 'option hero_types (R6) must look like {"5": ["sorcier"], ...}'
+    return ('l\'option hero_types (R6) a la forme {"5": ["sorcier"], ...}',
+            'option hero_types (R6) must look like {"5": ["sorcier"], ...}')
 
 
 _MOST = ["moine", "chevalier", "assassin"]

@@ -28,7 +28,10 @@ def test_replay_refuses_a_bad_log_with_the_line(tmp_path):
     log.write_text('{"type": "table.new_game", "data": {"game": "dummy"}}\n{"type": "dummy.add", "data": {"n": 9}}\n')
     proc = run_cli("replay", str(log), check=False)
     assert proc.returncode == 1
-    assert "event 2" in proc.stderr and "die face" in proc.stderr
+    assert "événement n°\u00a02\u202f:" in proc.stderr and "die face" in proc.stderr  # French by default
+    english = run_cli("replay", str(log), "--lang", "en", check=False)
+    assert english.returncode == 1
+    assert english.stderr.startswith("companion: error: event 2: ") and "événement" not in english.stderr
     lenient = run_cli("replay", str(log), "--json", "--lenient")
     assert json.loads(lenient.stdout)["skipped"][0]["event"]["seq"] == 2
     missing = run_cli("replay", str(tmp_path / "nope.jsonl"), check=False)

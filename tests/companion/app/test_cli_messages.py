@@ -52,7 +52,7 @@ def test_shayo_keeping_more_than_rolled_says_so_and_ratings_are_checked() -> Non
     for bad in (["--attribute", "7", "--skill", "2"], ["--attribute", "3", "--skill", "-1"],
                 ["--attribute", "3", "--skill", "2", "--ki-rolled", "-2"]):
         p = run("odds", "shayo", *bad, "--difficulty", "6")
-        assert p.returncode == 1 and "Traceback" not in p.stderr and ("0 to 5" in p.stderr or "negative" in p.stderr)
+        assert p.returncode == 1 and "Traceback" not in p.stderr and ("0 à 5" in p.stderr or "négatif" in p.stderr)
 
 
 def test_wuxia_refuses_no_dice_and_explains_falling_odds() -> None:
@@ -101,6 +101,6 @@ def test_tray_emulate_creates_a_missing_folder_and_refuses_a_file(tmp_path: Path
 
 def test_peripeties_and_espri_odds_refuse_impossible_numbers() -> None:
     p = run("odds", "peripeties", "--die", "10", "--difficulty", "40")
-    assert p.returncode == 1 and "2D10 (2 to 20)" in p.stderr and "Traceback" not in p.stderr
+    assert p.returncode == 1 and "2D10 (2 à 20)" in p.stderr and "Traceback" not in p.stderr
     p = run("odds", "espri", "--season", "ete", "--score", "-3")
-    assert p.returncode == 1 and "0 or more" in p.stderr
+    assert p.returncode == 1 and "0 ou plus" in p.stderr

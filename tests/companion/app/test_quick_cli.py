@@ -54,7 +54,7 @@ def test_import_reports_refused_lines_and_the_server_serves_the_rest(tmp_path):
     assert proc.returncode == 1
     refused = [line for line in proc.stderr.splitlines() if line.startswith("refused:")]
     assert refused[0].startswith("refused: line 4:") and "may not pass 10" in refused[0]
-    assert refused[1].startswith("refused: line 6:")
+    assert refused[1].startswith("refused: ligne 6\u202f:") and " / line 6: " in refused[1]  # both languages
     assert len(refused) == 2
     assert "4 events imported" in proc.stdout
     state = json.loads(run_cli("replay", str(tmp_path / "table" / "table.sqlite"), "--json").stdout)

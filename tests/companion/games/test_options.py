@@ -20,7 +20,7 @@ class Opts:
     strict: bool = option(True, fr="Strict", en="Strict")
     seasons: list = option(["spring", "summer"], fr="Saisons", en="Seasons",  # type: ignore[type-arg]
                            check=lambda v: None if isinstance(v, list) and all(isinstance(x, str) for x in v)
-                           else "option seasons must be a list of names")
+                           else ("l'option seasons est une liste de noms", "option seasons must be a list of names"))
 
 
 def test_defaults_come_from_the_fields_once() -> None:

@@ -201,7 +201,7 @@ def test_cli_text_table_and_errors() -> None:
     proc = _cli("--season", "ete", "--score", "2", "--table")
     assert proc.returncode == 0 and len(proc.stdout.strip().splitlines()) == 26
     bad = _cli("--season", "ete", "--score", "2", "--pool", "emerald=3")
-    assert bad.returncode == 1 and "unknown gem" in bad.stderr
+    assert bad.returncode == 1 and "gemme inconnue" in bad.stderr  # the CLI speaks its --lang (fr)
     empty = _cli("--season", "ete", "--score", "2", "--pool", "hiver=0")
     assert empty.returncode == 1 and "pool is empty" in empty.stderr
 

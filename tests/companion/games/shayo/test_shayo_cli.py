@@ -39,7 +39,7 @@ def test_bad_input_is_a_clear_error() -> None:
     res = _run("--attribute", "3", "--skill", "2", "--difficulty", "1")
     assert res.returncode == 1 and "difficulty" in res.stderr and "Traceback" not in res.stderr
     res = _run("--attribute", "3", "--skill", "2", "--difficulty", "6", "--signature", "fly")
-    assert res.returncode == 1 and "unknown signature" in res.stderr
+    assert res.returncode == 1 and "signature inconnue" in res.stderr  # the CLI speaks its --lang (fr)
 
 
 def test_odds_never_imports_opencv_or_flask() -> None:
