@@ -45,7 +45,7 @@ def register_odds(subparsers: Any) -> None:
 
 def odds_report(args: argparse.Namespace) -> dict[str, Any]:
     from ..refusal import malformed
-    from .odds import as_floats, net_distribution, pool_from, success_probability
+    from .odds import PoolError, as_floats, net_distribution, pool_from, success_probability
     from .signatures import parse_signature
 
     for what, v in (("--attribute", args.attribute), ("--skill", args.skill)):
@@ -65,8 +65,8 @@ def odds_report(args: argparse.Namespace) -> dict[str, Any]:
     sigs = [parse_signature(s) for s in args.signature]
     try:
         spec = pool_from(rolled, kept, args.difficulty, sigs, args.ones_scope, args.tens_reroll)
-    except ValueError as exc:
-        raise malformed(f"jet impossible\u202f: {exc}", str(exc)) from None
+    except PoolError as exc:
+        raise malformed(f"jet impossible\u202f: {exc.fr}", f"impossible roll: {exc.en}") from None
     dist = net_distribution(spec)
     return {
         "game": "shayo",

@@ -33,6 +33,7 @@ from typing import Callable, Iterable, Mapping
 from .signatures import Signature, merge_counts
 
 __all__ = [
+    "PoolError",
     "PoolSpec",
     "ONES_SCOPES",
     "TENS_MODES",
@@ -49,6 +50,14 @@ TENS_MODES = ("explode", "extra_die")
 ONE, FAIL, NEAR, TEN, SUCC = range(5)
 _NCAT = 5
 MAX_DICE = 100  # [Decision] no maximum in the source; no tray holds more
+
+
+class PoolError(ValueError):
+    """A pool that cannot be rolled; ``fr`` and ``en`` say why (the message is English)."""
+
+    def __init__(self, fr: str, en: str) -> None:
+        super().__init__(en)
+        self.fr, self.en = fr, en
 
 
 @dataclass(frozen=True)
@@ -68,14 +77,24 @@ class PoolSpec:
     ones_cancel: bool = True
 
     def __post_init__(self) -> None:
+        why = self.problem()
+        if why is not None:
+            raise PoolError(*why)
+
+    def problem(self) -> tuple[str, str] | None:
+        """Why this pool cannot be rolled, in French and English, or ``None``."""
         if self.ones_scope not in ONES_SCOPES:
-            raise ValueError(f"ones_scope must be one of {', '.join(ONES_SCOPES)}")
+            return (f"la portée des 1 est l'une de {', '.join(ONES_SCOPES)}",
+                    f"ones_scope must be one of {', '.join(ONES_SCOPES)}")
         if self.tens_mode not in TENS_MODES:
-            raise ValueError(f"tens_mode must be one of {', '.join(TENS_MODES)}")
+            return (f"les 10 se jouent selon l'un de {', '.join(TENS_MODES)}",
+                    f"tens_mode must be one of {', '.join(TENS_MODES)}")
         if self.difficulty < 2:
-            raise ValueError("the difficulty must be at least 2 (a d10 always shows 1 or more)")
+            return ("la difficulté vaut au moins 2 (un d10 montre toujours 1 ou plus)",
+                    "the difficulty must be at least 2 (a d10 always shows 1 or more)")
         if self.rolled > MAX_DICE or self.kept > MAX_DICE:
-            raise ValueError(f"at most {MAX_DICE} dice")
+            return f"au plus {MAX_DICE} dés", f"at most {MAX_DICE} dice"
+        return None
 
     def count(self, kind: str, which: str | None = None) -> int | None:
         """The signature count for an effect: 0 when absent, ``None`` when unlimited."""

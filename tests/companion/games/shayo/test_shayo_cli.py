@@ -37,7 +37,10 @@ def test_table_output_and_options() -> None:
 
 def test_bad_input_is_a_clear_error() -> None:
     res = _run("--attribute", "3", "--skill", "2", "--difficulty", "1")
-    assert res.returncode == 1 and "difficulty" in res.stderr and "Traceback" not in res.stderr
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "jet impossible\u202f: la difficulté vaut au moins 2" in res.stderr and "must" not in res.stderr
+    res = _run("--attribute", "3", "--skill", "2", "--difficulty", "1", "--lang", "en")
+    assert res.returncode == 1 and "impossible roll: the difficulty must be at least 2" in res.stderr
     res = _run("--attribute", "3", "--skill", "2", "--difficulty", "6", "--signature", "fly")
     assert res.returncode == 1 and "signature inconnue" in res.stderr  # the CLI speaks its --lang (fr)
 
