@@ -24,6 +24,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from vision.numerals import NumeralClassifier
 from vision.result import STATUS_READ
 from vision.train.numeral_faces import CROP, font_sets, render_crop
 
@@ -75,12 +76,9 @@ def held_out_others(n: int, seed: int = 54321, truetype: bool = True) -> np.ndar
     return np.stack([render_crop(rng, None, fonts) for _ in range(n)])
 
 
-def score(clf: object, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
+def score(clf: NumeralClassifier, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
     """Shares of read right automatically, pending (or unclaimed), silently wrong, and
     of best guesses right (the top digit, read or not)."""
-    from vision.numerals import NumeralClassifier
-
-    assert isinstance(clf, NumeralClassifier)
     p = clf.probabilities_of_crops(xs)
     right = wrong = 0
     for pi, y in zip(p, ys):
@@ -96,18 +94,14 @@ def score(clf: object, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
             "best": best}
 
 
-def confident(clf: object, xs: np.ndarray) -> int:
+def confident(clf: NumeralClassifier, xs: np.ndarray) -> int:
     """How many of ``xs`` (no numerals) are read confidently."""
-    from vision.numerals import NumeralClassifier
-
-    assert isinstance(clf, NumeralClassifier)
     p = clf.probabilities_of_crops(xs)
     return sum(1 for pi in p if (o := clf.decide((0, 0, CROP, CROP), pi)) is not None and o.status == STATUS_READ)
 
 
 def main(argv: list[str] | None = None) -> int:
     from vision.nets import MODELS_DIR
-    from vision.numerals import NumeralClassifier
     from vision.train.train_numerals import real_others
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])

@@ -45,8 +45,7 @@ class CentreNet(nn.Module):
         last = nn.Conv2d(ch, 4, 1)
         self.head = nn.Sequential(_cbr(ch, ch, 3), last)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
-        with torch.no_grad():
-            assert last.bias is not None
+        with torch.no_grad():  # Conv2d has a bias by default
             last.bias.zero_()
             last.bias[0] = -2.19  # prior 0.1 on the heat, as CenterNet
 
