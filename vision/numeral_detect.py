@@ -45,6 +45,9 @@ class NumeralDiceDetector(DiceDetector):
 
     kinds = ("d10",)
     on_request = True
+    #: With other detectors (a step expecting d6 and d10), the reader runs this one
+    #: apart: the d6 path stays as it is, numeral dice are added where it read nothing.
+    apart = True
 
     def __init__(self, settings: dict[str, Any] | None = None, models: Path = MODELS_DIR,
                  threshold: float | None = None, engine: str = "classic") -> None:

@@ -63,7 +63,7 @@ def scene_objects(rng: np.random.Generator) -> tuple[list[tuple[str, int | str]]
     from vision.catalog import FACES
 
     n = int(rng.integers(5, 16))
-    objs: list[tuple[str, int | str]] = [("d10", int(rng.integers(10))) for _ in range(n)]
+    objs: list[tuple[str, int | str]] = [("d10", int(rng.integers(1, 11))) for _ in range(n)]
     objs += [("d6", int(rng.integers(1, 7))) for _ in range(int(rng.integers(0, 7)))]
     gems = [g for g in FACES.get("gem", ())] or ["ete"]
     objs += [("gem", gems[int(rng.integers(len(gems)))]) for _ in range(int(rng.integers(0, 6)))]
