@@ -209,6 +209,12 @@ def _uniform(frame: np.ndarray) -> bool:
     return math.sqrt(max(var, 0.0)) < 2.0
 
 
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Boxes whose centres are within half the larger side: the same object."""
+    d = math.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2)
+    return d < 0.5 * max(a[2], a[3], b[2], b[3])
+
+
 def _merge(cands: list[Candidate]) -> list[Candidate]:
     out: list[Candidate] = []
     for c in sorted(cands, key=lambda c: -c.score):
@@ -355,6 +361,10 @@ class Reader:
                 from .gem_detect import GemDetector
 
                 found.append(GemDetector())
+            from .numeral_detect import NumeralDiceDetector, available as numeral_dice
+
+            if numeral_dice():  # d10 on a plain photo, on request
+                found.append(NumeralDiceDetector())
             detectors = found
         if classifiers is None:
             from .pips import PipClassifier
@@ -460,6 +470,17 @@ class Reader:
 
     def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
         detectors, classifiers = self._plugins(kinds)
+        apart = [d for d in detectors if getattr(d, "apart", False)]
+        if not apart or len(apart) == len(detectors):
+            return self._read_detected(frame, detectors, classifiers)
+        # a step expecting d6 and d10: the d6 path as ever, then the numeral dice found apart
+        # where it read nothing (the same die is not reported twice)
+        objs = self._read_detected(frame, [d for d in detectors if d not in apart], classifiers)
+        more = self._read_detected(frame, apart, classifiers)
+        return objs + [o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
+
+    def _read_detected(self, frame: np.ndarray, detectors: Sequence[Detector],
+                       classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
         cands: list[Candidate] = []
         for det in detectors:
             cands.extend(det.detect(frame))

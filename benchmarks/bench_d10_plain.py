@@ -1,0 +1,76 @@
+"""d10 on a plain photo: the numeral-die detector + the numeral classifier, measured.
+
+    COMPANION_SHARED=/work/shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR]
+
+The reader is :class:`vision.reader.Reader` with the d10 plug-ins only (what a step
+expecting d10 runs: :class:`vision.numeral_detect.NumeralDiceDetector` and
+:class:`vision.numerals.NumeralClassifier`), single-threaded. It prints:
+
+- on ``N`` held-out synthetic trays (render seeds never trained on, dice 3-12 % of the
+  frame, on the render's felt or on a real photo of the ``test`` split, neither ever a
+  training floor; JPEG 40-95): d10 found, read right automatically, pending, silently
+  wrong, false detections (objects on no d10), ms per frame;
+- on the held-aside real photos holding no d10 (``test`` split of the d6 tray photos and
+  of the candy photos): objects reported (each a false detection), of them read
+  confidently (must be 0), ms per frame;
+- the baseline of the same run: decode-free ``cv2.resize`` of each frame to 320 px, and
+  the ratio of the read's median to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f} %" if b else "-"
+
+
+def main() -> int:
+    import cv2
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--trays", type=int, default=60)
+    ap.add_argument("--models", type=Path, default=None)
+    a = ap.parse_args()
+    cv2.setNumThreads(1)
+    from vision.train.eval_d10_detector import d10_reader, load, score_negatives, score_trays, shared_data
+
+    shared = shared_data()
+    if shared is None:
+        print("shared data not found: held-out trays on felt only, no real negatives")
+    trays, negs = load(shared, a.trays)
+    reader = d10_reader(a.models)
+    s = score_trays(reader, trays)
+    d = s["dice"]
+    print(f"held-out synthetic trays: {s['frames']} frames, {d} d10")
+    print(f"  found {pct(s['found'], d)}, read right automatically {pct(s['right'], d)}, "
+          f"pending {pct(s['pending'], d)}, silently wrong {s['wrong']} ({pct(s['wrong'], d)}), "
+          f"false detections {s['false']} ({s['false'] / max(1, s['frames']):.2f} per frame), "
+          f"{s['ms']:.1f} ms per frame (median)")
+    base = []
+    for frame, _ in trays:
+        t0 = time.perf_counter()
+        cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+        base.append((time.perf_counter() - t0) * 1000)
+    for name, frames in negs.items():
+        n = score_negatives(reader, frames)
+        print(f"real photos with no d10 ({name}, test split): {n['frames']} frames, "
+              f"false detections {n['objects']}, of them read confidently {n['confident']}, "
+              f"{n['ms']:.1f} ms per frame (median)")
+    b = statistics.median(base) if base else 0.0
+    print(f"baseline (cv2.resize of a held-out frame to 320 px): {b:.2f} ms; "
+          f"read / baseline = {s['ms'] / b if b else 0:.1f}; load {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""Scoring of the d10 plain-photo path (used by benchmarks/bench_d10_plain.py and
+tests/vision/test_d10_plain.py): held-out synthetic trays and real photos with no d10."""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load"]
+
+
+def shared_data() -> Path | None:
+    for p in (ROOT.parent / "shared" / "data", Path(os.environ.get("COMPANION_SHARED", "/nonexistent")) / "data"):
+        if (p / "tray-dice-photos").is_dir():
+            return p
+    return None
+
+
+def d10_reader(models: Path | None = None) -> Any:
+    from vision.nets import MODELS_DIR
+    from vision.numeral_detect import NumeralDiceDetector
+    from vision.numerals import NumeralClassifier
+    from vision.reader import Reader
+
+    det = NumeralDiceDetector(models=models or MODELS_DIR)
+    return Reader(detectors=[det], classifiers=[NumeralClassifier()], look_for_markers=False)
+
+
+def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int]]]]) -> dict[str, Any]:
+    """Counts over held-out trays (see the module doc)."""
+    from vision.result import STATUS_READ
+
+    n = found = right = pending = wrong = false = 0
+    ms: list[float] = []
+    for frame, dice in trays:
+        t0 = time.perf_counter()
+        objs = reader.read(frame, kinds={"d10"}).objects
+        ms.append((time.perf_counter() - t0) * 1000)
+        used = [False] * len(objs)
+        n += len(dice)
+        for cx, cy, side, value in dice:
+            best = None
+            for j, o in enumerate(objs):
+                x, y, w, h = o.box
+                if not used[j] and math.hypot(x + w / 2 - cx, y + h / 2 - cy) < 0.5 * side:
+                    best = j
+                    break
+            if best is None:
+                continue
+            used[best] = True
+            found += 1
+            o = objs[best]
+            if o.status != STATUS_READ:
+                pending += 1
+            elif o.value == value:
+                right += 1
+            else:
+                wrong += 1
+        false += used.count(False)
+    return {"dice": n, "found": found, "right": right, "pending": pending, "wrong": wrong, "false": false,
+            "frames": len(trays), "ms": statistics.median(ms) if ms else 0.0}
+
+
+def score_negatives(reader: Any, frames: list[Any]) -> dict[str, Any]:
+    """Objects reported on photos that hold no d10, and how many of them read."""
+    from vision.result import STATUS_READ
+
+    objs = confident = 0
+    ms: list[float] = []
+    for frame in frames:
+        t0 = time.perf_counter()
+        got = reader.read(frame, kinds={"d10"}).objects
+        ms.append((time.perf_counter() - t0) * 1000)
+        objs += len(got)
+        confident += sum(o.status == STATUS_READ for o in got)
+    return {"frames": len(frames), "objects": objs, "confident": confident,
+            "ms": statistics.median(ms) if ms else 0.0}
+
+
+def load(shared: Path | None, trays: int) -> tuple[list[Any], dict[str, list[Any]]]:
+    import cv2
+
+    from vision.train.train_d10_detector import held_out_tray, real_photos
+
+    test = real_photos(shared, "test") if shared else []
+    imgs = {p: cv2.imread(str(p)) for p in test}
+    floors = [im for im in imgs.values() if im is not None]
+    made = [t for t in (held_out_tray(i, floors) for i in range(trays)) if t is not None]
+    negs = {"d6 tray photos": [im for p, im in imgs.items() if im is not None and "tray-dice" in str(p)],
+            "candy photos": [im for p, im in imgs.items() if im is not None and "candies" in str(p)]}
+    return made, negs
