@@ -16,14 +16,14 @@ from companion.errors import LogError
 
 __all__ = ["install", "storage_error", "STORAGE_FULL"]
 
-STORAGE_FULL = {"fr": "La carte mémoire du compagnon est pleine : rien n'a été enregistré. "
+STORAGE_FULL = {"fr": "La carte mémoire du compagnon est pleine : rien n'a été enregistré. "
                       "Libérez de la place (anciennes sauvegardes, photos) puis réessayez.",
                 "en": "The companion's storage is full: nothing was recorded. "
                       "Free some space (old backups, photos) and try again."}
-_STORAGE = {"fr": "Le compagnon ne peut pas enregistrer pour l'instant : rien n'a été enregistré.",
+_STORAGE = {"fr": "Le compagnon ne peut pas enregistrer pour l'instant : rien n'a été enregistré.",
             "en": "The companion cannot record right now: nothing was recorded."}
-_READ_ONLY = {"fr": "Le journal de la table est endommagé : le compagnon est en lecture seule. "
-                    "Lancez « companion recover » sur le Pi.",
+_READ_ONLY = {"fr": "Le journal de la table est endommagé : le compagnon est en lecture seule. "
+                    "Lancez « companion recover » sur le Pi.",
               "en": "The table log is damaged: the companion is read-only. Run “companion recover” on the Pi."}
 
 _HTTP_TEXTS = {
@@ -32,7 +32,7 @@ _HTTP_TEXTS = {
     405: ("Méthode non permise ici.", "Method not allowed here."),
     413: ("Requête trop grande.", "Request too large."),
     415: ("Type de contenu non pris en charge.", "Unsupported content type."),
-    429: ("Trop de requêtes : patientez.", "Too many requests: wait a little."),
+    429: ("Trop de requêtes : patientez.", "Too many requests: wait a little."),
 }
 
 
@@ -60,7 +60,7 @@ def install(app: Flask) -> None:
         if isinstance(exc, RequestEntityTooLarge):
             kb = int(app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024
             return _json(413, f"request body too large (limit {kb} KB)",
-                         {"fr": f"Requête trop grande (limite : {kb} Ko).", "en": f"Request too large (limit {kb} KB)."})
+                         {"fr": f"Requête trop grande (limite : {kb} Ko).", "en": f"Request too large (limit {kb} KB)."})
         fr, en = _HTTP_TEXTS.get(status, (exc.name, exc.name))
         return _json(status, en, {"fr": fr, "en": en})
 
