@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.labelled import split_of
-from vision.train.train_d6 import STRIDE, colour_jitter, det_loss, export, jpeg_blur
+from vision.train.train_d6 import STRIDE, centre_target, colour_jitter, det_loss, export, jpeg_blur
 
 PATCH = 256
 DET_SIZE = 320
@@ -137,22 +137,7 @@ def recolour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def heat_target(points: list[tuple[float, float, float]]) -> np.ndarray:
     """5 x P/4 x P/4: heat, log side, off x, off y, mask (points in patch pixels)."""
-    g = PATCH // STRIDE
-    tgt = np.zeros((5, g, g), np.float32)
-    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
-    for px, py, side in points:
-        gx, gy = px / STRIDE, py / STRIDE
-        if not (0 <= gx < g and 0 <= gy < g):
-            continue
-        sigma = max(0.7, side / STRIDE / 5)
-        tgt[0] = np.maximum(tgt[0], np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
-        ix, iy = int(gx), int(gy)
-        tgt[0, iy, ix] = 1.0
-        tgt[1, iy, ix] = math.log(side / STRIDE)
-        tgt[2, iy, ix] = gx - ix
-        tgt[3, iy, ix] = gy - iy
-        tgt[4, iy, ix] = 1.0
-    return tgt
+    return centre_target(points, PATCH)
 
 
 def sample(scenes: list[Scene], photos: list[np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

@@ -107,6 +107,39 @@ def _affine(cx: float, cy: float, angle: float, scale: float, flip: bool, ox: fl
 
 
 # -- detector -------------------------------------------------------------------------
+def centre_target(points: list[tuple[float, float, float]], size: int = PATCH,
+                  min_sigma: float = 0.7) -> np.ndarray:
+    """The centre network's target for a ``size`` x ``size`` patch: 5 x size/4 x size/4
+    (heat, log side, offset x, offset y, mask) for objects at ``(x, y, side)`` in patch
+    pixels; those outside the patch are left out. Shared by every centre detector's
+    training (dice, d10, gems)."""
+    g = size // STRIDE
+    tgt = np.zeros((5, g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for px, py, side in points:
+        gx, gy = px / STRIDE, py / STRIDE
+        if not (0 <= gx < g and 0 <= gy < g):
+            continue
+        sigma = max(min_sigma, side / STRIDE / 5)
+        tgt[0] = np.maximum(tgt[0], np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
+        ix, iy = int(gx), int(gy)
+        tgt[0, iy, ix] = 1.0
+        tgt[1, iy, ix] = math.log(side / STRIDE)
+        tgt[2, iy, ix] = gx - ix
+        tgt[3, iy, ix] = gy - iy
+        tgt[4, iy, ix] = 1.0
+    return tgt
+
+
+def _in_patch(m: np.ndarray, labels: list[Any], scale: float) -> list[tuple[float, float, float]]:
+    """The labels' centres and sides carried into the patch by the affine map ``m``."""
+    out = []
+    for lab in labels:
+        px, py = m @ np.array([*lab.centre, 1.0])
+        out.append((px, py, lab.side * scale))  # numpy scalars: the heat is computed in float64
+    return out
+
+
 def det_sample(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """One training patch (3 x PATCH x PATCH float) and its target (5 x P/4 x P/4:
     heat, log side, off x, off y, mask)."""
@@ -127,24 +160,7 @@ def det_sample(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -
     patch = cv2.warpAffine(img, m, (PATCH, PATCH), flags=cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_CONSTANT, borderValue=(grey, grey, grey))
     patch = colour_jitter(patch, rng, hue=rng.random() < 0.5)
-    g = PATCH // STRIDE
-    tgt = np.zeros((5, g, g), np.float32)
-    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
-    for lab in labels:
-        px, py = m @ np.array([*lab.centre, 1.0])
-        side = lab.side * scale
-        gx, gy = px / STRIDE, py / STRIDE
-        if not (0 <= gx < g and 0 <= gy < g):
-            continue
-        sigma = max(0.7, side / STRIDE / 5)
-        heat = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2))
-        tgt[0] = np.maximum(tgt[0], heat)
-        ix, iy = int(gx), int(gy)
-        tgt[0, iy, ix] = 1.0
-        tgt[1, iy, ix] = math.log(side / STRIDE)
-        tgt[2, iy, ix] = gx - ix
-        tgt[3, iy, ix] = gy - iy
-        tgt[4, iy, ix] = 1.0
+    tgt = centre_target(_in_patch(m, labels, scale))
     x = patch.astype(np.float32).transpose(2, 0, 1) / 255.0
     return x, tgt
 

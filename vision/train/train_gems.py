@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from vision.gem_data import GemLabel, list_gem_photos, load_gem_labels
-from vision.train.train_d6 import _affine, colour_jitter, det_loss, export
+from vision.train.train_d6 import _affine, _in_patch, centre_target, colour_jitter, det_loss, export
 
 DET_SIZE = 640  # detector input: longer side of the frame (1920 x 1080 -> 640 x 360)
 STRIDE = 4
@@ -85,23 +85,7 @@ def sample(img: np.ndarray, labels: list[GemLabel], rng: np.random.Generator) ->
         dec = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
         if dec is not None:
             patch = np.asarray(dec)
-    g = PATCH // STRIDE
-    tgt = np.zeros((5, g, g), np.float32)
-    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
-    for lab in labels:
-        px, py = m @ np.array([*lab.centre, 1.0])
-        side = lab.side * scale
-        gx, gy = px / STRIDE, py / STRIDE
-        if not (0 <= gx < g and 0 <= gy < g):
-            continue
-        sigma = max(0.6, side / STRIDE / 5)
-        tgt[0] = np.maximum(tgt[0], np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
-        ix, iy = int(gx), int(gy)
-        tgt[0, iy, ix] = 1.0
-        tgt[1, iy, ix] = math.log(side / STRIDE)
-        tgt[2, iy, ix] = gx - ix
-        tgt[3, iy, ix] = gy - iy
-        tgt[4, iy, ix] = 1.0
+    tgt = centre_target(_in_patch(m, labels, scale), PATCH, min_sigma=0.6)
     return patch.astype(np.float32).transpose(2, 0, 1) / 255.0, tgt
 
 
