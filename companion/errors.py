@@ -7,6 +7,7 @@ and change nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 
@@ -46,6 +47,15 @@ def bilingual(cls: type[E], fr: str, en: str, **kwargs: Any) -> E:
     err = cls(f"{fr} / {en}", **kwargs)
     setattr(err, "text", {"fr": fr, "en": en})
     return err
+
+
+def texts(err: BaseException) -> dict[str, str]:
+    """An error's French and English texts, as :func:`bilingual` keeps them (its message
+    twice when it carries none)."""
+    said = getattr(err, "text", None)
+    if isinstance(said, Mapping) and said.get("fr") and said.get("en"):
+        return {"fr": str(said["fr"]), "en": str(said["en"])}
+    return {"fr": str(err), "en": str(err)}
 
 
 class LogError(CompanionError):

@@ -42,9 +42,9 @@ import random
 from bisect import bisect_left
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from .errors import CompanionError, EventError, InvariantError, LogError, RuleError, bilingual
+from .errors import CompanionError, EventError, InvariantError, LogError, RuleError, bilingual, texts
 from .events import Event, Source
 from .games import Outcome, find_game, text
 from .games.base import Game
@@ -295,7 +295,7 @@ class Table:
         options = checked_options(name, event.data, game.default_options())
         seed = event.data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool) or not -SEED_LIMIT < seed < SEED_LIMIT:
-            raise _bilingual(EventError, "Le germe («\u202fseed\u202f») doit être un nombre entier (moins de 19 chiffres).",
+            raise bilingual(EventError, "Le germe («\u202fseed\u202f») doit être un nombre entier (moins de 19 chiffres).",
                              "'seed' must be a whole number (under 19 digits).")
         state = game.new_state(options, event_rng(seed, event.seq))
         title = game.title
@@ -326,7 +326,7 @@ class Table:
         try:
             first = scratch.apply(amended)
         except CompanionError as exc:
-            fr, en = _both(exc)
+            fr, en = texts(exc)["fr"], texts(exc)["en"]
             raise _refusal(f"la correction du jet n°\u00a0{target} est refusée\u202f: {fr}",
                            f"the correction of event {target} is refused: {en}") from None
         outcomes = list(first.outcomes)
@@ -426,14 +426,6 @@ def _json_kind(value: Any) -> str:
     return "object" if isinstance(value, Mapping) else type(value).__name__
 
 
-E = TypeVar("E", bound=CompanionError)
-
-
-def _bilingual(cls: type[E], fr: str, en: str) -> E:
-    """An error whose message the tablet shows in the table's language (``text``)."""
-    return bilingual(cls, fr, en)
-
-
 def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
     """The options of a ``table.new_game`` merged over the game's defaults, checked the
     same way for every game before the game sees them: an object (absent means the
@@ -443,12 +435,12 @@ def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, A
     raw = data.get("options", {}) if "options" in data else {}
     if not isinstance(raw, Mapping):
         fr, en = _KINDS.get(_json_kind(raw), (type(raw).__name__, type(raw).__name__))
-        raise _bilingual(EventError, f"Les options de la partie doivent être un objet ({{…}}), pas {fr}.",
+        raise bilingual(EventError, f"Les options de la partie doivent être un objet ({{…}}), pas {fr}.",
                          f"The game's options must be an object ({{…}}), not {en}.")
     unknown = sorted(str(k) for k in raw if k not in defaults)
     if unknown:
         known = ", ".join(sorted(defaults)) or "—"
-        raise _bilingual(EventError, f"Option inconnue pour {game}\u202f: {', '.join(unknown)} (connues\u202f: {known}).",
+        raise bilingual(EventError, f"Option inconnue pour {game}\u202f: {', '.join(unknown)} (connues\u202f: {known}).",
                          f"unknown option(s) for {game}: {', '.join(unknown)}; known: {known}")
     for key, value in raw.items():
         want, got = _json_kind(defaults[key]), _json_kind(value)
@@ -458,7 +450,7 @@ def checked_options(game: str, data: Mapping[str, Any], defaults: Mapping[str, A
             continue
         wfr, wen = _KINDS.get(want, (want, want))
         gfr, gen = _KINDS.get(got, (got, got))
-        raise _bilingual(EventError, f"L'option «\u00a0{key}\u00a0» de {game} doit être {wfr}, pas {gfr}.",
+        raise bilingual(EventError, f"L'option «\u00a0{key}\u00a0» de {game} doit être {wfr}, pas {gfr}.",
                          f"option {key!r} of {game} must be {wen}, not {gen}")
     return {**defaults, **raw}
 
@@ -497,7 +489,7 @@ def _refold(scratch: "Table", later_frames: Sequence[Frame], target: int, outcom
         try:
             applied = scratch.apply(later.event)
         except CompanionError as exc:
-            fr, en = _both(exc)
+            fr, en = texts(exc)["fr"], texts(exc)["en"]
             raise _refusal(
                 f"le jet n°\u00a0{target} ne peut pas être corrigé ainsi\u202f: l'événement n°\u00a0{later.event.seq} qui l'a"
                 f" suivi ne s'accorde plus avec lui ({fr})\u202f; annulez les événements depuis le n°\u00a0{later.event.seq},"
@@ -534,17 +526,9 @@ def _located(exc: CompanionError, ev: Event) -> CompanionError:
     rule kept: a replay stops on it)."""
     where = f"event {ev.seq}" if ev.seq is not None else f"event {ev.type!r}"
     fr_where = f"événement n°\u00a0{ev.seq}" if ev.seq is not None else f"événement {ev.type!r}"
-    fr, en = _both(exc)
+    fr, en = texts(exc)["fr"], texts(exc)["en"]
     kwargs = {"rule": exc.rule} if isinstance(exc, RuleError) else {}
     return bilingual(type(exc), f"{fr_where}\u202f: {fr}", f"{where}: {en}", **kwargs)
-
-
-def _both(exc: CompanionError) -> tuple[str, str]:
-    """The French and English message of a refusal (the same text twice when it has one)."""
-    said = getattr(exc, "text", None)
-    if isinstance(said, Mapping) and said.get("fr") and said.get("en"):
-        return str(said["fr"]), str(said["en"])
-    return str(exc), str(exc)
 
 
 def _label(frame: Frame, lang: str) -> str:

@@ -34,8 +34,9 @@ from vision.camera import Camera
 from vision.catalog import FACES, parse_face
 from vision.table_setup import table_reader
 
-from ..errors import CameraGone, CompanionError
-from ..roll.match import Match, correction_event, expected_kinds, match_read, ready_data, text2
+from ..errors import CameraGone, CompanionError, texts
+from ..games.base import text
+from ..roll.match import Match, correction_event, expected_kinds, match_read, ready_data
 from .photos import PhotoStore
 from .records import ReadRecords
 
@@ -136,12 +137,12 @@ class RollService:
                                        "status": "error", "timings": timings}
                 if frame is None:
                     if self.camera is None:
-                        rec["message"] = text2("Pas de caméra : saisissez les dés.", "No camera: enter the dice.")
+                        rec["message"] = text("Pas de caméra : saisissez les dés.", "No camera: enter the dice.")
                         return self._store(rec)
                     try:
                         frame = self.camera.capture()
                     except CameraGone as exc:
-                        rec["message"] = text2(f"Caméra indisponible ({exc}) : saisissez les dés.",
+                        rec["message"] = text(f"Caméra indisponible ({exc}) : saisissez les dés.",
                                                f"Camera unavailable ({exc}): enter the dice.")
                         return self._store(rec)
                 t1 = time.perf_counter()
@@ -153,7 +154,7 @@ class RollService:
                 rec["objects"] = [dict(o) for o in read.get("objects", [])]
                 rec["size"] = read.get("size") or [int(frame.shape[1]), int(frame.shape[0])]
                 if read.get("error"):
-                    rec["message"] = text2(f"Lecture impossible : {read['error']}", f"Cannot read: {read['error']}")
+                    rec["message"] = text(f"Lecture impossible : {read['error']}", f"Cannot read: {read['error']}")
                     self._save_photo(rec, frame)
                     return self._store(rec)
                 rec["game"] = game
@@ -209,9 +210,8 @@ class RollService:
             applied = self.table.submit({"type": rec["type"], "data": rec["data"], "source": source})
         except CompanionError as exc:
             rec["status"] = "refused"
-            said = getattr(exc, "text", None)  # a refusal's two languages apart (companion.errors.bilingual)
-            fr, en = (said["fr"], said["en"]) if isinstance(said, dict) else (str(exc), str(exc))
-            rec["message"] = {"fr": f"Refusé par les règles\u202f: {fr}", "en": f"Refused by the rules: {en}"}
+            said = texts(exc)  # a refusal's two languages apart (companion.errors.bilingual)
+            rec["message"] = {"fr": f"Refusé par les règles\u202f: {said['fr']}", "en": f"Refused by the rules: {said['en']}"}
             return False
         finally:
             self._own_submit = None
@@ -318,7 +318,7 @@ class RollService:
         for rec in self.records.recent(10):
             if rec.get("status") in ("pending", "refused"):
                 rec["status"] = "superseded"
-                rec["message"] = text2("La partie a avancé depuis cette lecture : relancez si besoin.",
+                rec["message"] = text("La partie a avancé depuis cette lecture : relancez si besoin.",
                                        "The game moved on since this read: roll again if needed.")
                 self._store(rec)
 
@@ -340,7 +340,7 @@ class RollService:
                             changed = True
                 if rec.get("seq") == seq and rec.get("status") == "applied":
                     rec["status"] = "undone"
-                    rec["message"] = text2("Ce lancer a été annulé : il ne compte plus.",
+                    rec["message"] = text("Ce lancer a été annulé : il ne compte plus.",
                                            "This roll was undone: it no longer counts.")
                     changed = True
                 if changed:

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence
 
-__all__ = ["Match", "Camera", "Obj", "DemoObj", "text2", "idle", "finish", "pending", "die_json", "count_msg",
+__all__ = ["Match", "Camera", "Obj", "DemoObj", "idle", "finish", "pending", "die_json", "count_msg",
            "pool", "rerolled", "pool_values", "d10_wanted", "d10_demo"]
 
 #: A read object: ``{"kind", "value", "box", "confidence", "status"}``.
@@ -31,7 +31,9 @@ Obj = dict[str, Any]
 DemoObj = tuple[str, "int | str"]
 
 
-def text2(fr: str, en: str) -> dict[str, str]:
+def _text(fr: str, en: str) -> dict[str, str]:
+    # companion.games.base.text, which this module cannot import: base names the Camera
+    # protocol defined here (an import cycle)
     return {"fr": fr, "en": en}
 
 
@@ -95,7 +97,7 @@ class Camera(Protocol):
 
 
 def idle(expects: Mapping[str, Any]) -> Match:
-    return Match("idle", message=text2("Le jeu n'attend pas de dés maintenant : lecture affichée seulement.",
+    return Match("idle", message=_text("Le jeu n'attend pas de dés maintenant : lecture affichée seulement.",
                                        "The game expects no dice now: the read is only shown."))
 
 
@@ -103,14 +105,14 @@ def finish(m: Match, objects: Sequence[Obj]) -> Match:
     if any(pending(objects[i]) for i in m.used):
         m.status = "pending"
         if not m.message:
-            m.message = text2("Touchez les dés incertains sur la photo pour choisir leur face.",
+            m.message = _text("Touchez les dés incertains sur la photo pour choisir leur face.",
                               "Tap the uncertain dice on the photo to pick their face.")
     return m
 
 
 # -- pools of d10 -----------------------------------------------------------------------
 def count_msg(want: int, got: int, what: tuple[str, str]) -> dict[str, str]:
-    return text2(f"{want} {what[0]} attendu(s), {got} lu(s) : touchez la photo pour corriger, ou saisissez-les.",
+    return _text(f"{want} {what[0]} attendu(s), {got} lu(s) : touchez la photo pour corriger, ou saisissez-les.",
                  f"{want} {what[1]} expected, {got} read: tap the photo to correct, or enter them.")
 
 
@@ -190,7 +192,7 @@ def rerolled(m: Match, objects: list[Obj], used: list[int], prev: Mapping[str, A
             if any(p not in seen for p in range(len(faces)) if p not in moved):
                 why = ("la caméra n'a pas vu où sont les dés gardés (lancer saisi, ou dés hors du plateau)",
                        "the camera did not see where the kept dice lie (a typed roll, or dice out of the tray)")
-            m.message = text2(
+            m.message = _text(
                 f"Toute la réserve est sur la photo, mais {why[0]} : impossible de dire quels dés ont été relancés."
                 " Touchez chaque dé gardé et choisissez « Pas un dé », ou sortez les dés gardés et relancez seulement"
                 " les autres, ou saisissez les faces.",
@@ -200,7 +202,7 @@ def rerolled(m: Match, objects: list[Obj], used: list[int], prev: Mapping[str, A
         return used
     new, m.positions, m.kept, m.kept_positions = found
     m.unexpected = sorted(m.unexpected + m.kept)
-    m.message = text2("Dés gardés reconnus à leur place ; seuls les dés relancés sont pris.",
+    m.message = _text("Dés gardés reconnus à leur place ; seuls les dés relancés sont pris.",
                       "Kept dice recognised where they lie; only the re-rolled dice are taken.")
     return new
 
@@ -218,11 +220,12 @@ def pool_values(m: Match, objects: list[Obj], used: list[int], want: int, key: s
 
 
 def d10_wanted(expects: Mapping[str, Any]) -> int:
-    return sum(int(d.get("count", 0)) for d in expects.get("dice", []) if d.get("kind") == "d10")
+    """How many d10 the step waits for (entries that are not a die are ignored)."""
+    return sum(int(d.get("count", 0)) for d in expects.get("dice") or []
+               if isinstance(d, Mapping) and d.get("kind") == "d10")
 
 
 def d10_demo(expects: Mapping[str, Any], rng: random.Random) -> list[DemoObj]:
     """A pool's demo roll: the step's d10 count (for a re-roll, only the dice rolled
     again, as players who take the kept dice out of the tray would)."""
-    n = sum(int(d.get("count", 0)) for d in expects.get("dice") or [] if isinstance(d, Mapping) and d.get("kind") == "d10")
-    return [("d10", rng.randint(1, 10)) for _ in range(n)]
+    return [("d10", rng.randint(1, 10)) for _ in range(d10_wanted(expects))]

@@ -17,9 +17,9 @@ is ``"fr / en"`` (French first, for a caller that shows ``str(error)``), and
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from ..errors import CompanionError, EventError, RuleError, bilingual
+from ..errors import CompanionError, EventError, RuleError, bilingual, texts
 
 __all__ = ["refuse", "malformed", "texts", "broken", "french_name", "rewrap"]
 
@@ -32,14 +32,6 @@ def refuse(rule: str | None, fr: str, en: str) -> RuleError:
 def malformed(fr: str, en: str) -> EventError:
     """The event is malformed (a missing or ill-typed field): raise what this returns."""
     return bilingual(EventError, fr, en)
-
-
-def texts(err: CompanionError) -> dict[str, str]:
-    """An error's French and English texts (its message twice when it carries none)."""
-    said = getattr(err, "text", None)
-    if isinstance(said, Mapping) and said.get("fr") and said.get("en"):
-        return {"fr": str(said["fr"]), "en": str(said["en"])}
-    return {"fr": str(err), "en": str(err)}
 
 
 def broken(what: str) -> RuleError:

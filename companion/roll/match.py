@@ -19,9 +19,10 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import EventError
 from ..games import GAMES, find_game
-from ..games.camera import Camera, Match, Obj, text2
+from ..games.base import text
+from ..games.camera import Camera, Match, Obj
 
-__all__ = ["Match", "match_read", "correction_event", "expected_kinds", "CAMERA_EVENTS", "text2", "ready_data",
+__all__ = ["Match", "match_read", "correction_event", "expected_kinds", "CAMERA_EVENTS", "ready_data",
            "camera_of"]
 
 
@@ -88,7 +89,7 @@ def match_read(game: str | None, state: Mapping[str, Any] | None, objects: Seque
     expects = (state or {}).get("expects") or {}
     camera = camera_of(game)
     if camera is None:
-        return Match("idle", message=text2("Ce jeu ne lit pas les dés à la caméra.", "This game does not read dice by camera."))
+        return Match("idle", message=text("Ce jeu ne lit pas les dés à la caméra.", "This game does not read dice by camera."))
     return camera.match(expects, state or {}, list(objects), previous or {})
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ..camera import DemoObj, Match, Obj, die_json, finish, idle, pending, text2
+from ..base import text
+from ..camera import DemoObj, Match, Obj, die_json, finish, idle, pending
 
 __all__ = ["CAMERA", "PeripetiesCamera"]
 
@@ -39,7 +40,7 @@ class PeripetiesCamera:
             (m.used if o.get("kind") in kinds else m.unexpected).append(i)
         if not m.used:
             m.status = "pending"
-            m.message = text2("Aucun des dés attendus n'a été vu : relancez ou saisissez-les.",
+            m.message = text("Aucun des dés attendus n'a été vu : relancez ou saisissez-les.",
                               "None of the expected dice was seen: roll again or enter them.")
             return m
         m.data = {"dice": [die_json(objects[i]) for i in m.used if not pending(objects[i])]}
