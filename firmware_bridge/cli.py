@@ -21,10 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import open_tray
-from . import protocol
 from .errors import TrayError
-from .protocol import crc16
 
 __all__ = ["register"]
 
@@ -94,6 +91,8 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_frame(args: argparse.Namespace) -> int:
+    from .protocol import crc16  # the handlers import the tray's modules: register stays light
+
     if not 0 <= args.seq <= 0xFFFF:
         raise TrayError("--seq must be from 0 to 65535")
     words = [w for word in args.words for w in word.split()]
@@ -176,6 +175,8 @@ def _obey(emu: Any, words: list[str], lang: str) -> bool:
 
 
 def _cmd_monitor(args: argparse.Namespace) -> int:
+    from . import open_tray, protocol
+
     link = open_tray(args.port)
     if link is None:
         raise TrayError("no tray configured (COMPANION_TRAY=none); give a port, 'auto' or 'emulated'")

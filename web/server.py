@@ -27,6 +27,7 @@ import functools
 import io
 import json
 import os
+import queue
 import socket
 import sys
 import threading
@@ -499,8 +500,6 @@ class Server:
 
     def _drain(self, q: Any) -> tuple[list[bytes], str | None]:
         """Every message waiting in a stream's queue, as shared SSE frames (up to a resync)."""
-        import queue
-
         frames: list[bytes] = []
         while True:
             try:
