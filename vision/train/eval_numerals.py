@@ -1,7 +1,11 @@
-"""Measure the d10 numeral classifier (run-time path: ``cv2.dnn``, no torch) on held-out
+"""Measure the numeral classifiers (run-time path: ``cv2.dnn``, no torch) on held-out
 renders and on real crops that are no numeral::
 
     python -m vision.train.eval_numerals --shared ../shared/data [--models vision/models] [--n 2000]
+        [--kinds d10,d4,d6,d8,d12,d20]
+
+Per kind (the d10 through its own network, the others through ``numerals_poly.onnx``),
+read as a step expecting that kind alone would (:meth:`NumeralClassifier.for_kinds`).
 
 No real photo of a d10 exists in the shared data. The digits are rendered in fonts of
 another family than the training ones (:func:`vision.train.numeral_faces.font_sets`:
@@ -26,7 +30,7 @@ import numpy as np
 
 from vision.numerals import NumeralClassifier
 from vision.result import STATUS_READ
-from vision.train.numeral_faces import CROP, font_sets, render_crop
+from vision.train.numeral_faces import CROP, POLY_FACES, POLY_NUMBERS, font_sets, render_crop
 
 CropTransform = Callable[[np.ndarray], np.ndarray]
 
@@ -76,6 +80,48 @@ def held_out_others(n: int, seed: int = 54321, truetype: bool = True) -> np.ndar
     return np.stack([render_crop(rng, None, fonts) for _ in range(n)])
 
 
+def held_out_faces(kind: str, n: int, seed: int = 23456, truetype: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` clean crops of ``kind`` dice (d4, d6, d8, d12, d20) in the held-out fonts and
+    the number each shows (uniform over the kind's faces)."""
+    fonts = font_sets(truetype)[1]
+    rng = np.random.default_rng(seed + POLY_FACES[kind])
+    ys = rng.integers(1, POLY_FACES[kind] + 1, size=n)
+    xs = np.stack([render_crop(rng, None, fonts, kind=kind, face=int(v), camera=False) for v in ys])
+    return xs, ys
+
+
+def held_out_poly_others(n: int, seed: int = 65432, truetype: bool = True) -> np.ndarray:
+    """``n`` held-out "other" crops on the bodies of the d4..d20 (letters, numbers 21..99,
+    symbols, pips, blank faces, gems, floor)."""
+    fonts = font_sets(truetype)[1]
+    rng = np.random.default_rng(seed)
+    kinds = list(POLY_FACES)
+    return np.stack([render_crop(rng, None, fonts, kind=kinds[int(rng.integers(len(kinds)))], numbers=POLY_NUMBERS)
+                     for _ in range(n)])
+
+
+def score_kind(clf: NumeralClassifier, kind: str, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
+    """As :func:`score`, for a step expecting ``kind`` alone (``ys``: the numbers shown);
+    "best guess" is the poly network's top number among the kind's faces."""
+    view = clf.for_kinds({kind})
+    got = view.classify_crops(xs, [(0, 0, CROP, CROP)] * len(xs))
+    right = sum(1 for o, y in zip(got, ys) if o is not None and o.status == STATUS_READ and o.value == int(y))
+    wrong = sum(1 for o, y in zip(got, ys) if o is not None and o.status == STATUS_READ and o.value != int(y))
+    n = max(1, len(ys))
+    best = 0.0
+    if clf.poly is not None and len(xs):
+        p = clf.poly.probabilities_of_crops(xs)[:, :POLY_FACES[kind]]
+        best = float((p.argmax(axis=1) + 1 == ys).sum()) / n
+    return {"auto": right / n, "pending": (n - right - wrong) / n, "silent": wrong / n, "wrong": wrong,
+            "best": best}
+
+
+def confident_as(clf: NumeralClassifier, kinds: set[str], xs: np.ndarray) -> int:
+    """How many of ``xs`` a step expecting ``kinds`` reads confidently."""
+    got = clf.for_kinds(kinds).classify_crops(xs, [(0, 0, CROP, CROP)] * len(xs))
+    return sum(1 for o in got if o is not None and o.status == STATUS_READ)
+
+
 def score(clf: NumeralClassifier, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
     """Shares of read right automatically, pending (or unclaimed), silently wrong, and
     of best guesses right (the top digit, read or not)."""
@@ -108,9 +154,39 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[3] / "shared" / "data")
     ap.add_argument("--models", type=Path, default=MODELS_DIR)
     ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--kinds", default="d10,d4,d6,d8,d12,d20", help="the kinds to measure, comma-separated")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    clf = NumeralClassifier(models=args.models)
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    clf = NumeralClassifier(models=args.models, kinds=("d4", "d6", "d8", "d10", "d12", "d20"))
+    real, _ = real_others(args.shared, "test", 7, max_candy=20)
+    poly = [k for k in kinds if k != "d10"]
+    if poly and clf.poly is None:
+        print("numerals_poly.onnx is not installed: the d10 only")
+        poly = []
+    for kind in poly:
+        xs, ys = held_out_faces(kind, args.n)
+        print(f"{args.n} held-out {kind} faces (fonts: {', '.join(f.name for f in font_sets()[1])})")
+        print(f"{'version':16s} {'auto':>7s} {'pending':>8s} {'silent':>7s} {'best guess right':>17s}")
+        for name, tf in TRANSFORMS:
+            tx = xs if tf is None else np.stack([tf(c) for c in xs])
+            s = score_kind(clf, kind, tx, ys)
+            print(f"{name:16s} {s['auto'] * 100:6.1f}% {s['pending'] * 100:7.1f}% {s['silent'] * 100:6.2f}% "
+                  f"({s['wrong']:.0f}) {s['best'] * 100:12.1f}%")
+        print(f"real others of the test photos read as {kind}: {confident_as(clf, {kind}, real)} of {len(real)}")
+    if poly:
+        po = held_out_poly_others(args.n // 2)
+        every = set(clf.kinds)
+        print(f"held-out rendered others on d4..d20 bodies read (a step expecting {','.join(sorted(every))}): "
+              f"{confident_as(clf, every, po)} of {len(po)}")
+        print(f"real others of the test photos read (a step expecting every numeral kind): "
+              f"{confident_as(clf, every, real)} of {len(real)}")
+        # another die than the step expects: d20 faces 13..20 for a step expecting d12
+        xs, ys = held_out_faces("d20", args.n)
+        big = xs[ys > 12]
+        print(f"d20 faces 13..20 read by a step expecting d12: {confident_as(clf, {'d12'}, big)} of {len(big)}")
+    if "d10" not in kinds:
+        return 0
     xs, ys = held_out_digits(args.n)
     print(f"{args.n} held-out d10 faces (fonts: {', '.join(f.name for f in font_sets()[1])})")
     print(f"{'version':16s} {'auto':>7s} {'pending':>8s} {'silent':>7s} {'best guess right':>17s}")
@@ -119,7 +195,6 @@ def main(argv: list[str] | None = None) -> int:
         s = score(clf, tx, ys)
         print(f"{name:16s} {s['auto'] * 100:6.1f}% {s['pending'] * 100:7.1f}% {s['silent'] * 100:6.2f}% ({s['wrong']:.0f})"
               f" {s['best'] * 100:12.1f}%")
-    real, _ = real_others(args.shared, "test", 7, max_candy=20)
     others = held_out_others(args.n // 2)
     print(f"real others of the test photos (pip dice, candies, floor): {confident(clf, real)} of {len(real)} read")
     print(f"held-out rendered others: {confident(clf, others)} of {len(others)} read")
