@@ -122,6 +122,52 @@ def confident_as(clf: NumeralClassifier, kinds: set[str], xs: np.ndarray) -> int
     return sum(1 for o in got if o is not None and o.status == STATUS_READ)
 
 
+def plain_trays(kind: str, n: int, seed: int = 7000) -> list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]:
+    """``n`` plain 640 x 480 frames (no markers, the tray floor only) of 4-8 ``kind`` dice
+    drawn by :mod:`vision.synth` (its own numerals, never used in training; d4 and d12
+    only: it draws no d8 or d20), and the dice (cx, cy, side, face)."""
+    from vision.catalog import FACES
+    from vision.synth import SceneSpec, render_tray
+
+    out = []
+    for i in range(n):
+        rng = np.random.default_rng(seed + i)
+        objs: list[tuple[str, int | str]] = [(kind, int(rng.choice(FACES[kind]))) for _ in range(int(rng.integers(4, 9)))]
+        try:
+            sc = render_tray(seed + 2000 + i, objects=objs, spec=SceneSpec(size=(640, 480), markers=False,
+                                                                            crop_to_tray=True))
+        except ValueError:
+            continue
+        out.append((sc.image, [(lab.center[0], lab.center[1], float((lab.box[2] * lab.box[3]) ** 0.5),
+                                int(lab.value)) for lab in sc.labels]))
+    return out
+
+
+def score_plain(reader: object, kind: str, trays: list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]
+                ) -> dict[str, int]:
+    """What ``reader`` reads on ``trays`` for a step expecting ``kind``: dice, found, right
+    automatically, pending, silently wrong (a wrong number or kind read), false detections."""
+    import math
+
+    c = {"dice": 0, "found": 0, "right": 0, "pending": 0, "wrong": 0, "false": 0}
+    for frame, dice in trays:
+        got = list(reader.read(frame, kinds={kind}).objects)  # type: ignore[attr-defined]
+        used = [False] * len(got)
+        for cx, cy, side, value in dice:
+            c["dice"] += 1
+            j = next((j for j, o in enumerate(got) if not used[j]
+                      and math.hypot(o.box[0] + o.box[2] / 2 - cx, o.box[1] + o.box[3] / 2 - cy) < 0.5 * side), None)
+            if j is None:
+                continue
+            used[j] = True
+            c["found"] += 1
+            o = got[j]
+            key = "pending" if o.status != STATUS_READ else "right" if (o.kind, o.value) == (kind, value) else "wrong"
+            c[key] += 1
+        c["false"] += used.count(False)
+    return c
+
+
 def score(clf: NumeralClassifier, xs: np.ndarray, ys: np.ndarray) -> dict[str, float]:
     """Shares of read right automatically, pending (or unclaimed), silently wrong, and
     of best guesses right (the top digit, read or not)."""
@@ -185,6 +231,15 @@ def main(argv: list[str] | None = None) -> int:
         xs, ys = held_out_faces("d20", args.n)
         big = xs[ys > 12]
         print(f"d20 faces 13..20 read by a step expecting d12: {confident_as(clf, {'d12'}, big)} of {len(big)}")
+    if poly:
+        from vision.reader import Reader
+
+        reader = Reader(classifiers=[clf], look_for_markers=False)  # the default detectors
+        for kind in ("d12", "d4"):
+            if kind in poly:
+                c = score_plain(reader, kind, plain_trays(kind, max(10, args.n // 40)))
+                print(f"plain frames of {kind} drawn by vision.synth, the default detectors: " +
+                      ", ".join(f"{k} {v}" for k, v in c.items()))
     if "d10" not in kinds:
         return 0
     xs, ys = held_out_digits(args.n)

@@ -243,6 +243,48 @@ def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float
     return thr
 
 
+def with_transforms(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``xs`` as they are and after each transform of ``benchmarks/bench_vision_transforms.py``
+    brought to the crop (:data:`vision.train.eval_numerals.TRANSFORMS`): the poly
+    network's thresholds are tuned on all of them, so that a turned, small, blurred,
+    JPEG or darker / brighter die stays as honest as a clean one."""
+    from vision.train.eval_numerals import TRANSFORMS
+
+    outs, labels = [xs], [ys]
+    for _, tf in TRANSFORMS:
+        if tf is not None:
+            outs.append(np.stack([tf(c) for c in xs]))
+            labels.append(ys)
+    return np.concatenate(outs), np.concatenate(labels)
+
+
+def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print,
+           max_silent: float = 0.002) -> dict[str, float]:
+    """The thresholds of the poly network exported in ``folder``, tuned again (run through
+    ``cv2.dnn``, as at run time) on the validation set of a ``--seed`` run of ``--renders``
+    ``n`` with every transform (:func:`with_transforms`); written into its ``.json``."""
+    from vision.numerals import PolyNumerals
+
+    fonts = font_sets()[0]
+    val_real, _ = real_others(shared, "calib", seed + 10)
+    _, backgrounds = real_others(shared, "fit", seed)
+    vx, vy = render_set(max(2000, n // 8), seed + 100, fonts, backgrounds, dice="poly")
+    vx, vy = with_transforms(vx, vy)
+    vx = np.concatenate([vx, val_real])
+    vy = np.concatenate([vy, np.full(len(val_real), POLY_OTHER)])
+    settings = folder / "numerals_poly.json"
+    meta = json.loads(settings.read_text())
+    poly = PolyNumerals(models=folder)
+    thr = tune(poly.probabilities_of_crops(vx), vy, max_silent=max_silent)
+    log(f"thresholds {meta['thresholds']} -> {thr} ({len(vx)} validation crops)")
+    meta["thresholds"] = thr
+    meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice poly --retune {folder.name} "
+                                  f"--seed {seed} --renders {n} --max-silent {max_silent}: on the validation renders with every "
+                                  "transform")
+    settings.write_text(json.dumps(meta, indent=2) + "\n")
+    return thr
+
+
 def export(net: Any, path: Path) -> None:
     from vision.train.train_d6 import export as export_onnx
 
@@ -264,6 +306,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="d10: numerals_d10.onnx; poly: numerals_poly.onnx (d4, d6, d8, d12, d20)")
     ap.add_argument("--centred-d4", type=float, default=0.0,
                     help="poly: the share of d4 drawn with one numeral in the middle (as vision.synth draws it)")
+    ap.add_argument("--retune", type=Path, default=None, metavar="DIR",
+                    help="poly: tune again the thresholds of the network exported in DIR (no training), on the "
+                         "validation set of --seed and --renders with every transform")
+    ap.add_argument("--max-silent", type=float, default=0.002,
+                    help="the share of validation numbers read wrong the thresholds allow")
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -271,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
+    if args.retune is not None:
+        retune(args.retune, args.shared, args.seed, args.renders, max_silent=args.max_silent)
+        return 0
     t0 = time.time()
     fonts = font_sets()[0]
     real, backgrounds = real_others(args.shared, "fit", args.seed)
@@ -290,7 +340,10 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
                 init=args.init, lr=args.lr, n_classes=len(classes))
-    thr = tune(probabilities(net, vx), vy)
+    if poly:  # tuned as it will be used: on clean and transformed crops alike
+        tx, ty = with_transforms(vx[:len(vx) - len(val_real)], vy[:len(vy) - len(val_real)])
+        vx, vy = np.concatenate([tx, vx[len(vx) - len(val_real):]]), np.concatenate([ty, vy[len(vy) - len(val_real):]])
+    thr = tune(probabilities(net, vx), vy, max_silent=args.max_silent)
     print(f"thresholds {thr}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     export(net, args.out / name)
