@@ -48,7 +48,8 @@ class NumeralDiceDetector(DiceDetector):
     """The d10 centre detector, a plug-in of :class:`vision.reader.Reader` (``kinds``
     the numeral dice but the d6, ``on_request``)."""
 
-    kinds = ("d4", "d8", "d10", "d12", "d20")
+    # (DiceDetector says ``kinds = ("d6",)``, which mypy takes for a one-item tuple type)
+    kinds: tuple[str, ...] = ("d4", "d8", "d10", "d12", "d20")  # type: ignore[assignment]
     on_request = True
     #: With other detectors (a step expecting d6 and d10), the reader runs this one
     #: apart: the d6 path stays as it is, numeral dice are added where it read nothing.

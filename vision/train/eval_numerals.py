@@ -132,7 +132,8 @@ def plain_trays(kind: str, n: int, seed: int = 7000) -> list[tuple[np.ndarray, l
     out = []
     for i in range(n):
         rng = np.random.default_rng(seed + i)
-        objs: list[tuple[str, int | str]] = [(kind, int(rng.choice(FACES[kind]))) for _ in range(int(rng.integers(4, 9)))]
+        count = int(rng.integers(4, 9))
+        objs: list[tuple[str, int | str]] = [(kind, int(rng.choice(FACES[kind]))) for _ in range(count)]
         try:
             sc = render_tray(seed + 2000 + i, objects=objs, spec=SceneSpec(size=(640, 480), markers=False,
                                                                             crop_to_tray=True))

@@ -25,8 +25,7 @@ two-digit number that no d10 shows, a gem, or bare floor.
 The other numeral dice (:data:`POLY_KINDS`: d4, numeral d6, d8, d12, d20) are drawn with
 ``face`` (the number printed, 1..20: "10" as "10"): the d4 as a tetrahedron seen from
 its apex (the value printed three times around the apex, on each face, the other
-numbers near the base corners; or, ``centred``, one numeral in the middle of the
-triangle, as :mod:`vision.synth` draws it), the d6 a square face, the d8 and d20 a triangular top
+numbers near the base corners), the d6 a square face, the d8 and d20 a triangular top
 face, the d12 a pentagonal one, with the neighbours' numerals near the rim (d8, d12,
 d20). Their "other" two-digit numbers are ones no die of the set shows (21..99).
 
@@ -313,17 +312,11 @@ def _placed(mask: np.ndarray, n: int, angle: float, dist: float, squash: float, 
 
 
 def _face_marks(kind: str, face: int, side: float, n: int, rng: np.random.Generator,
-                fonts: Sequence[Font], poly: np.ndarray, centred: bool = False) -> np.ndarray:
+                fonts: Sequence[Font], poly: np.ndarray) -> np.ndarray:
     """The numerals of a ``kind`` die (:data:`POLY_KINDS`) showing ``face``: see the module
-    docstring. ``poly``: the body's outline (the d4's corners). ``centred``: a d4 drawn
-    as one numeral in the middle of its triangle (as :mod:`vision.synth` draws it)."""
+    docstring. ``poly``: the body's outline (the d4's corners)."""
     font = fonts[int(rng.integers(len(fonts)))]
     top = POLY_FACES[kind]
-    if kind == "d4" and centred:
-        marks = _numeral(str(face), font, side * rng.uniform(0.22, 0.34), n, rng)
-        shift = np.array([[1, 0, rng.uniform(-0.04, 0.04) * side], [0, 1, rng.uniform(-0.04, 0.04) * side]],
-                         np.float32)
-        return np.asarray(cv2.warpAffine(marks, shift, (n, n)), np.float32)
     if kind == "d4":
         height = side * rng.uniform(0.17, 0.24)
         digit = _numeral(str(face), font, height, n, rng)
@@ -374,14 +367,12 @@ def _shade(img: np.ndarray, alpha: np.ndarray, side: float, rng: np.random.Gener
 
 def render_crop(rng: np.random.Generator, value: int | None, fonts: Sequence[Font],
                 backgrounds: Sequence[np.ndarray] = (), kind: str = "d10", other: str | None = None,
-                camera: bool = True, face: int | None = None, numbers: Sequence[str] = _NUMBERS,
-                centred: bool = False) -> np.ndarray:
+                camera: bool = True, face: int | None = None, numbers: Sequence[str] = _NUMBERS) -> np.ndarray:
     """One CROP x CROP BGR uint8 crop: a ``kind`` die showing ``value`` (0..9, 0 drawn as
     "0" or "10"; ``kind`` d8 / d12 / d20 draw their outline), or with ``value`` None an
     "other" crop (``other``: one of :data:`OTHER_KINDS`, random if None). ``face``
     (with ``value`` None): a die of :data:`POLY_KINDS` showing that number, drawn as
     printed (1..20). ``numbers``: the two-digit numbers of the "number" others.
-    ``centred``: a d4 with one numeral in the middle (see :func:`_face_marks`).
     ``camera`` False: no blur, noise, JPEG or brightness change (the transforms are
     applied by the caller)."""
     n = CROP * SS
@@ -430,7 +421,7 @@ def render_crop(rng: np.random.Generator, value: int | None, fonts: Sequence[Fon
             edges = cv2.Canny(face8, 50, 150).astype(np.float32) / 255.0
             die *= (1 - rng.uniform(0.1, 0.4) * cv2.GaussianBlur(edges, (3, 3), 0))[..., None]
     if face is not None:
-        marks = _face_marks(kind, face, side, n, rng, fonts, poly, centred)
+        marks = _face_marks(kind, face, side, n, rng, fonts, poly)
     elif value is not None:
         marks = _numeral_marks(value, side, n, rng, fonts)
     else:

@@ -108,11 +108,10 @@ def real_others(shared: Path, split: str, seed: int, per_photo: int = 4,
 
 
 def poly_crop(rng: np.random.Generator, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
-              other: bool, camera: bool = True, centred_d4: float = 0.0) -> tuple[np.ndarray, int]:
+              other: bool, camera: bool = True) -> tuple[np.ndarray, int]:
     """One rendered crop of a d4 / d6 / d8 / d12 / d20 (the number uniform over 1..20,
     the kind uniform over those that show it) or, ``other``, a thing that is no face of
-    theirs; and its class (number - 1, or :data:`POLY_OTHER`). ``centred_d4``: the share
-    of d4 drawn with one numeral in the middle (0: no draw taken for it)."""
+    theirs; and its class (number - 1, or :data:`POLY_OTHER`)."""
     if other:
         kind = POLY_KINDS[int(rng.integers(len(POLY_KINDS)))]
         return render_crop(rng, None, fonts, backgrounds, kind=kind, numbers=POLY_NUMBERS,
@@ -120,13 +119,11 @@ def poly_crop(rng: np.random.Generator, fonts: Sequence[Font], backgrounds: Sequ
     v = int(rng.integers(1, 21))
     kinds = [k for k in POLY_KINDS if POLY_FACES[k] >= v]
     kind = kinds[int(rng.integers(len(kinds)))]
-    centred = kind == "d4" and centred_d4 > 0 and bool(rng.random() < centred_d4)
-    return render_crop(rng, None, fonts, backgrounds, kind=kind, face=v, camera=camera, centred=centred), v - 1
+    return render_crop(rng, None, fonts, backgrounds, kind=kind, face=v, camera=camera), v - 1
 
 
 def render_set(n: int, seed: int, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
-               p_other: float = 0.25, log: Any = print, dice: str = "d10",
-               centred_d4: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               p_other: float = 0.25, log: Any = print, dice: str = "d10") -> tuple[np.ndarray, np.ndarray]:
     """``n`` rendered crops and their class (d10: 0..9, :data:`OTHER`; poly: see
     :func:`poly_crop`)."""
     rng = np.random.default_rng(seed)
@@ -135,7 +132,7 @@ def render_set(n: int, seed: int, fonts: Sequence[Font], backgrounds: Sequence[n
     t0 = time.time()
     for i in range(n):
         if dice == "poly":
-            xs[i], ys[i] = poly_crop(rng, fonts, backgrounds, bool(rng.random() < p_other), centred_d4=centred_d4)
+            xs[i], ys[i] = poly_crop(rng, fonts, backgrounds, bool(rng.random() < p_other))
         elif rng.random() < p_other:
             xs[i], ys[i] = render_crop(rng, None, fonts, backgrounds), OTHER
         else:
@@ -279,8 +276,8 @@ def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print,
     log(f"thresholds {meta['thresholds']} -> {thr} ({len(vx)} validation crops)")
     meta["thresholds"] = thr
     meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice poly --retune {folder.name} "
-                                  f"--seed {seed} --renders {n} --max-silent {max_silent}: on the validation renders with every "
-                                  "transform")
+                                  f"--seed {seed} --renders {n} --max-silent {max_silent}: on the validation "
+                                  "renders with every transform")
     settings.write_text(json.dumps(meta, indent=2) + "\n")
     return thr
 
@@ -304,8 +301,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--dice", choices=["d10", "poly"], default="d10",
                     help="d10: numerals_d10.onnx; poly: numerals_poly.onnx (d4, d6, d8, d12, d20)")
-    ap.add_argument("--centred-d4", type=float, default=0.0,
-                    help="poly: the share of d4 drawn with one numeral in the middle (as vision.synth draws it)")
     ap.add_argument("--retune", type=Path, default=None, metavar="DIR",
                     help="poly: tune again the thresholds of the network exported in DIR (no training), on the "
                          "validation set of --seed and --renders with every transform")
@@ -329,9 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     poly = args.dice == "poly"
     other, classes = (POLY_OTHER, POLY_CLASSES) if poly else (OTHER, CLASSES)
     name, settings = ("numerals_poly.onnx", "numerals_poly.json") if poly else ("numerals_d10.onnx", "numerals.json")
-    xs, ys = render_set(n, args.seed, fonts, backgrounds, dice=args.dice, centred_d4=args.centred_d4)
-    vx, vy = render_set(16 if args.smoke else max(2000, n // 8), args.seed + 100, fonts, backgrounds, dice=args.dice,
-                        centred_d4=args.centred_d4)
+    xs, ys = render_set(n, args.seed, fonts, backgrounds, dice=args.dice)
+    vx, vy = render_set(16 if args.smoke else max(2000, n // 8), args.seed + 100, fonts, backgrounds, dice=args.dice)
     xs = np.concatenate([xs, real])
     ys = np.concatenate([ys, np.full(len(real), other)])
     vx = np.concatenate([vx, val_real])
