@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -31,38 +30,7 @@ import numpy as np
 from vision.numerals import NumeralClassifier
 from vision.result import STATUS_READ
 from vision.train.numeral_faces import CROP, POLY_FACES, POLY_NUMBERS, font_sets, render_crop
-
-CropTransform = Callable[[np.ndarray], np.ndarray]
-
-
-def _rotate(deg: float) -> CropTransform:
-    def run(c: np.ndarray) -> np.ndarray:
-        m = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), deg, 1.0)
-        return cv2.warpAffine(c, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE)
-    return run
-
-
-def _half(c: np.ndarray) -> np.ndarray:
-    small = cv2.resize(c, (CROP // 2, CROP // 2), interpolation=cv2.INTER_AREA)
-    return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
-
-
-def _jpeg(q: int) -> CropTransform:
-    def run(c: np.ndarray) -> np.ndarray:
-        ok, data = cv2.imencode(".jpg", c, [cv2.IMWRITE_JPEG_QUALITY, q])
-        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
-    return run
-
-
-def _gain(f: float) -> CropTransform:
-    return lambda c: np.clip(c.astype(np.float32) * f, 0, 255).astype(np.uint8)
-
-
-TRANSFORMS: list[tuple[str, CropTransform | None]] = [
-    ("as rendered", None), ("rotated 30°", _rotate(30)), ("scale 0.5x", _half),
-    ("blur σ 1.5", lambda c: cv2.GaussianBlur(c, (0, 0), 1.5)), ("JPEG 30", _jpeg(30)),
-    ("40 % darker", _gain(0.6)), ("40 % brighter", _gain(1.4)),
-]
+from vision.train.numeral_faces import TRANSFORMS as TRANSFORMS  # re-exported: the tests measure with them
 
 
 def held_out_digits(n: int, seed: int = 12345, truetype: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -40,13 +40,13 @@ from __future__ import annotations
 import glob
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
 
 __all__ = ["Font", "font_sets", "render_crop", "HERSHEY_TRAIN", "HERSHEY_HELD_OUT", "CROP", "CROP_FACTOR",
-           "OTHER_KINDS", "POLY_KINDS", "POLY_FACES", "POLY_NUMBERS"]
+           "OTHER_KINDS", "POLY_KINDS", "POLY_FACES", "POLY_NUMBERS", "TRANSFORMS", "CropTransform"]
 
 CROP = 48
 CROP_FACTOR = 1.3
@@ -462,3 +462,38 @@ def _camera(img: np.ndarray, rng: np.random.Generator, camera: bool) -> np.ndarr
         ok, data = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
         u8 = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return np.asarray(u8, np.uint8)
+
+
+# -- the transforms of benchmarks/bench_vision_transforms.py, brought to the crop --------
+# (measured by vision.train.eval_numerals; the poly network's thresholds are tuned on them)
+CropTransform = Callable[[np.ndarray], np.ndarray]
+
+
+def _rotate(deg: float) -> CropTransform:
+    def run(c: np.ndarray) -> np.ndarray:
+        m = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), deg, 1.0)
+        return cv2.warpAffine(c, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE)
+    return run
+
+
+def _half(c: np.ndarray) -> np.ndarray:
+    small = cv2.resize(c, (CROP // 2, CROP // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+
+
+def _jpeg(q: int) -> CropTransform:
+    def run(c: np.ndarray) -> np.ndarray:
+        ok, data = cv2.imencode(".jpg", c, [cv2.IMWRITE_JPEG_QUALITY, q])
+        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+    return run
+
+
+def _gain(f: float) -> CropTransform:
+    return lambda c: np.clip(c.astype(np.float32) * f, 0, 255).astype(np.uint8)
+
+
+TRANSFORMS: list[tuple[str, CropTransform | None]] = [
+    ("as rendered", None), ("rotated 30°", _rotate(30)), ("scale 0.5x", _half),
+    ("blur σ 1.5", lambda c: cv2.GaussianBlur(c, (0, 0), 1.5)), ("JPEG 30", _jpeg(30)),
+    ("40 % darker", _gain(0.6)), ("40 % brighter", _gain(1.4)),
+]

@@ -242,10 +242,10 @@ def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float
 
 def with_transforms(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``xs`` as they are and after each transform of ``benchmarks/bench_vision_transforms.py``
-    brought to the crop (:data:`vision.train.eval_numerals.TRANSFORMS`): the poly
+    brought to the crop (:data:`vision.train.numeral_faces.TRANSFORMS`): the poly
     network's thresholds are tuned on all of them, so that a turned, small, blurred,
     JPEG or darker / brighter die stays as honest as a clean one."""
-    from vision.train.eval_numerals import TRANSFORMS
+    from vision.train.numeral_faces import TRANSFORMS
 
     outs, labels = [xs], [ys]
     for _, tf in TRANSFORMS:
