@@ -66,7 +66,7 @@ def _prim(rng: np.random.Generator) -> Prim:
         p["pts"] = [[float(v) for v in rng.uniform(-0.65, 0.65, 2)] for _ in range(int(rng.integers(2, 5)))]
     elif kind in ("poly", "star"):
         p["n"] = int(rng.integers(3, 8))
-        p["irr"] = [float(v) for v in rng.uniform(0.6, 1.0, p["n"])] if kind == "poly" and rng.random() < 0.4 else None
+        p["irr"] = [float(v) for v in rng.uniform(0.6, 1.0, int(p["n"]))] if kind == "poly" and rng.random() < 0.4 else None
     elif kind == "text":
         p["ch"] = str(rng.choice(list(CHARS)))
         p["font"] = int(rng.choice(FONTS))
@@ -175,10 +175,10 @@ def _draw(mask: np.ndarray, p: Prim) -> None:
         sz, _ = cv2.getTextSize(p["ch"], font, scale, thick)
         org = (int(G / 2 - sz[0] / 2), int(G / 2 + sz[1] / 2))
         cv2.putText(tmp, p["ch"], org, font, scale, 255, thick, lt)
-        m = cv2.getRotationMatrix2D((G / 2, G / 2), float(p["a"]) % 60 - 30, 1.0)
-        m[0, 2] += cx * G / 2
-        m[1, 2] += cy * G / 2
-        tmp = cv2.warpAffine(tmp, m, (G, G))
+        turn = cv2.getRotationMatrix2D((G / 2, G / 2), float(p["a"]) % 60 - 30, 1.0)
+        turn[0, 2] += cx * G / 2
+        turn[1, 2] += cy * G / 2
+        tmp = np.asarray(cv2.warpAffine(tmp, turn, (G, G)), np.uint8)
         if p["hole"]:
             np.minimum(mask, 255 - tmp, out=mask)
         else:
@@ -226,9 +226,9 @@ def _body(shape: str, n: int, side: float) -> np.ndarray:
         cv2.fillPoly(a, [arr], 255, cv2.LINE_AA, shift=4)
         if shape == "square":  # rounded corners
             k2 = int(side * 0.12) | 1
-            a = cv2.GaussianBlur(a, (k2, k2), 0)
+            a = np.asarray(cv2.GaussianBlur(a, (k2, k2), 0), np.uint8)
             a = np.where(a > 140, 255, 0).astype(np.uint8)
-            a = cv2.GaussianBlur(a, (3, 3), 0)
+            a = np.asarray(cv2.GaussianBlur(a, (3, 3), 0), np.uint8)
     return a.astype(np.float32) / 255.0
 
 
@@ -244,7 +244,7 @@ def _floor(rng: np.random.Generator, n: int) -> np.ndarray:
         img += cv2.GaussianBlur(g, (0, 0), float(rng.uniform(0.5, 2.0)))[..., None]
     elif style == 2:  # wood: stretched noise stripes
         g = rng.normal(0, 1, (n, max(2, n // 8))).astype(np.float32)
-        g = cv2.resize(cv2.GaussianBlur(g, (0, 0), 1.0), (n, n))
+        g = np.asarray(cv2.resize(cv2.GaussianBlur(g, (0, 0), 1.0), (n, n)), np.float32)
         m = cv2.getRotationMatrix2D((n / 2, n / 2), float(rng.uniform(0, 180)), 1.5)
         img += cv2.warpAffine(g * float(rng.uniform(6, 25)), m, (n, n), borderMode=cv2.BORDER_REFLECT)[..., None]
     elif style == 3:  # glitter: bright specks
@@ -257,8 +257,8 @@ def _floor(rng: np.random.Generator, n: int) -> np.ndarray:
         m2[:, :x0] = 1
         col = rng.uniform(20, 235, 3).astype(np.float32)
         m = cv2.getRotationMatrix2D((n / 2, n / 2), float(rng.uniform(0, 360)), 1.0)
-        m2 = cv2.warpAffine(m2, m, (n, n))[..., None]
-        img = img * (1 - m2) + col * m2
+        wall = cv2.warpAffine(m2, m, (n, n))[..., None]
+        img = img * (1 - wall) + col * wall
     return img
 
 
@@ -351,8 +351,8 @@ def render_view(spec: GlyphSpec, rng: np.random.Generator, mask: np.ndarray | No
         ox, oy = off * math.cos(params["tilt_dir"] + math.pi / 2), off * math.sin(params["tilt_dir"] + math.pi / 2)
         ext = np.zeros_like(top_a)
         for f in np.linspace(0, 1, 6):
-            m = np.float32([[1, 0, ox * f], [0, 1, oy * f]])
-            ext = np.maximum(ext, cv2.warpAffine(top_a, m, (n, n)))
+            shift = np.array([[1, 0, ox * f], [0, 1, oy * f]], np.float32)
+            ext = np.maximum(ext, cv2.warpAffine(top_a, shift, (n, n)))
         side_col = body * float(rng.uniform(0.45, 0.8))
         img = img * (1 - ext[..., None]) + side_col * ext[..., None]
         rim = ext * (1 - top_a)

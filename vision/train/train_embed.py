@@ -110,7 +110,9 @@ def few_shot(z: np.ndarray, y: np.ndarray, shots: int = 3) -> dict[str, float]:
     prototype right, and percentiles of the similarity to the own prototype and to the
     best other prototype (what the open-set thresholds are set from)."""
     ids = np.unique(y)
-    protos, own_rows, own_ids = [], [], []
+    protos: list[np.ndarray] = []
+    own_rows: list[int] = []
+    own_ids: list[int] = []
     for i in ids:
         rows = np.nonzero(y == i)[0]
         p = z[rows[:shots]].mean(axis=0)
