@@ -153,6 +153,103 @@ def real_d6(emb: Embedder, folder: Path, shots: int = 5, params: EmbedParams | N
     return {"enrolled": enrolled, "left_out": left}
 
 
+def plain_photos(photos: int = 10, views: int = 3) -> dict[str, int]:
+    """Through the table's reader (:meth:`vision.reader.Reader.read`, a step expecting
+    the symbol dice): the 23 Péripéties faces enrolled by :func:`vision.enroll_photos.enroll_frame`
+    from ``views`` rendered photos each, then ``photos`` plain photos (no markers, no
+    empty tray) of 5 symbol dice each, candidates at the true centres (until a
+    class-agnostic detector feeds the reader): counts of right, pending, not claimed, wrong."""
+    from vision.detect import Candidate
+    from vision.enroll import Enrollment
+    from vision.enroll_photos import enroll_frame
+    from vision.reader import Reader
+    from vision.synth import SceneSpec, render_single, render_tray
+
+    spec = SceneSpec(size=(640, 480), markers=False, crop_to_tray=True)
+    kinds = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
+    objs = [(k, f) for k in kinds for f in FACES[k]]
+    store = Enrollment()
+    for k, f in objs:
+        for seed in range(views):
+            enroll_frame(store, render_single(k, f, 600 + seed, spec).image, k, f)
+
+    class AtTruth:
+        kinds = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
+        cands: list[Candidate] = []
+
+        def detect(self, frame: np.ndarray) -> list[Candidate]:
+            return list(self.cands)
+
+    det = AtTruth()
+    reader = Reader(detectors=[det], enrollment=store, warm_up=False)
+    out = {"right": 0, "pending": 0, "none": 0, "wrong": 0}
+    for i in range(photos):
+        pick = [objs[(i * 5 + j) % len(objs)] for j in range(5)]
+        scene = render_tray(8800 + i, objects=pick, spec=spec, with_background=False)
+        det.cands = [Candidate(lab.center[0], lab.center[1], _side(lab.box, lab.polygon), 0.9) for lab in scene.labels]
+        read = reader.read(scene.image, kinds=set(kinds))
+        for lab, c in zip(scene.labels, det.cands):
+            o = next((o for o in read.objects if abs(o.box[0] + o.box[2] / 2 - c.cx) < 3
+                      and abs(o.box[1] + o.box[3] / 2 - c.cy) < 3), None)
+            if o is None:
+                out["none"] += 1
+            elif o.status != READ:
+                out["pending"] += 1
+            else:
+                out["right" if (o.kind, o.value) == (lab.kind, lab.value) else "wrong"] += 1
+    return out
+
+
+def tray(scenes: int = 12) -> dict[str, dict[str, int]]:
+    """On a calibrated tray (rendered, 1280 x 960, markers and empty tray), the symbol
+    dice read by the shipped enrollment's templates alone, and with the embedding's
+    second opinion (which can only stop a guess): counts of right, pending, wrong."""
+    from vision.calibration import calibrate
+    from vision.enroll import default_enrollment
+    from vision.reader import Reader
+    from vision.synth import SceneSpec, render_tray
+
+    kinds = ["lieu", "adversaire", "epreuve", "recompense", "sentence"]
+    with_vec = default_enrollment()
+    without = with_vec.merged(with_vec)
+    without.emb = np.zeros((0, 0), np.float32)
+    without.embed_model = ""
+    without._aligned_emb()
+    out: dict[str, dict[str, int]] = {}
+    for name, store in (("templates", without), ("templates+embedding", with_vec)):
+        counts = {"right": 0, "pending": 0, "wrong": 0, "missed": 0}
+        for i in range(scenes):
+            rng = np.random.default_rng(4400 + i)
+            objs = [(k, FACES[k][int(rng.integers(len(FACES[k])))]) for k in rng.choice(kinds, 6)]
+            scene = render_tray(4400 + i, objects=objs, spec=SceneSpec(size=(1280, 960)))
+            assert scene.background is not None
+            reader = Reader(detectors=[], classifiers=[], calibration=calibrate(scene.background), enrollment=store,
+                            warm_up=False)
+            read = reader.read(scene.image)
+            for lab in scene.labels:
+                cx, cy = lab.center
+                o = next((o for o in read.objects if o.box[0] <= cx <= o.box[0] + o.box[2]
+                          and o.box[1] <= cy <= o.box[1] + o.box[3]), None)
+                if o is None:
+                    counts["missed"] += 1
+                elif o.status != READ:
+                    counts["pending"] += 1
+                else:
+                    counts["right" if (o.kind, o.value) == (lab.kind, lab.value) else "wrong"] += 1
+        out[name] = counts
+    return out
+
+
+def others_as_symbols(emb: Embedder, folder: Path) -> dict[str, int]:
+    """The real pip d6 of the *test* photos read against the 23 Péripéties faces
+    (enrolled from 3 renders each): any read is wrong (no symbol die is there)."""
+    x_e, c_e = symbol_renders(range(500, 503), embedder=emb)
+    protos = prototypes(emb.embed_crops(x_e), c_e, np.stack([centre_colour(c) for c in x_e]))
+    x_t, _ = real_d6_crops(folder, "test", emb)
+    cols = np.stack([centre_colour(c) for c in x_t])
+    return score(emb.embed_crops(x_t), [("none", "none")] * len(x_t), protos, emb.params, cols)
+
+
 def tune(emb: Embedder, folder: Path | None, step: float = 0.01) -> tuple[EmbedParams, dict[str, object]]:
     """Thresholds set on data the test figures do not use: renders of other seeds (3
     views enrolled, 4 read; and leave one face out) and, when ``folder`` is given, the
@@ -236,8 +333,11 @@ def main(argv: list[str] | None = None) -> int:
         emb.params = params
     few, loo = peripeties(emb)
     res: dict[str, object] = {"peripeties_few_shot": few, "peripeties_leave_one_out": loo}
+    res["plain_photos_through_the_reader"] = plain_photos()
+    res["calibrated_tray"] = tray()
     if photos.is_dir():
         res["real_d6"] = real_d6(emb, photos)
+        res["real_d6_read_as_symbols"] = others_as_symbols(emb, photos)
     print(json.dumps(res, indent=None if a.json else 1, sort_keys=True))
     return 0
 
