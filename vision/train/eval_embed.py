@@ -254,9 +254,9 @@ def tune(emb: Embedder, folder: Path | None, step: float = 0.01) -> tuple[EmbedP
     """Thresholds set on data the test figures do not use: renders of other seeds (3
     views enrolled, 4 read; and leave one face out) and, when ``folder`` is given, the
     real d6 photos as glyphs, enrolled from the *fit* split and read on the *calib*
-    split (held-aside photos untouched). The bar's floor and its margin under the spread
-    are the lowest (most reads) that leave no read wrong on any of them, then one
-    ``step`` stricter; ``single_view`` and ``single_face`` are set likewise on
+    split (held-aside photos untouched). The bar's floor, its margin under the spread
+    and the margin over the next face are those that give the most right reads with no
+    read wrong on any of them, then one ``step`` stricter; ``single_view`` and ``single_face`` are set likewise on
     one-view enrollments and on each face alone against the other faces' renders."""
     x_e, c_e = symbol_renders(range(300, 303), embedder=emb)
     x_r, c_r = symbol_renders(range(700, 704), embedder=emb)
@@ -283,16 +283,18 @@ def tune(emb: Embedder, folder: Path | None, step: float = 0.01) -> tuple[EmbedP
             right += s["right"]
         return bad, right
 
-    best: tuple[int, float, float] | None = None
-    for floor in np.arange(0.70, 0.99, 0.01):
+    best: tuple[int, float, float, float] | None = None
+    for floor in np.arange(0.80, 0.99, 0.01):
         for sm in (0.0, 0.02, 0.04, 0.06, 0.08, 0.1):
-            p = replace(base, need_floor=float(floor), spread_margin=sm)
-            bad, right = wrong(p)
-            if bad == 0 and (best is None or right > best[0]):
-                best = (right, float(floor), sm)
+            for margin in (0.03, 0.045, 0.06):
+                p = replace(base, need_floor=float(floor), spread_margin=sm, margin=margin)
+                bad, right = wrong(p)
+                if bad == 0 and (best is None or right > best[0]):
+                    best = (right, float(floor), sm, margin)
     if best is None:
         raise SystemExit("no threshold leaves every read right on the tuning sets")
-    chosen = replace(base, need_floor=round(best[1] + step, 3), spread_margin=max(0.0, best[2] - step))
+    chosen = replace(base, need_floor=round(best[1] + step, 3), spread_margin=max(0.0, best[2] - step),
+                     margin=round(best[3] + step, 3))
     # one view per face: the spread is unknown; each face alone: no runner-up
     one = [i for i, c in enumerate(c_e) if i == c_e.index(c)]
     sv = 0.99
