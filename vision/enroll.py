@@ -4,8 +4,11 @@ Players enroll their own dice and gems from a few photos per face (one object pe
 on the tray; :mod:`vision.enroll_photos` picks the object and adds its template): ``companion vision enroll --kind lieu --face montagne IMAGES...`` or a
 folder laid out ``kind/face/*.jpg``. Each photo gives one template: the rotation-free
 features of :mod:`vision.faces` (ink map, silhouette, body colour) and, for gems, the
-interior colour of :mod:`vision.gems`. Nothing is downloaded: the store is a ``.npz``
-file in the data folder.
+interior colour of :mod:`vision.gems`; and, when the glyph-embedding network is
+installed, the view's vector (:mod:`vision.embed`), from which each symbol face's
+prototype is made (:meth:`Enrollment.glyph_prototypes`). A store saved before the
+embedding loads as before, without vectors (the templates still read). Nothing is
+downloaded: the store is a ``.npz`` file in the data folder.
 
 A default enrollment, rendered by :mod:`vision.synth`, is generated at first use into the
 cache folder (a few seconds), so the demo reads synthetic trays out of the box. It is not
