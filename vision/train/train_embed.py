@@ -160,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--temperature", type=float, default=0.1)
     ap.add_argument("--val-identities", type=int, default=400)
+    ap.add_argument("--colour-aug", action="store_true",
+                    help="also shuffle the colour channels of half the crops of a batch and grey 15 %%")
     ap.add_argument("--smoke", action="store_true", help="a tiny run (seconds): the pipeline works")
     a = ap.parse_args(argv)
     if a.smoke:
@@ -182,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
         crops = x[rows]
         turns = rng.integers(0, 4, len(crops))
         crops = np.stack([np.rot90(c, int(t)) for c, t in zip(crops, turns)])
+        if a.colour_aug:  # the same glyph in other colours: channels shuffled, or grey
+            for j in np.nonzero(rng.random(len(crops)) < 0.5)[0]:
+                crops[j] = crops[j][..., rng.permutation(3)]
+            for j in np.nonzero(rng.random(len(crops)) < 0.15)[0]:
+                crops[j] = cv2.cvtColor(cv2.cvtColor(crops[j], cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         z = torch.nn.functional.normalize(net(torch.from_numpy(to_input(crops))), dim=1)
         loss = supcon(z, torch.from_numpy(y[rows]), a.temperature)
         opt.zero_grad()
@@ -203,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                     "seed": a.seed, "identities": a.identities, "views": a.views, "steps": a.steps,
                     "per_batch": a.per_batch, "views_per_identity": k, "lr": a.lr, "temperature": a.temperature,
                     "loss": "supervised contrastive over glyph identities", "smoke": a.smoke,
+                    "colour_aug": a.colour_aug,
                     "torch": str(torch.__version__), "opencv": cv2.__version__, "python": platform.python_version(),
                     "seconds": round(time.time() - t0)},
         "validation": {"identities": a.val_identities, "views": 6, "shots": 3, **final},
