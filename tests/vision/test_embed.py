@@ -139,3 +139,17 @@ def test_enrollment_keeps_vectors_and_old_stores_still_load(emb: Embedder, tmp_p
     assert legacy.emb.shape[0] == len(legacy) == 2
     with pytest.raises(EnrollmentError):
         Enrollment.load(tmp_path / "missing.npz")
+
+
+@pytest.mark.parametrize("name", ["vision.embed", "vision.train.glyphs"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    module = importlib.import_module(name)
+    tests = doctest.DocTestFinder(exclude_empty=True).find(module, name)
+    assert sum(len(t.examples) for t in tests) > 0
+    runner = doctest.DocTestRunner()
+    for t in tests:
+        runner.run(t)
+    assert runner.summarize(verbose=False).failed == 0
