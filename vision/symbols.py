@@ -62,7 +62,10 @@ class SymbolClassifier:
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
-        """One :class:`ObjectRead` per candidate, or ``None`` when it is no enrolled symbol die."""
+        """One :class:`ObjectRead` per candidate, or ``None`` when it is no enrolled symbol die.
+
+        ``bodies`` is not used: the body colour is taken from the crop itself
+        (:func:`vision.embed.centre_colour`), as it was for the enrolled views."""
         out: list[ObjectRead | None] = [None] * len(candidates)
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
         if not mine:
