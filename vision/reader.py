@@ -378,6 +378,12 @@ class Reader:
 
             if available():  # numeral dice (d10, and d4 / d8 / d12 / d20 with their network), on request
                 claims.append(NumeralClassifier())
+            from .embed import available as glyph_embedding
+
+            if glyph_embedding():  # symbol dice against the enrolled faces, on request
+                from .symbols import SymbolClassifier
+
+                claims.append(SymbolClassifier(lambda: self.enrollment))
             classifiers = claims
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
