@@ -138,9 +138,10 @@ def real_d6(emb: Embedder, folder: Path, shots: int = 5, params: EmbedParams | N
     """The real d6 photos as glyphs: per left-out face, the counts on the test split's
     enrolled faces (``enrolled``) and on the left-out face (``left_out``: any read is wrong)."""
     p = replace(params or emb.params, colour_gate=None)
-    x_f, f_f = real_d6_crops(folder, "fit", emb)
+    x_f, f_all = real_d6_crops(folder, "fit", emb)
     x_t, f_t = real_d6_crops(folder, "test", emb)
-    v_f, v_t = emb.embed_crops(x_f), emb.embed_crops(x_t)
+    first = [i for f in range(1, 7) for i in [j for j, g in enumerate(f_all) if g == f][:shots]]
+    v_f, f_f, v_t = emb.embed_crops(x_f[first]), [f_all[i] for i in first], emb.embed_crops(x_t)
     enrolled: dict[str, int] = {}
     left: dict[str, int] = {}
     for out_face in range(1, 7):
