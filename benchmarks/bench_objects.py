@@ -1,0 +1,92 @@
+"""The class-agnostic object detector: found, false detections, ms per frame.
+
+    COMPANION_SHARED=/work/shared python benchmarks/bench_objects.py [--renders N] [--models DIR]
+
+Single-threaded (``cv2.setNumThreads(1)``). It prints:
+
+- on ``N`` held-out randomised renders (:mod:`vision.train.scenes`, seeds never trained
+  on, 640 x 640): objects found per kind, false detections;
+- on the held-aside real d6 photos and the candies' ``test`` split: found (class-agnostic),
+  false detections;
+- ms per 640 x 640 and per 1920 x 1080 frame of :class:`vision.object_detect.ObjectDetector`,
+  and the same for the d6 die-centre detector alone (:class:`vision.detect.DiceDetector`)
+  measured in the same run: the ratio is the figure to compare across machines;
+- what the Reader adds for a step expecting symbol dice (``kinds={"lieu"}``) on a d6
+  photo, against a step expecting d6 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def median_ms(fn: Callable[[], Any], repeat: int = 15) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    import cv2
+    import numpy as np
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--renders", type=int, default=200)
+    ap.add_argument("--models", type=Path, default=None)
+    a = ap.parse_args()
+    cv2.setNumThreads(1)
+    from vision.detect import DiceDetector
+    from vision.nets import MODELS_DIR
+    from vision.object_detect import ObjectDetector
+    from vision.train.eval_objects import held_out, real_candies, real_dice
+
+    det = ObjectDetector(models=a.models or MODELS_DIR)
+    shared = Path(os.environ.get("COMPANION_SHARED", ROOT.parent / "shared")) / "data"
+    sets: list[tuple[str, Callable[[], Any]]] = [("held-out renders", lambda: held_out(det, a.renders))]
+    if (shared / "tray-dice-photos").is_dir():
+        sets.append(("real d6 photos (test split)", lambda: real_dice(det, shared)))
+    if (shared / "colour-candies").is_dir():
+        sets.append(("candies (test split)", lambda: real_candies(det, shared)))
+    for name, run in sets:
+        r = run().as_json()
+        print(f"{name}: {r['frames']} frames, found {r['found']}/{r['objects']} ({100 * r['found_rate']:.1f} %), "
+              f"false detections {r['false']} ({r['false_per_frame']:.2f} per frame)")
+        print("    " + "  ".join(f"{k} {v['found']}/{v['total']}" for k, v in r["per_kind"].items()))
+
+    from vision.train.scenes import render_scene
+
+    d6 = DiceDetector()
+    for w, h in ((640, 640), (1920, 1080)):
+        frame = cv2.resize(render_scene(1_000_000, 640).image, (w, h))
+        ours = median_ms(lambda: det.detect(frame))
+        base = median_ms(lambda: d6.detect(frame))
+        print(f"{w}x{h}: object detector {ours:.1f} ms, d6 detector alone {base:.1f} ms, ratio {ours / base:.2f}")
+    if (shared / "tray-dice-photos").is_dir():
+        from vision.labelled import list_photos
+        from vision.reader import Reader
+
+        reader = Reader()
+        photo = np.asarray(cv2.imread(str(list_photos(shared / "tray-dice-photos", "test")[0].path)), np.uint8)
+        only = median_ms(lambda: reader.read(photo, kinds={"d6"}), 7)
+        more = median_ms(lambda: reader.read(photo, kinds={"d6", "lieu"}), 7)
+        print(f"Reader on a 640x640 d6 photo: kinds d6 {only:.1f} ms, kinds d6+lieu {more:.1f} ms "
+              f"(ratio {more / only:.2f})")
+    print(f"load {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

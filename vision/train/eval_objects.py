@@ -1,0 +1,162 @@
+"""Measure the object detector: found and false detections, per kind.
+
+::
+
+    python -m vision.train.eval_objects --shared ../shared/data --renders 300
+
+Three sets, none trained on:
+
+- held-out randomised renders (:func:`vision.train.scenes.render_scene`, seeds from
+  :data:`HELD_OUT_SEED` on; training uses ``0 .. --scenes``), 640 x 640 frames;
+- the held-aside (``test``) split of ``tray-dice-photos`` (real d6);
+- the ``test`` split of ``colour-candies`` (real candies, 1920 x 1080).
+
+An object is found when a candidate's centre lies within half its side of the object's
+centre and the two sides are within a factor 2 (each candidate finds at most one
+object); a candidate that finds none is a false detection. No torch: this runs what the
+reader runs (:class:`vision.object_detect.ObjectDetector`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from vision.detect import Candidate
+
+HELD_OUT_SEED = 1_000_000
+Truth = tuple[float, float, float, str]  # cx, cy, side, kind
+
+
+def match(cands: Sequence[Candidate], truth: Sequence[Truth]) -> tuple[list[bool], int]:
+    """Which objects of ``truth`` a candidate found, and how many candidates found none.
+
+    >>> match([Candidate(10, 10, 8, 0.9), Candidate(50, 50, 8, 0.8)], [(11, 9, 9, "d6")])
+    ([True], 1)
+    >>> match([Candidate(10, 10, 30, 0.9)], [(10, 10, 9, "d6")])  # three times too big
+    ([False], 1)
+    """
+    found = [False] * len(truth)
+    false = 0
+    for c in sorted(cands, key=lambda c: -c.score):
+        best, best_d = -1, math.inf
+        for i, (x, y, s, _) in enumerate(truth):
+            d = math.hypot(c.cx - x, c.cy - y)
+            if not found[i] and d < 0.5 * s and 0.5 <= c.side / max(s, 1e-6) <= 2.0 and d < best_d:
+                best, best_d = i, d
+        if best >= 0:
+            found[best] = True
+        else:
+            false += 1
+    return found, false
+
+
+class Tally:
+    """Found / total per kind and false detections over frames."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, int] = defaultdict(int)
+        self.total: dict[str, int] = defaultdict(int)
+        self.false = 0
+        self.frames = 0
+
+    def add(self, cands: Sequence[Candidate], truth: Sequence[Truth]) -> None:
+        hit, false = match(cands, truth)
+        for ok, t in zip(hit, truth):
+            self.total[t[3]] += 1
+            self.found[t[3]] += int(ok)
+        self.false += false
+        self.frames += 1
+
+    def as_json(self) -> dict[str, Any]:
+        n, f = sum(self.total.values()), sum(self.found.values())
+        return {"frames": self.frames, "objects": n, "found": f, "found_rate": round(f / max(n, 1), 4),
+                "false": self.false, "false_per_frame": round(self.false / max(self.frames, 1), 3),
+                "per_kind": {k: {"found": self.found[k], "total": self.total[k],
+                                 "rate": round(self.found[k] / max(self.total[k], 1), 3)}
+                             for k in sorted(self.total)}}
+
+
+def held_out(detector: Any, n: int, size: int = 640) -> Tally:
+    """The detector on ``n`` held-out renders of ``size`` px (kinds as
+    :mod:`vision.train.scenes` names them, gems split by colour)."""
+    from vision.train.scenes import render_scene
+
+    tally = Tally()
+    for i in range(n):
+        sc = render_scene(HELD_OUT_SEED + i, size)
+        truth = [(o.cx, o.cy, o.side, f"gem:{o.value}" if o.kind == "gem" else o.kind) for o in sc.objects]
+        tally.add(detector.detect(sc.image), truth)
+    return tally
+
+
+def real_dice(detector: Any, shared: Path, split: str = "test") -> Tally:
+    """The detector on the ``split`` photos of ``tray-dice-photos`` (every die is a d6)."""
+    import cv2
+
+    from vision.labelled import list_photos, load_labels
+
+    tally = Tally()
+    for ph in list_photos(shared / "tray-dice-photos", split):
+        img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        tally.add(detector.detect(img), [(*lab.centre, lab.side, "d6") for lab in load_labels(ph.path, w, h)])
+    return tally
+
+
+def real_candies(detector: Any, shared: Path, split: str = "test") -> Tally:
+    """The detector on the ``split`` photos of ``colour-candies`` (kinds: candy colours)."""
+    import cv2
+
+    from vision.gem_data import list_gem_photos, load_gem_labels
+
+    tally = Tally()
+    for gp in list_gem_photos(shared / "colour-candies", split):
+        img = cv2.imread(str(gp.path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        tally.add(detector.detect(img), [(*lab.centre, lab.side, lab.colour) for lab in load_gem_labels(gp, w, h)])
+    return tally
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
+    ap.add_argument("--models", type=Path, default=None)
+    ap.add_argument("--renders", type=int, default=300)
+    ap.add_argument("--threshold", type=float, default=None)
+    ap.add_argument("--det-size", type=int, default=None)
+    ap.add_argument("--json", type=Path, default=None)
+    a = ap.parse_args(argv)
+    from vision.nets import MODELS_DIR
+    from vision.object_detect import ObjectDetector
+
+    det = ObjectDetector(models=a.models or MODELS_DIR, threshold=a.threshold, det_size=a.det_size)
+    out: dict[str, Any] = {"threshold": det.threshold, "det_size": det.det_size}
+    for name in ("renders", "dice_test", "candies_test"):
+        if name != "renders" and not (a.shared / ("tray-dice-photos" if name == "dice_test" else "colour-candies")).is_dir():
+            continue
+        tally = (held_out(det, a.renders) if name == "renders" else
+                 real_dice(det, a.shared) if name == "dice_test" else real_candies(det, a.shared))
+        res = tally.as_json()
+        out[name] = res
+        kinds = "  ".join(f"{k} {v['found']}/{v['total']}" for k, v in res["per_kind"].items())
+        print(f"{name}: found {res['found']}/{res['objects']} ({100 * res['found_rate']:.1f} %), "
+              f"false {res['false']} in {res['frames']} frames\n    {kinds}", flush=True)
+    if a.json:
+        a.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
