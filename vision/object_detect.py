@@ -44,6 +44,11 @@ KINDS = ("d4", "d8", "d12", "d20", "lieu", "adversaire", "epreuve", "recompense"
 #: A candidate smaller than this share of the candidates' median side is a pip, a crumb
 #: or glitter (the smallest object, a gem of 15 mm, is 0.7 of a d20; a pip 0.2 of a d6).
 MIN_SHARE = 0.45
+#: Objects under this many pixels at the network's input are looked at again, larger
+#: (the network learnt objects of 6 to 50 px; under 12 it finds fewer and guesses more).
+SMALL_PX = 12.0
+AIM_PX = 18.0
+MAX_LOOK_PX = 640
 
 
 def available(models: Path = MODELS_DIR) -> bool:
@@ -90,31 +95,52 @@ class ObjectDetector:
     general = True
 
     def __init__(self, settings: dict[str, Any] | None = None, models: Path = MODELS_DIR,
-                 threshold: float | None = None, det_size: int | None = None, engine: str = "classic") -> None:
+                 threshold: float | None = None, det_size: int | None = None,
+                 second_threshold: float | None = None, engine: str = "classic") -> None:
         cfg = settings if settings is not None else load_settings(models / SETTINGS)
+        #: The least centre heat of a candidate at the first look, and at the second.
+        self.threshold = float(cfg.get("threshold", 0.3) if threshold is None else threshold)
+        self.second_threshold = float(cfg.get("second_threshold", self.threshold)
+                                      if second_threshold is None else second_threshold)
         self.net = DiceDetector(model=models / str(cfg.get("model", "object_detector.onnx")),
                                 det_size=int(cfg.get("det_size", 320) if det_size is None else det_size),
                                 stride=int(cfg.get("stride", 4)),
-                                threshold=float(cfg.get("threshold", 0.3) if threshold is None else threshold),
+                                threshold=min(self.threshold, self.second_threshold),
                                 max_objects=int(cfg.get("max_objects", 96)), engine=engine)
         self.min_share = float(cfg.get("min_share", MIN_SHARE))
+        self.small_px = float(cfg.get("small_px", SMALL_PX))
+        self.aim_px = float(cfg.get("aim_px", AIM_PX))
+        self.max_look = int(cfg.get("max_look_px", MAX_LOOK_PX))
 
     @property
     def det_size(self) -> int:
         return self.net.det_size
 
-    @property
-    def threshold(self) -> float:
-        return self.net.threshold
-
     def detect(self, frame: np.ndarray) -> list[Candidate]:
         """Candidates (source ``"object"``) in ``frame`` (H x W x 3 BGR uint8), strongest
-        first, the size-insane ones dropped."""
-        found = [replace(c, source=SOURCE) for c in self.net.detect(frame)]
+        first, the size-insane ones dropped.
+
+        A large frame whose objects come out small at the network's input (median side
+        under :data:`SMALL_PX`: gems in a 1920 x 1080 photo are 7 px at 320) is looked at
+        again, scaled so that they become :data:`AIM_PX` (the input at most
+        :data:`MAX_LOOK_PX` on a side), and that look's candidates are kept, at the
+        stricter threshold ``second_threshold``."""
         h, w = frame.shape[:2]
-        # a candidate whose box is mostly outside the frame is a wall's corner or a cut object
-        found = [c for c in found if _inside(c, w, h)]
+        found = self._look(frame, None, self.threshold)
+        if found:
+            first = self.det_size / max(h, w)
+            side = float(np.median([c.side for c in found])) * first  # at the first look's input
+            if side < self.small_px and max(h, w) > self.det_size:
+                scale = min(self.max_look / max(h, w), first * self.aim_px / max(side, 1.0), 1.0)
+                if scale > first * 1.2:
+                    found = self._look(frame, scale, self.second_threshold)
         return size_sane(found, self.min_share)
+
+    def _look(self, frame: np.ndarray, scale: float | None, threshold: float) -> list[Candidate]:
+        h, w = frame.shape[:2]
+        got = self.net.detect(frame, scale)
+        # a candidate whose box is mostly outside the frame is a wall's corner or a cut object
+        return [replace(c, source=SOURCE) for c in got if c.score >= threshold and _inside(c, w, h)]
 
 
 def _inside(c: Candidate, w: int, h: int) -> bool:

@@ -3,6 +3,7 @@
 ::
 
     python -m vision.train.eval_objects --shared ../shared/data --renders 300
+    python -m vision.train.eval_objects --shared ../shared/data --tune --renders 80   # thresholds
 
 Three sets, none trained on:
 
@@ -84,14 +85,14 @@ class Tally:
                              for k in sorted(self.total)}}
 
 
-def held_out(detector: Any, n: int, size: int = 640) -> Tally:
+def held_out(detector: Any, n: int, size: int = 640, first: int = HELD_OUT_SEED) -> Tally:
     """The detector on ``n`` held-out renders of ``size`` px (kinds as
     :mod:`vision.train.scenes` names them, gems split by colour)."""
     from vision.train.scenes import render_scene
 
     tally = Tally()
     for i in range(n):
-        sc = render_scene(HELD_OUT_SEED + i, size)
+        sc = render_scene(first + i, size)
         truth = [(o.cx, o.cy, o.side, f"gem:{o.value}" if o.kind == "gem" else o.kind) for o in sc.objects]
         tally.add(detector.detect(sc.image), truth)
     return tally
@@ -129,25 +130,93 @@ def real_candies(detector: Any, shared: Path, split: str = "test") -> Tally:
     return tally
 
 
+TUNE_SEED = HELD_OUT_SEED + 500_000  # the renders the thresholds are chosen on (never the reported ones)
+
+
+def tune(models: Path, shared: Path, renders: int = 80,
+         firsts: Sequence[float] = (0.35, 0.4, 0.45, 0.5),
+         seconds: Sequence[float] = (0.45, 0.5, 0.55, 0.6)) -> list[dict[str, Any]]:
+    """Found rate and false detections per frame of every (threshold, second threshold)
+    pair, on ``renders`` renders from :data:`TUNE_SEED` and the ``calib`` photos (never
+    the ``test`` ones): how the committed thresholds were chosen."""
+    import cv2
+
+    from vision.gem_data import list_gem_photos, load_gem_labels
+    from vision.labelled import list_photos, load_labels
+    from vision.object_detect import ObjectDetector
+    from vision.train.scenes import render_scene
+
+    frames: dict[str, list[tuple[np.ndarray, list[Truth]]]] = {"renders": [], "dice": [], "candies": []}
+    for i in range(renders):
+        sc = render_scene(TUNE_SEED + i, 640)
+        frames["renders"].append((sc.image, [(o.cx, o.cy, o.side, o.kind) for o in sc.objects]))
+    for ph in list_photos(shared / "tray-dice-photos", "calib"):
+        im = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        if im is not None:
+            truth = [(*lab.centre, lab.side, "d6") for lab in load_labels(ph.path, im.shape[1], im.shape[0])]
+            frames["dice"].append((np.asarray(im, np.uint8), truth))
+    for gp in list_gem_photos(shared / "colour-candies", "calib"):
+        im = cv2.imread(str(gp.path), cv2.IMREAD_COLOR)
+        if im is not None:
+            truth = [(*lab.centre, lab.side, lab.colour) for lab in load_gem_labels(gp, im.shape[1], im.shape[0])]
+            frames["candies"].append((np.asarray(im, np.uint8), truth))
+    det = ObjectDetector(models=models, threshold=min(firsts), second_threshold=min(seconds))
+    raw = det.net.detect
+    cache: dict[tuple[int, float | None], list[Candidate]] = {}
+
+    def cached(frame: np.ndarray, scale: float | None = None) -> list[Candidate]:
+        key = (id(frame), None if scale is None else round(scale, 4))
+        if key not in cache:
+            cache[key] = raw(frame, scale)
+        return cache[key]
+
+    det.net.detect = cached  # type: ignore[method-assign]
+    rows = []
+    for t1 in firsts:
+        for t2 in seconds:
+            det.threshold, det.second_threshold = t1, t2
+            row: dict[str, Any] = {"threshold": t1, "second_threshold": t2}
+            for name, items in frames.items():
+                tally = Tally()
+                for im, truth in items:
+                    tally.add(det.detect(im), truth)
+                row[name] = (tally.as_json()["found_rate"], tally.as_json()["false_per_frame"])
+            rows.append(row)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
     ap.add_argument("--models", type=Path, default=None)
     ap.add_argument("--renders", type=int, default=300)
     ap.add_argument("--threshold", type=float, default=None)
+    ap.add_argument("--second-threshold", type=float, default=None)
     ap.add_argument("--det-size", type=int, default=None)
+    ap.add_argument("--split", default="test", help="real photos' split: test (report) or calib (tuning)")
+    ap.add_argument("--first-seed", type=int, default=HELD_OUT_SEED,
+                    help="first render seed (tuning: HELD_OUT_SEED + 500000; report: HELD_OUT_SEED)")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--tune", action="store_true", help="the threshold grid on the calib photos and tuning renders")
     a = ap.parse_args(argv)
     from vision.nets import MODELS_DIR
     from vision.object_detect import ObjectDetector
 
-    det = ObjectDetector(models=a.models or MODELS_DIR, threshold=a.threshold, det_size=a.det_size)
-    out: dict[str, Any] = {"threshold": det.threshold, "det_size": det.det_size}
-    for name in ("renders", "dice_test", "candies_test"):
-        if name != "renders" and not (a.shared / ("tray-dice-photos" if name == "dice_test" else "colour-candies")).is_dir():
+    if a.tune:
+        for row in tune(a.models or MODELS_DIR, a.shared, a.renders):
+            print(f"threshold {row['threshold']:.2f} second {row['second_threshold']:.2f}: " + " | ".join(
+                f"{k} {100 * row[k][0]:.1f} % found, {row[k][1]:.2f} false/frame" for k in ("renders", "dice", "candies")))
+        return 0
+
+    det = ObjectDetector(models=a.models or MODELS_DIR, threshold=a.threshold, det_size=a.det_size,
+                         second_threshold=a.second_threshold)
+    out: dict[str, Any] = {"threshold": det.threshold, "second_threshold": det.second_threshold,
+                           "det_size": det.det_size, "split": a.split, "first_seed": a.first_seed}
+    for name in ("renders", "dice", "candies"):
+        if name != "renders" and not (a.shared / ("tray-dice-photos" if name == "dice" else "colour-candies")).is_dir():
             continue
-        tally = (held_out(det, a.renders) if name == "renders" else
-                 real_dice(det, a.shared) if name == "dice_test" else real_candies(det, a.shared))
+        tally = (held_out(det, a.renders, first=a.first_seed) if name == "renders" else
+                 real_dice(det, a.shared, a.split) if name == "dice" else real_candies(det, a.shared, a.split))
         res = tally.as_json()
         out[name] = res
         kinds = "  ".join(f"{k} {v['found']}/{v['total']}" for k, v in res["per_kind"].items())

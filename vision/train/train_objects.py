@@ -187,13 +187,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
     ap.add_argument("--out", type=Path, default=Path("vision/models"))
     ap.add_argument("--scenes", type=int, default=2500)
-    ap.add_argument("--steps", type=int, default=2400)
+    ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--batch", type=int, default=12)
-    ap.add_argument("--minutes", type=float, default=18.0, help="wall-time limit of the training loop")
+    ap.add_argument("--minutes", type=float, default=24.0, help="wall-time limit of the training loop")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--width", type=str, default="16,32,64,96,32", help="CentreNet widths (5 ints)")
-    ap.add_argument("--threshold", type=float, default=0.3, help="candidate threshold written to the settings")
+    ap.add_argument("--width", type=str, default="24,48,80,112,40", help="CentreNet widths (5 ints)")
+    ap.add_argument("--threshold", type=float, default=0.5,
+                    help="candidate threshold written to the settings (chosen by eval_objects --tune)")
+    ap.add_argument("--second-threshold", type=float, default=0.6,
+                    help="the same at the second, larger look (chosen by eval_objects --tune)")
     ap.add_argument("--smoke", action="store_true", help="a few steps on a few scenes (pipeline check)")
     a = ap.parse_args(argv)
     import torch
@@ -217,12 +220,15 @@ def main(argv: list[str] | None = None) -> int:
     a.out.mkdir(parents=True, exist_ok=True)
     export(net, (1, 3, DET_SIZE, DET_SIZE), a.out / f"{NAME}.onnx")
     cfg = {"model": f"{NAME}.onnx", "det_size": DET_SIZE, "stride": STRIDE, "threshold": a.threshold,
+           "second_threshold": a.second_threshold,
            "trained": {"seed": a.seed, "scene_seeds": [0, a.scenes], "dice_photos_fit": len(dice),
                        "candy_photos_fit": len(candies), "steps": done, "steps_planned": a.steps, "batch": a.batch,
                        "width": list(width), "threads": a.threads, "torch": torch.__version__,
                        "opencv": cv2.__version__, "seconds": round(time.time() - t0),
                        "command": "nice -n 10 python -m vision.train.train_objects --shared ../shared/data "
-                                  f"--scenes {a.scenes} --steps {a.steps} --minutes {a.minutes} --seed {a.seed}"}}
+                                  f"--scenes {a.scenes} --steps {a.steps} --minutes {a.minutes} --seed {a.seed} "
+                                  f"--width {a.width} --threshold {a.threshold} "
+                                  f"--second-threshold {a.second_threshold}"}}
     (a.out / f"{NAME}.json").write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")
     log(f"wrote {a.out / (NAME + '.onnx')} ({time.time() - t0:.0f} s)")
     return 0
