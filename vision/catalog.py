@@ -8,7 +8,8 @@ faces show each symbol.
 
 from __future__ import annotations
 
-__all__ = ["FACES", "FACE_COUNTS", "GEM_COLOURS", "DIE_KINDS", "CLASSES", "parse_face"]
+__all__ = ["FACES", "FACE_COUNTS", "GEM_COLOURS", "DIE_KINDS", "CLASSES", "NUMERAL_FACES", "numeral_kinds_of",
+           "parse_face"]
 
 FACES: dict[str, tuple[int | str, ...]] = {
     "d6": (1, 2, 3, 4, 5, 6),
@@ -35,6 +36,32 @@ DIE_KINDS: tuple[str, ...] = tuple(k for k in FACES if k != "gem")
 
 #: Every (kind, face) class a reader may answer, in a fixed order.
 CLASSES: tuple[tuple[str, int | str], ...] = tuple((k, f) for k, faces in FACES.items() for f in faces)
+
+#: The numeral dice the numeral networks read (:mod:`vision.numerals`), with their faces:
+#: those of :data:`FACES` and the d8 and d20, which only the networks read. They are not
+#: in :data:`FACES`: that is what the players enroll and the synthetic enrollment,
+#: the scene renderer and the tray wizard go through, and none of those draws a d8 or
+#: a d20 yet. ``d6`` here is a d6 printed with numerals (the pip d6 is read by
+#: :mod:`vision.pips`).
+NUMERAL_FACES: dict[str, tuple[int, ...]] = {
+    "d4": tuple(range(1, 5)),
+    "d6": tuple(range(1, 7)),
+    "d8": tuple(range(1, 9)),
+    "d10": tuple(range(1, 11)),
+    "d12": tuple(range(1, 13)),
+    "d20": tuple(range(1, 21)),
+}
+
+
+def numeral_kinds_of(value: int, kinds: "tuple[str, ...] | list[str] | set[str] | frozenset[str]") -> list[str]:
+    """The numeral die kinds among ``kinds`` that show ``value``, in :data:`NUMERAL_FACES` order.
+
+    >>> numeral_kinds_of(7, {"d12", "d10", "d6"})
+    ['d10', 'd12']
+    >>> numeral_kinds_of(17, {"d12"})
+    []
+    """
+    return [k for k, faces in NUMERAL_FACES.items() if k in kinds and value in faces]
 
 
 def parse_face(kind: str, face: str | int) -> int | str:

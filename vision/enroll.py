@@ -4,8 +4,11 @@ Players enroll their own dice and gems from a few photos per face (one object pe
 on the tray; :mod:`vision.enroll_photos` picks the object and adds its template): ``companion vision enroll --kind lieu --face montagne IMAGES...`` or a
 folder laid out ``kind/face/*.jpg``. Each photo gives one template: the rotation-free
 features of :mod:`vision.faces` (ink map, silhouette, body colour) and, for gems, the
-interior colour of :mod:`vision.gems`. Nothing is downloaded: the store is a ``.npz``
-file in the data folder.
+interior colour of :mod:`vision.gems`; and, when the glyph-embedding network is
+installed, the view's vector (:mod:`vision.embed`), from which each symbol face's
+prototype is made (:meth:`Enrollment.glyph_prototypes`). A store saved before the
+embedding loads as before, without vectors (the templates still read). Nothing is
+downloaded: the store is a ``.npz`` file in the data folder.
 
 A default enrollment, rendered by :mod:`vision.synth`, is generated at first use into the
 cache folder (a few seconds), so the demo reads synthetic trays out of the box. It is not
@@ -23,6 +26,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .catalog import CLASSES, parse_face
+from .embed import Prototype, centre_colour, default_embedder, prototypes
 from .errors import EnrollmentError
 from .faces import INK_SIZE, SIL_SIZE, Features, extract, view_agreement
 from .gems import gem_colour_features
@@ -52,7 +56,14 @@ class Enrollment:
     gem: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     label: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.int64))
     source: str = "user"
+    #: Glyph-embedding vectors (:mod:`vision.embed`), one row a template (NaN where the
+    #: view has none: a store made before the embedding, or without its model), the
+    #: body colour of each view's crop, and the id of the network that made them.
+    emb: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    emb_colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    embed_model: str = ""
     _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
+    _protos: dict[tuple[str, ...], list[Prototype]] = field(default_factory=dict, repr=False, compare=False)
 
     def self_similarity(self, ci: int) -> float | None:
         """How closely the views of class ``ci`` match each other: the median, over its
@@ -67,6 +78,35 @@ class Enrollment:
     def __len__(self) -> int:
         return int(len(self.label))
 
+    def _changed(self) -> None:
+        self._spread.clear()
+        self._protos.clear()
+
+    def _aligned_emb(self) -> None:
+        """``emb`` and ``emb_colour`` with one row per template (NaN rows where missing)."""
+        n, d = len(self.label), self.emb.shape[1] if self.emb.ndim == 2 else 0
+        if self.emb.shape[0] != n:
+            self.emb = np.full((n, d), np.nan, np.float32)
+            self.emb_colour = np.zeros((n, 3), np.float32)
+
+    def glyph_prototypes(self, kinds: Sequence[str]) -> list[Prototype]:
+        """The glyph-embedding prototypes (:func:`vision.embed.prototypes`) of the
+        enrolled faces of ``kinds`` whose views have vectors of the installed network
+        (none for a store made before it). Memoised."""
+        key = tuple(sorted(kinds))
+        if key not in self._protos:
+            out: list[Prototype] = []
+            emb = default_embedder()
+            if emb is not None and self.embed_model == emb.model_id and self.emb.shape[0] == len(self.label) \
+                    and self.emb.shape[1] == emb.dim:
+                rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] in key
+                        and bool(np.isfinite(self.emb[i]).all())]
+                if rows:
+                    out = prototypes(self.emb[rows], [self.classes[int(self.label[i])] for i in rows],
+                                     self.emb_colour[rows])
+            self._protos[key] = out
+        return self._protos[key]
+
     def kinds(self) -> list[str]:
         return sorted({k for k, _ in self.classes})
 
@@ -75,8 +115,10 @@ class Enrollment:
         return {cls: int(n) for cls, n in zip(self.classes, c)}
 
     def add(self, kind: str, face: int | str, feat: Features) -> None:
-        """Add one template (``feat`` extracted with ``rotated=False``)."""
-        self._spread.clear()
+        """Add one template (``feat`` extracted with ``rotated=False``); with its glyph
+        vector when ``feat`` has its crop and the embedding network is installed."""
+        self._changed()
+        self._aligned_emb()
         face = parse_face(kind, face)
         if (kind, face) not in self.classes:
             self.classes.append((kind, face))
@@ -90,6 +132,18 @@ class Enrollment:
         gem = gem_colour_features(feat) if kind == "gem" else np.zeros(3, np.float32)
         self.gem = np.vstack([self.gem, gem.reshape(1, 3)])
         self.label = np.append(self.label, idx)
+        emb = default_embedder() if feat.crop is not None else None
+        if emb is not None and feat.crop is not None:
+            if self.embed_model != emb.model_id or self.emb.shape[1] != emb.dim:
+                # vectors of another network are not comparable: the earlier views keep none
+                self.embed_model = emb.model_id
+                self.emb = np.full((len(self.label) - 1, emb.dim), np.nan, np.float32)
+            vec = emb.embed_crops(feat.crop[None])
+            self.emb = np.vstack([self.emb, vec.astype(np.float32)])
+            self.emb_colour = np.vstack([self.emb_colour, centre_colour(feat.crop).reshape(1, 3)])
+        else:
+            self.emb = np.vstack([self.emb, np.full((1, self.emb.shape[1]), np.nan, np.float32)])
+            self.emb_colour = np.vstack([self.emb_colour, np.zeros((1, 3), np.float32)])
 
     def remove(self, kind: str, face: int | str | None = None) -> int:
         """Forget the templates of one face (or of the whole kind); returns how many."""
@@ -102,7 +156,9 @@ class Enrollment:
         return n
 
     def _subset(self, keep: np.ndarray) -> None:
-        self._spread.clear()
+        self._changed()
+        self._aligned_emb()
+        self.emb, self.emb_colour = self.emb[keep], self.emb_colour[keep]
         used = sorted(set(int(v) for v in self.label[keep]))
         remap = {old: new for new, old in enumerate(used)}
         self.classes = [self.classes[i] for i in used]
@@ -114,6 +170,13 @@ class Enrollment:
         """This store plus ``other``'s templates for the kinds this one lacks."""
         out = Enrollment(list(self.classes), self.ink.copy(), self.sil.copy(), self.colour.copy(),
                          self.ink_frac.copy(), self.gem.copy(), self.label.copy(), self.source)
+        out.emb, out.emb_colour, out.embed_model = self.emb.copy(), self.emb_colour.copy(), self.embed_model
+        out._aligned_emb()
+        other_emb = other.emb if other.emb.shape[0] == len(other.label) else np.zeros((len(other.label), 0))
+        same_net = other.embed_model == out.embed_model or not out.embed_model
+        if not out.embed_model and other.embed_model:  # this store has no vectors: take the other's network
+            out.embed_model = other.embed_model
+            out.emb = np.full((len(out.label), other_emb.shape[1]), np.nan, np.float32)
         mine = set(self.kinds())
         for i, (k, f) in enumerate(other.classes):
             if k in mine:
@@ -128,6 +191,11 @@ class Enrollment:
             out.ink_frac = np.concatenate([out.ink_frac, other.ink_frac[rows]])
             out.gem = np.vstack([out.gem, other.gem[rows]])
             out.label = np.concatenate([out.label, np.full(len(rows), idx, np.int64)])
+            vec = other_emb[rows] if same_net and other_emb.shape[1] == out.emb.shape[1] \
+                else np.full((len(rows), out.emb.shape[1]), np.nan, np.float32)
+            out.emb = np.vstack([out.emb, vec.astype(np.float32)])
+            out.emb_colour = np.vstack([out.emb_colour, other.emb_colour[rows] if len(other.emb_colour) == len(
+                other.label) else np.zeros((len(rows), 3), np.float32)])
         return out
 
     def gem_samples(self) -> tuple[np.ndarray, list[str]]:
@@ -141,11 +209,13 @@ class Enrollment:
             path = path / ENROLLMENT_FILE
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
+        self._aligned_emb()
         np.savez_compressed(tmp, ink=self.ink.astype(np.float16), sil=self.sil.astype(np.float16),
                             colour=self.colour, ink_frac=self.ink_frac, gem=self.gem, label=self.label,
+                            emb=self.emb.astype(np.float16), emb_colour=self.emb_colour.astype(np.float16),
                             meta=np.array(json.dumps({"classes": self.classes, "source": self.source,
                                                       "version": DEFAULT_VERSION, "ink_size": INK_SIZE,
-                                                      "sil_size": SIL_SIZE})))
+                                                      "sil_size": SIL_SIZE, "embed_model": self.embed_model})))
         os.replace(tmp, path)
         return path
 
@@ -161,9 +231,15 @@ class Enrollment:
                         or meta.get("version") != DEFAULT_VERSION):
                     raise EnrollmentError(f"{path} was made by another version of the reader: enroll again")
                 classes = [(str(k), int(f) if isinstance(f, int) else str(f)) for k, f in meta["classes"]]
-                return cls(classes, z["ink"].astype(np.float32), z["sil"].astype(np.float32),
-                           z["colour"].astype(np.float32), z["ink_frac"].astype(np.float32),
-                           z["gem"].astype(np.float32), z["label"].astype(np.int64), str(meta.get("source", "user")))
+                out = cls(classes, z["ink"].astype(np.float32), z["sil"].astype(np.float32),
+                          z["colour"].astype(np.float32), z["ink_frac"].astype(np.float32),
+                          z["gem"].astype(np.float32), z["label"].astype(np.int64), str(meta.get("source", "user")))
+                if "emb" in z.files and "emb_colour" in z.files:  # a store made before the embedding has none
+                    out.emb = z["emb"].astype(np.float32)
+                    out.emb_colour = z["emb_colour"].astype(np.float32)
+                    out.embed_model = str(meta.get("embed_model", ""))
+                out._aligned_emb()
+                return out
         except FileNotFoundError:
             raise EnrollmentError(f"no enrollment at {path}") from None
         except (KeyError, ValueError, OSError) as exc:

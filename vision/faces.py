@@ -53,6 +53,7 @@ ROTATIONS = 36
 REF_GREY = 40.0  # the tray's grey in relative colours (low enough that white on dark felt never clips)
 NO_INK = 0.004
 INK_SPAN = 1.1  # the ink canvas spans this many times the object's size (sqrt of its area)
+EMBED_CROP, EMBED_FACTOR = 48, 1.3  # the cut the glyph embedding reads (vision.embed)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,9 @@ class Features:
     ink_frac: float
     rel: np.ndarray  # relative colour crop, float32 BGR, tray grey = REF_GREY
     mask: np.ndarray  # uint8 mask of the crop
+    #: The reader's square cut of the object's own pixels (:func:`vision.pips.crop`, 48 px,
+    #: 1.3 sides): what the glyph embedding (:mod:`vision.embed`) reads; None if not cut.
+    crop: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,10 @@ def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool
     sil_arr = _unit(np.stack(sils))
     if not rotated:
         ink_arr, sil_arr = ink_arr[0], sil_arr[0]
-    return Features(ink_arr, sil_arr, colour.astype(np.float32), ink_frac, rel, mask)
+    from .pips import crop as cut
+
+    square = cut(image, blob.centre[0], blob.centre[1], side, EMBED_CROP, EMBED_FACTOR)
+    return Features(ink_arr, sil_arr, colour.astype(np.float32), ink_frac, rel, mask, square)
 
 
 def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -290,4 +297,26 @@ def classify(feat: Features, enrollment: Templates, params: ClassifyParams = Cla
             if k not in kinds:
                 scores[i] = -9.0
                 ink[i] = -9.0
-    return decide(scores, ink, enrollment.classes, params, enrollment.self_similarity)
+    return glyph_opinion(feat, enrollment, decide(scores, ink, enrollment.classes, params, enrollment.self_similarity))
+
+
+def glyph_opinion(feat: Features, enrollment: Templates, m: Match) -> Match:
+    """``m`` (a template read) checked by the glyph embedding (:mod:`vision.embed`), a
+    second opinion that can only stop a guess: a symbol die the templates read is made
+    pending when the embedding, against that kind's enrolled faces, reads another face
+    or finds it like none of them. Unchanged when the embedding is unsure, when the
+    store has no vectors for the kind (made before the embedding) or the network is not
+    installed."""
+    from .embed import NONE, READ, SYMBOL_KINDS, centre_colour, decide as glyph_decide, default_embedder
+
+    protos_of = getattr(enrollment, "glyph_prototypes", None)
+    if m.pending or m.kind not in SYMBOL_KINDS or feat.crop is None or protos_of is None:
+        return m
+    protos = protos_of((m.kind,))
+    emb = default_embedder() if protos else None
+    if emb is None:
+        return m
+    e = glyph_decide(emb.embed_crops(feat.crop[None])[0], protos, emb.params, centre_colour(feat.crop))
+    if e.status == NONE or (e.status == READ and e.face != m.face):
+        return Match(m.kind, m.face, m.score, 0.0, 0.0, True, m.candidates)
+    return m

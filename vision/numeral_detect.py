@@ -1,5 +1,10 @@
 """Find numeral dice (d10 first) on a plain photo: a centre network trained on renders.
 
+It is also the proposer of the other numeral dice (d4, d8, d12, d20) until a detector of
+every kind does it: it learnt d10 only, and finds most of the d12 and d4 that
+:mod:`vision.synth` draws on plain frames (``docs/vision/vnum.md``); what it proposes
+the numeral classifier reads for the step's kind, or refuses.
+
 The d6 die-centre detector (:mod:`vision.detect`) learnt pip d6 only, so without this
 plug-in a d10 pool was found only on a calibrated tray. ``d10_detector.onnx`` is the
 same kind of network (:class:`~vision.train.nets_torch.CentreNet`, read by
@@ -41,9 +46,10 @@ def available(models: Path = MODELS_DIR) -> bool:
 
 class NumeralDiceDetector(DiceDetector):
     """The d10 centre detector, a plug-in of :class:`vision.reader.Reader` (``kinds``
-    d10, ``on_request``)."""
+    the numeral dice but the d6, ``on_request``)."""
 
-    kinds = ("d10",)
+    # (DiceDetector says ``kinds = ("d6",)``, which mypy takes for a one-item tuple type)
+    kinds: tuple[str, ...] = ("d4", "d8", "d10", "d12", "d20")  # type: ignore[assignment]
     on_request = True
     #: With other detectors (a step expecting d6 and d10), the reader runs this one
     #: apart: the d6 path stays as it is, numeral dice are added where it read nothing.

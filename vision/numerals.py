@@ -1,27 +1,39 @@
-"""Read numeral dice (d10 first) with a small network trained on rendered numerals.
+"""Read numeral dice with small networks trained on rendered numerals.
 
-The crop around a candidate (the same cut as the pip reader's, :func:`vision.pips.crop`:
-a square 1.3 times the die's side, 48 x 48) goes through ``numerals_d10.onnx`` (run by
-``cv2.dnn``), which gives 11 probabilities: the digit on the top face, 0..9 (0 is the
-d10's 10; a die printing "10" reads the same), and "other / not a numeral". It learnt
-from rendered faces only (:mod:`vision.train.numeral_faces`: many fonts, colours,
-materials, rotations, 6 and 9 underlined, blur, noise, JPEG) and from real crops of
-things that are no numeral (pip dice, candies, tray floor).
+Two networks, each run by ``cv2.dnn`` on the crop the reader cuts around a candidate (the
+same cut as the pip reader's, :func:`vision.pips.crop`: a square 1.3 times the die's
+side, 48 x 48):
 
-Open-set honesty (thresholds in ``numerals.json``, tuned on a validation set the network
-did not learn from, :mod:`vision.train.train_numerals`):
+* ``numerals_d10.onnx`` (``numerals.json``): the d10. 11 probabilities: the digit on the
+  top face, 0..9 (0 is the d10's 10; a die printing "10" reads the same), and "other /
+  not a numeral";
+* ``numerals_poly.onnx`` (``numerals_poly.json``): the other numeral dice, d4, d8, d12,
+  d20 (and a d6 printed with numerals, when asked for: the pip d6 is
+  :mod:`vision.pips`'s). 21 probabilities: the number 1..20 and "other".
+
+They learnt from rendered faces only (:mod:`vision.train.numeral_faces`: many fonts,
+colours, materials, rotations, 6 and 9 underlined, blur, noise, JPEG) and from real
+crops of things that are no numeral (pip dice, candies, tray floor).
+
+Open-set honesty (thresholds in each ``.json``, tuned on a validation set the network did
+not learn from, :mod:`vision.train.train_numerals`):
 
 - "other" at least ``other``: the candidate is not claimed (``None``: not a numeral die);
-- the best digit is ``read`` only if its probability is at least ``confidence`` (clear in
-  absolute terms) AND beats the second digit by ``margin`` (far from the next); else
-  ``pending`` with its best candidates, for the players to confirm.
+- the best number is ``read`` only if its probability is at least ``confidence`` (clear
+  in absolute terms) AND beats the second by ``margin`` (far from the next); else
+  ``pending`` with its best candidates, for the players to confirm;
+- the die's kind is the step's: a number is read when exactly one of the kinds the step
+  expects shows it (:meth:`NumeralClassifier.for_kinds`). A number none of them shows
+  (a 17 when the step expects d12: another die) is not claimed; one that several show
+  (a 7 when the step expects d10 and d12) is pending: the network reads the number, not
+  the die's shape.
 
-No real photo of a d10 exists in the shared data: the figures in ``docs/vision.md`` are
-on held-out renders in fonts of another family than the training ones. The players'
-enrollment (:mod:`vision.faces`) stays the reader of d10 on a calibrated tray; this
-network is a second opinion there (:func:`combine_numeral`: it can only stop a guess)
-and the reader of the d10 candidates a detector gives on a plain photo. It runs on
-request only (``on_request``): when the step expects d10.
+No real photo of a numeral die exists in the shared data: the figures are on held-out
+renders in fonts of another family than the training ones (``docs/vision/vnum.md``). The
+players' enrollment (:mod:`vision.faces`) stays the reader of numeral dice on a
+calibrated tray; the networks are a second opinion there (:func:`combine_numeral`: they
+can only stop a guess) and the readers of the candidates a detector gives on a plain
+photo. They run on request only (``on_request``): when the step expects their kinds.
 """
 
 from __future__ import annotations
@@ -31,44 +43,111 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .catalog import NUMERAL_FACES, numeral_kinds_of
 from .detect import Candidate
 from .errors import VisionError
 from .nets import MODELS_DIR, load_net, load_settings
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["NumeralClassifier", "decide_all", "combine_numeral", "available", "OTHER"]
+__all__ = ["NumeralClassifier", "PolyNumerals", "decide_all", "combine_numeral", "available", "poly_available",
+           "OTHER", "DEFAULT_KINDS"]
 
 OTHER = 10
 SETTINGS = "numerals.json"
+POLY_SETTINGS = "numerals_poly.json"
+#: The kinds the table's reader asks the numeral networks for by default: every numeral
+#: die but the d6, whose reader is the pip networks' (a numeral d6 is read when a
+#: :class:`NumeralClassifier` is made with ``kinds`` holding ``"d6"``).
+DEFAULT_KINDS = ("d4", "d8", "d10", "d12", "d20")
 
 
 def available(models: Path = MODELS_DIR) -> bool:
-    """True when the numeral network and its settings are installed."""
+    """True when the d10 network and its settings are installed."""
     return (models / SETTINGS).is_file() and (models / "numerals_d10.onnx").is_file()
 
 
+def poly_available(models: Path = MODELS_DIR) -> bool:
+    """True when the network of the other numeral dice and its settings are installed."""
+    return (models / POLY_SETTINGS).is_file() and (models / "numerals_poly.onnx").is_file()
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+
+
+def _thresholds(cfg: dict[str, Any]) -> dict[str, float]:
+    thr = cfg.get("thresholds", {})
+    return {"other": float(thr.get("other", 0.5)), "confidence": float(thr.get("confidence", 0.95)),
+            "margin": float(thr.get("margin", 0.5))}
+
+
+class PolyNumerals:
+    """The network of the d4, d6, d8, d12 and d20 (numbers 1..20 and "other")."""
+
+    def __init__(self, settings: dict[str, Any] | None = None, models: Path = MODELS_DIR) -> None:
+        cfg = settings if settings is not None else load_settings(models / POLY_SETTINGS)
+        self.classes: list[int | None] = list(cfg.get("classes", [*range(1, 21), None]))
+        if len(self.classes) < 2 or self.classes[-1] is not None:
+            raise VisionError(f"{POLY_SETTINGS}: the last class must be null (other), got {self.classes[-1:]}")
+        self.other = len(self.classes) - 1
+        self.kinds = tuple(str(k) for k in cfg.get("kinds", ("d4", "d6", "d8", "d12", "d20")))
+        self.net = load_net(models / str(cfg.get("model", "numerals_poly.onnx")))
+        self.thresholds = _thresholds(cfg)
+
+    def probabilities_of_crops(self, crops: np.ndarray) -> np.ndarray:
+        """N x 21 probabilities of N x 48 x 48 x 3 uint8 BGR crops."""
+        from .pips import to_blob
+
+        if not len(crops):
+            return np.zeros((0, self.other + 1))
+        return _softmax(self.net(to_blob(crops)).astype(np.float64))
+
+    def decide(self, p: np.ndarray) -> tuple[str, list[tuple[int, float]]] | None:
+        """``None`` (other), or (``read`` | ``pending``, the numbers best first with their
+        probability: one when read, up to three when pending)."""
+        if not np.isfinite(p).all() or float(p[self.other]) >= self.thresholds["other"]:
+            return None
+        numbers = p[:self.other]
+        order = np.argsort(-numbers)
+        conf = float(numbers[order[0]])
+        ok = conf >= self.thresholds["confidence"] and conf - float(numbers[order[1]]) >= self.thresholds["margin"]
+        ranked = [(int(v), round(float(numbers[k]), 4)) for k in order[:3]
+                  if (v := self.classes[int(k)]) is not None and (k == order[0] or numbers[k] >= 0.01)]
+        return ("read", ranked[:1]) if ok else ("pending", ranked)
+
+
 def decide_all(p: np.ndarray, thr: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
-    """For N x 11 probabilities: (read: bool N, best digit class 0..9: int N), by the rule
-    of :meth:`NumeralClassifier.decide` (vectorised, for tuning)."""
-    digits = p[:, :OTHER]
+    """For N x (K + 1) probabilities (K numbers, then "other"): (read: bool N, best number
+    class 0..K-1: int N), by the rule of :meth:`NumeralClassifier.decide` (vectorised, for
+    tuning)."""
+    other = p.shape[1] - 1
+    digits = p[:, :other]
     order = np.argsort(-digits, axis=1)
     best = order[:, 0]
     top = digits[np.arange(len(p)), best]
     second = digits[np.arange(len(p)), order[:, 1]]
-    read = (p[:, OTHER] < thr["other"]) & (top >= thr["confidence"]) & (top - second >= thr["margin"])
+    read = (p[:, other] < thr["other"]) & (top >= thr["confidence"]) & (top - second >= thr["margin"])
     return read, best
 
 
 class NumeralClassifier:
-    """d10 faces from rendered-numeral training; a plug-in of :class:`vision.reader.Reader`
-    (``kinds`` d10: it runs when a step expects d10)."""
+    """Numeral dice from rendered-numeral training; a plug-in of :class:`vision.reader.Reader`
+    (``kinds``: the d10, and the d4, d8, d12, d20 when ``numerals_poly.onnx`` is installed;
+    it runs when a step expects one of them, and reads for the kinds the step expects:
+    :meth:`for_kinds`).
 
+    ``poly``: the other dice's network (default: the installed one, if any; ``False``:
+    none, the d10 only). ``kinds``: the kinds it reads (default :data:`DEFAULT_KINDS`, as
+    far as the networks read them)."""
+
+    #: The reader's calibrated-tray path finds its numeral plug-in by this.
     kind = "d10"
-    kinds = ("d10",)
     on_request = True
 
     def __init__(self, settings: dict[str, Any] | None = None, models: Path = MODELS_DIR,
-                 sources: Sequence[str] | None = None) -> None:
+                 sources: Sequence[str] | None = None, poly: "PolyNumerals | bool | None" = None,
+                 kinds: Sequence[str] | None = None) -> None:
         cfg = settings if settings is not None else load_settings(models / SETTINGS)
         self.classes: list[int | None] = list(cfg.get("classes", [10, 1, 2, 3, 4, 5, 6, 7, 8, 9, None]))
         if len(self.classes) != OTHER + 1:
@@ -76,11 +155,30 @@ class NumeralClassifier:
         self.net = load_net(models / str(cfg.get("model", "numerals_d10.onnx")))
         self.size = int(cfg.get("crop", 48))
         self.factor = float(cfg.get("crop_factor", 1.3))
-        thr = cfg.get("thresholds", {})
-        self.thresholds = {"other": float(thr.get("other", 0.5)), "confidence": float(thr.get("confidence", 0.95)),
-                           "margin": float(thr.get("margin", 0.5))}
+        self.thresholds = _thresholds(cfg)
         #: Claim only candidates of these ``Candidate.source`` (None: every candidate).
         self.sources = None if sources is None else tuple(sources)
+        if poly is None:
+            poly = poly_available(models)
+        self.poly: PolyNumerals | None = PolyNumerals(models=models) if poly is True else (poly or None)
+        readable = {"d10"} | set(self.poly.kinds if self.poly is not None else ())
+        wanted = DEFAULT_KINDS if kinds is None else tuple(kinds)
+        unknown = [k for k in wanted if k not in NUMERAL_FACES]
+        if unknown:
+            raise VisionError(f"no numeral die kind {', '.join(unknown)}; expected some of {', '.join(NUMERAL_FACES)}")
+        #: The kinds it reads (the reader runs it when a step expects one of them).
+        self.kinds: tuple[str, ...] = tuple(k for k in NUMERAL_FACES if k in wanted and k in readable)
+        #: The kinds the step expects (:meth:`for_kinds`); all of :attr:`kinds` when not told.
+        self.expected: tuple[str, ...] = self.kinds
+
+    def for_kinds(self, kinds: "Sequence[str] | set[str] | frozenset[str]") -> "NumeralClassifier":
+        """The same networks, reading for a step that expects ``kinds`` (those of them it
+        reads): the kind of a die is the one of these that shows the number read."""
+        from copy import copy
+
+        view = copy(self)
+        view.expected = tuple(k for k in self.kinds if k in kinds)
+        return view
 
     def probabilities_of_crops(self, crops: np.ndarray) -> np.ndarray:
         """N x 11 probabilities of N x 48 x 48 x 3 uint8 BGR crops."""
@@ -88,26 +186,81 @@ class NumeralClassifier:
 
         if not len(crops):
             return np.zeros((0, OTHER + 1))
-        logits = self.net(to_blob(crops)).astype(np.float64)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
+        return _softmax(self.net(to_blob(crops)).astype(np.float64))
 
-    def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+    def crops(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
         from .pips import crop
 
         if not candidates:
-            return np.zeros((0, OTHER + 1))
-        crops = np.stack([crop(frame, c.cx, c.cy, c.side, self.size, self.factor) for c in candidates])
-        return self.probabilities_of_crops(crops)
+            return np.zeros((0, self.size, self.size, 3), np.uint8)
+        return np.stack([crop(frame, c.cx, c.cy, c.side, self.size, self.factor) for c in candidates])
+
+    def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+        """N x 11 probabilities of the d10 network for ``candidates``."""
+        return self.probabilities_of_crops(self.crops(frame, candidates))
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
-        """One :class:`ObjectRead` per candidate, or ``None`` when it is no numeral."""
+        """One :class:`ObjectRead` per candidate, or ``None`` when it is no numeral die
+        of the kinds expected."""
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
-        out: list[ObjectRead | None] = [None] * len(candidates)
-        for i, p in zip(mine, self.probabilities(frame, [candidates[i] for i in mine])):
-            out[i] = self.decide(candidates[i].box, p)
+        return self.classify_crops(self.crops(frame, [candidates[i] for i in mine]),
+                                   [candidates[i].box for i in mine], len(candidates), mine)
+
+    def classify_crops(self, crops: np.ndarray, boxes: Sequence[tuple[int, int, int, int]],
+                       n: int | None = None, where: Sequence[int] | None = None) -> list[ObjectRead | None]:
+        """The reads of ``crops`` (48 x 48 BGR, the reader's cut), at ``where`` of ``n``."""
+        where = list(range(len(crops))) if where is None else list(where)
+        out: list[ObjectRead | None] = [None] * (len(crops) if n is None else n)
+        if not len(crops) or not self.expected:
+            return out
+        d10 = [self.decide(b, p) for b, p in zip(boxes, self.probabilities_of_crops(crops))] \
+            if "d10" in self.expected else [None] * len(crops)
+        others = [k for k in self.expected if k != "d10"]
+        poly = [self.poly.decide(p) for p in self.poly.probabilities_of_crops(crops)] \
+            if others and self.poly is not None else [None] * len(crops)
+        for i, box, a, b in zip(where, boxes, d10, poly):
+            out[i] = self._merge(box, a, b)
         return out
+
+    def _merge(self, box: tuple[int, int, int, int], d10: ObjectRead | None,
+               poly: tuple[str, list[tuple[int, float]]] | None) -> ObjectRead | None:
+        """One read from the d10 network's and the other network's (see the module docstring)."""
+        if self.expected == ("d10",):
+            return d10  # the d10 alone: its network's read as it is
+        ranked: dict[int, float] = {}
+        reads: set[int] = set()
+        if d10 is not None:
+            for v, c in (d10.candidates or ((d10.value, d10.confidence),)):
+                if isinstance(v, int):
+                    ranked[v] = max(ranked.get(v, 0.0), float(c))
+            if d10.status == STATUS_READ and isinstance(d10.value, int):
+                reads.add(d10.value)
+        if poly is not None:
+            status, numbers = poly
+            for v, c in numbers:
+                ranked[v] = max(ranked.get(v, 0.0), c)
+            if status == STATUS_READ:
+                reads.add(numbers[0][0])
+        if d10 is None and poly is None:
+            return None
+        # the kinds expected that can show each number (the d10 network reads for d10 only)
+        def kinds_of(v: int) -> list[str]:
+            return numeral_kinds_of(v, self.expected)
+
+        best = sorted(ranked.items(), key=lambda kv: -kv[1])
+        if len(reads) == 1:
+            v = next(iter(reads))
+            kinds = kinds_of(v)
+            if not kinds:
+                return None  # a number no expected die shows: another die
+            if len(kinds) == 1:
+                return ObjectRead(kinds[0], v, box, ranked[v], STATUS_READ)
+        cands = tuple((v, c) for v, c in best if kinds_of(v))[:3]
+        if not cands:
+            return None
+        kind = kinds_of(cands[0][0])[0]
+        return ObjectRead(kind, None, box, cands[0][1], STATUS_PENDING, cands)
 
     def decide(self, box: tuple[int, int, int, int], p: np.ndarray) -> ObjectRead | None:
         """The read of one crop's probabilities (see the module docstring)."""
@@ -127,10 +280,11 @@ class NumeralClassifier:
 
 def combine_numeral(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
     """The read of a numeral die of a calibrated tray, from the players' enrolled faces
-    (``enrolled``) and the network's read of the same crop (``net``).
+    (``enrolled``) and the network's read of the same crop (``net``, asked for the
+    enrolled kind only: :meth:`NumeralClassifier.for_kinds`).
 
     The enrollment learnt the players' own dice; the network learnt rendered ones and
-    has never seen a real d10 photo. So the network does not overrule the enrollment
+    has never seen a real numeral-die photo. So the network does not overrule the enrollment
     except to stop a guess: when it reads (surely) another face than the enrollment's,
     the die is pending with both faces as candidates. Otherwise the enrollment's read
     stands (the network unsure, or seeing no numeral, says nothing).

@@ -387,8 +387,14 @@ class Reader:
                 claims.append(GemClassifier(sources=("gem",)))
             from .numerals import NumeralClassifier, available
 
-            if available():  # d10, on request
+            if available():  # numeral dice (d10, and d4 / d8 / d12 / d20 with their network), on request
                 claims.append(NumeralClassifier())
+            from .embed import available as glyph_embedding
+
+            if glyph_embedding():  # symbol dice against the enrolled faces, on request
+                from .symbols import SymbolClassifier
+
+                claims.append(SymbolClassifier(lambda: self.enrollment))
             classifiers = claims
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)
@@ -477,7 +483,10 @@ class Reader:
                 return not getattr(plugin, "on_request", False)
             return own is None or bool(wanted & set(own))
 
-        return [d for d in self.detectors if useful(d)], [c for c in self.classifiers if useful(c)]
+        # a classifier that reads several kinds reads for those the step expects
+        return [d for d in self.detectors if useful(d)], [
+            c.for_kinds(wanted) if wanted is not None and hasattr(c, "for_kinds") else c
+            for c in self.classifiers if useful(c)]
 
     def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
         detectors, classifiers = self._plugins(kinds)
@@ -595,13 +604,17 @@ class Reader:
                 objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
 
     def _numerals_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
-        """Each whole d10 of ``found`` read again by the numeral network, in ``objs``."""
-        d10 = [i for i, t in enumerate(found) if t.read.kind == "d10" and not t.cut]
-        if d10 and self.numerals is not None:  # a second opinion that can only stop a guess
-            cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
-                     for i in d10]
-            for i, net in zip(d10, self.numerals.classify(frame, cands, [])):
-                objs[i] = combine_numeral(objs[i], net)
+        """Each whole numeral die of ``found`` read again by the numeral networks (for its
+        enrolled kind), in ``objs``."""
+        kinds = getattr(self.numerals, "kinds", ("d10",))
+        for kind in {t.read.kind for t in found if t.read.kind in kinds}:
+            mine = [i for i, t in enumerate(found) if t.read.kind == kind and not t.cut]
+            if mine and self.numerals is not None:  # a second opinion that can only stop a guess
+                cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
+                         for i in mine]
+                clf = self.numerals.for_kinds({kind}) if hasattr(self.numerals, "for_kinds") else self.numerals
+                for i, net in zip(mine, clf.classify(frame, cands, [])):
+                    objs[i] = combine_numeral(objs[i], net)
 
     def _read_tray(self, frame: np.ndarray, view: Any) -> list[ObjectRead]:
         from .faces import ClassifyParams

@@ -28,6 +28,7 @@ inner radius).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -288,7 +289,10 @@ def _kmeans_seeds(comp: np.ndarray, dist: np.ndarray, k: int) -> list[tuple[floa
     pts = np.stack([xs, ys], axis=1).astype(np.float32)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.2)
     cv2.setRNGSeed(12345)
-    _, lab, centres = cv2.kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    # called untyped: OpenCV's stubs disagree between releases on ``bestLabels=None``
+    # (5.0 has no overload for it, 5.1 has), and CI takes whichever is newest
+    kmeans: Any = cv2.kmeans
+    _, lab, centres = kmeans(pts, k, None, crit, 3, cv2.KMEANS_PP_CENTERS)
     out = []
     for c in centres:
         cx, cy = int(round(c[0])), int(round(c[1]))

@@ -64,6 +64,9 @@ GEM_BGR = {
     "rupture": (150, 40, 135),
 }
 FELT = (58, 54, 52)
+#: Opacity of the clear (temps) gem's interior over the floor (its rim and highlight are
+#: brighter). Real clear glass can be fainter: ``benchmarks/bench_clear_gems.py --opacity``.
+CLEAR_GEM_OPACITY = 0.42
 TABLE = (70, 110, 150)
 
 
@@ -191,7 +194,7 @@ def _gem_sprite(colour: str, alpha: np.ndarray, rng: np.random.Generator) -> tup
         img = np.full((n, n, 3), 215.0, np.float32)
         img[..., 0] += 10
         rim = np.clip((r - 0.72) / 0.2, 0, 1) * (r < 1.05)
-        a_out = a * (0.42 + 0.45 * rim)  # translucent interior, brighter rim
+        a_out = a * (CLEAR_GEM_OPACITY + 0.45 * rim)  # translucent interior, brighter rim
         img = img * (1 - 0.5 * spec[..., None]) + 255.0 * spec[..., None] * 0.5
         a_out = np.maximum(a_out, a * spec * 0.95)
         return img, a_out

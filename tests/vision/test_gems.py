@@ -100,3 +100,18 @@ def test_two_close_enrolled_colours_are_pending_by_their_margin_alone() -> None:
     apart = classify_gem(colour, np.array([[100.0, 130.0, 130.0], [100.0, 130.0, 190.0]], np.float32),
                          ["hiver", "rupture"])
     assert apart.colour == "hiver" and not apart.pending
+
+
+def test_faint_clear_gems_are_found_on_a_calibrated_tray(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clear glass can be much fainter than the renderer's default: at an interior opacity
+    of 0.12 over the floor, the reader still finds every clear gem by the difference from
+    the empty tray, and never reads one as a colour."""
+    import vision.synth
+
+    monkeypatch.setattr(vision.synth, "CLEAR_GEM_OPACITY", 0.12)
+    objects = [("gem", "temps")] * 4 + [("gem", "hiver"), ("d6", 3)]
+    scene = render_tray(46, objects=objects, spec=SPEC)
+    read = read_tray(scene.image, calibration=calibrate(scene.background))
+    gems = [o for o in read.objects if o.kind == "gem"]
+    assert sum(1 for o in gems if o.value == "temps" or "temps" in [c[0] for c in o.candidates]) >= 4
+    assert not [o for o in gems if o.status == "read" and o.value not in ("temps", "hiver")]

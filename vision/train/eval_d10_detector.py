@@ -67,15 +67,16 @@ def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, flo
             "frames": len(trays), "ms": statistics.median(ms) if ms else 0.0}
 
 
-def score_negatives(reader: Any, frames: list[Any]) -> dict[str, Any]:
-    """Objects reported on photos that hold no d10, and how many of them read."""
+def score_negatives(reader: Any, frames: list[Any], kinds: set[str] | None = None) -> dict[str, Any]:
+    """Objects reported on photos that hold no d10 (no numeral die), for a step expecting
+    ``kinds`` (default d10), and how many of them read."""
     from vision.result import STATUS_READ
 
     objs = confident = 0
     ms: list[float] = []
     for frame in frames:
         t0 = time.perf_counter()
-        got = reader.read(frame, kinds={"d10"}).objects
+        got = reader.read(frame, kinds=kinds or {"d10"}).objects
         ms.append((time.perf_counter() - t0) * 1000)
         objs += len(got)
         confident += sum(o.status == STATUS_READ for o in got)

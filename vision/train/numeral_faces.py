@@ -22,6 +22,13 @@ deterministically from a :class:`numpy.random.Generator`:
 ``value`` None draws an "other" crop: a pip face, a symbol die, a blank face, a letter or a
 two-digit number that no d10 shows, a gem, or bare floor.
 
+The other numeral dice (:data:`POLY_KINDS`: d4, numeral d6, d8, d12, d20) are drawn with
+``face`` (the number printed, 1..20: "10" as "10"): the d4 as a tetrahedron seen from
+its apex (the value printed three times around the apex, on each face, the other
+numbers near the base corners), the d6 a square face, the d8 and d20 a triangular top
+face, the d12 a pentagonal one, with the neighbours' numerals near the rim (d8, d12,
+d20). Their "other" two-digit numbers are ones no die of the set shows (21..99).
+
 Fonts are split in two disjoint sets so that held-out renders use fonts the network
 never saw: :func:`font_sets` (training: DejaVu + three Hershey faces; held out:
 Liberation + three other Hershey faces). Only cv2 and numpy are needed for the Hershey
@@ -33,13 +40,13 @@ from __future__ import annotations
 import glob
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
 
 __all__ = ["Font", "font_sets", "render_crop", "HERSHEY_TRAIN", "HERSHEY_HELD_OUT", "CROP", "CROP_FACTOR",
-           "OTHER_KINDS"]
+           "OTHER_KINDS", "POLY_KINDS", "POLY_FACES", "POLY_NUMBERS", "TRANSFORMS", "CropTransform"]
 
 CROP = 48
 CROP_FACTOR = 1.3
@@ -51,6 +58,11 @@ OTHER_KINDS = ("pips", "symbol", "blank", "letter", "number", "gem", "floor")
 #: 5, 7 or 2 in some font, turned).
 _LETTERS = "ACEFHJKMNPRUVWXY#%&@?+"
 _NUMBERS = ("11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
+#: The numeral dice other than the d10, and the highest face of each.
+POLY_KINDS = ("d4", "d6", "d8", "d12", "d20")
+POLY_FACES = {"d4": 4, "d6": 6, "d8": 8, "d12": 12, "d20": 20}
+#: Two-digit numbers no die of :data:`POLY_KINDS` shows ("other" crops of their training).
+POLY_NUMBERS = tuple(str(v) for v in range(21, 100))
 
 
 @dataclass(frozen=True)
@@ -186,6 +198,9 @@ def _body_polygon(kind: str, side: float, rng: np.random.Generator) -> np.ndarra
     if kind == "d6":
         s = side / 2
         return np.array([(-s, -s), (s, -s), (s, s), (-s, s)], np.float64)
+    if kind == "d4":  # the base triangle, the apex at the centre
+        a = np.array([0.0, 2 * math.pi / 3, 4 * math.pi / 3]) + rng.uniform(0, 2 * math.pi)
+        return np.stack([np.sin(a), -np.cos(a)], 1) * side * 0.58 * rng.uniform(0.95, 1.05)
     angles = np.linspace(0, 2 * math.pi, n, endpoint=False) + rng.uniform(0, 2 * math.pi)
     return np.stack([np.cos(angles), np.sin(angles)], 1) * side / 2 * rng.uniform(0.95, 1.05, (n, 1))
 
@@ -194,6 +209,8 @@ def _face_polygon(kind: str, side: float, rng: np.random.Generator) -> np.ndarra
     if kind == "d10":  # the kite of the top face
         w, top, mid, bottom = side * rng.uniform(0.28, 0.36), side * 0.47, side * rng.uniform(-0.12, 0.0), side * 0.36
         return np.array([(0, -top), (w, mid), (0, bottom), (-w, mid)], np.float64)
+    if kind == "d4":  # no top face: the three faces meet at the apex
+        return np.zeros((3, 2), np.float64)
     if kind in ("d8", "d20"):
         r = side * 0.42
         return np.array([(0, -r), (r * 0.87, r * 0.5), (-r * 0.87, r * 0.5)], np.float64)
@@ -221,7 +238,8 @@ def _ink(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
     return np.full(3, 255.0 if _luma(body) < 128 else 0.0, np.float32)
 
 
-def _marks(kind: str, n: int, side: float, rng: np.random.Generator, fonts: Sequence[Font]) -> np.ndarray:
+def _marks(kind: str, n: int, side: float, rng: np.random.Generator, fonts: Sequence[Font],
+           numbers: Sequence[str] = _NUMBERS) -> np.ndarray:
     """What is printed on an "other" object (a float mask), or the numeral's."""
     mask = np.zeros((n, n), np.float32)
     if kind == "pips":
@@ -251,7 +269,7 @@ def _marks(kind: str, n: int, side: float, rng: np.random.Generator, fonts: Sequ
                 cv2.line(m8, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), 255, max(1, r // 3), cv2.LINE_AA)
         return m8.astype(np.float32) / 255.0
     if kind in ("letter", "number"):
-        text = _LETTERS[int(rng.integers(len(_LETTERS)))] if kind == "letter" else str(rng.choice(_NUMBERS))
+        text = _LETTERS[int(rng.integers(len(_LETTERS)))] if kind == "letter" else str(rng.choice(numbers))
         font = fonts[int(rng.integers(len(fonts)))]
         return _numeral(text, font, side * rng.uniform(0.3, 0.45), n, rng)
     return mask  # blank
@@ -281,6 +299,57 @@ def _numeral_marks(value: int, side: float, n: int, rng: np.random.Generator, fo
     return marks
 
 
+def _placed(mask: np.ndarray, n: int, angle: float, dist: float, squash: float, turn: float,
+            strength: float) -> np.ndarray:
+    """``mask`` (centred) turned by ``turn`` degrees, squashed across the radius by
+    ``squash`` and moved ``dist`` px from the centre towards ``angle`` (radians)."""
+    centre = n / 2
+    rot = np.asarray(cv2.getRotationMatrix2D((centre, centre), turn, 1.0), np.float64)
+    rot[:, :2] *= np.array([[1.0], [squash]])
+    rot[0, 2] += dist * math.cos(angle)
+    rot[1, 2] += dist * math.sin(angle)
+    return np.asarray(cv2.warpAffine(mask, rot, (n, n)), np.float32) * strength
+
+
+def _face_marks(kind: str, face: int, side: float, n: int, rng: np.random.Generator,
+                fonts: Sequence[Font], poly: np.ndarray) -> np.ndarray:
+    """The numerals of a ``kind`` die (:data:`POLY_KINDS`) showing ``face``: see the module
+    docstring. ``poly``: the body's outline (the d4's corners)."""
+    font = fonts[int(rng.integers(len(fonts)))]
+    top = POLY_FACES[kind]
+    if kind == "d4":
+        height = side * rng.uniform(0.17, 0.24)
+        digit = _numeral(str(face), font, height, n, rng)
+        corners = [math.atan2(float(y), float(x)) for x, y in poly]
+        marks = np.zeros((n, n), np.float32)
+        for k, a in enumerate(corners):
+            mid = a + math.pi / 3  # the middle of a face, between two corners
+            # the value near the apex, its top towards the apex; another near each corner,
+            # its top towards the corner
+            marks = np.maximum(marks, _placed(digit, n, mid, side * rng.uniform(0.16, 0.21), 1.0,
+                                              90 - math.degrees(mid), 1.0))
+            other = int(rng.choice([v for v in range(1, 5) if v != face]))
+            nb = _numeral(str(other), font, height * 0.9, n, rng)
+            marks = np.maximum(marks, _placed(nb, n, a, side * rng.uniform(0.3, 0.38), rng.uniform(0.7, 1.0),
+                                              -90 - math.degrees(a), rng.uniform(0.6, 1.0)))
+        return marks
+    text = str(face)
+    height = side * rng.uniform(0.22, 0.36) * (0.75 if len(text) == 2 else 1.0)
+    if kind in ("d8", "d20"):
+        height *= 0.9
+    marks = _numeral(text, font, height, n, rng)
+    shift = np.array([[1, 0, rng.uniform(-0.04, 0.04) * side], [0, 1, rng.uniform(-0.05, 0.06) * side]], np.float32)
+    marks = np.asarray(cv2.warpAffine(marks, shift, (n, n)), np.float32)
+    if kind != "d6" and rng.random() < 0.6:
+        for _ in range(int(rng.integers(1, 4))):
+            t = str(int(rng.integers(1, top + 1)))
+            nb = _numeral(t, fonts[int(rng.integers(len(fonts)))], height * 0.8, n, rng)
+            ang = float(rng.uniform(0, 2 * math.pi))
+            marks = np.maximum(marks, _placed(nb, n, ang, side * rng.uniform(0.36, 0.46), rng.uniform(0.35, 0.6),
+                                              math.degrees(ang) + 90, rng.uniform(0.5, 0.9)))
+    return marks
+
+
 def _shade(img: np.ndarray, alpha: np.ndarray, side: float, rng: np.random.Generator) -> np.ndarray:
     """A light gradient across the view and, half the time, a highlight on the die."""
     n = img.shape[0]
@@ -298,17 +367,19 @@ def _shade(img: np.ndarray, alpha: np.ndarray, side: float, rng: np.random.Gener
 
 def render_crop(rng: np.random.Generator, value: int | None, fonts: Sequence[Font],
                 backgrounds: Sequence[np.ndarray] = (), kind: str = "d10", other: str | None = None,
-                camera: bool = True) -> np.ndarray:
+                camera: bool = True, face: int | None = None, numbers: Sequence[str] = _NUMBERS) -> np.ndarray:
     """One CROP x CROP BGR uint8 crop: a ``kind`` die showing ``value`` (0..9, 0 drawn as
     "0" or "10"; ``kind`` d8 / d12 / d20 draw their outline), or with ``value`` None an
-    "other" crop (``other``: one of :data:`OTHER_KINDS`, random if None). ``camera``
-    False: no blur, noise, JPEG or brightness change (the transforms are applied by the
-    caller)."""
+    "other" crop (``other``: one of :data:`OTHER_KINDS`, random if None). ``face``
+    (with ``value`` None): a die of :data:`POLY_KINDS` showing that number, drawn as
+    printed (1..20). ``numbers``: the two-digit numbers of the "number" others.
+    ``camera`` False: no blur, noise, JPEG or brightness change (the transforms are
+    applied by the caller)."""
     n = CROP * SS
     side = n / CROP_FACTOR * math.exp(rng.normal(0, 0.07))
     centre = n / 2
     img = _floor(rng, n, backgrounds)
-    if value is None and other is None:
+    if value is None and face is None and other is None:
         other = OTHER_KINDS[int(rng.integers(len(OTHER_KINDS)))]
     if other == "floor":
         return _camera(img, rng, camera)
@@ -344,12 +415,17 @@ def render_crop(rng: np.random.Generator, value: int | None, fonts: Sequence[Fon
     if body_kind not in ("gem",):
         face8 = np.zeros((n, n), np.uint8)
         _fill(face8, _face_polygon(body_kind, side, rng), centre)
-        face = cv2.GaussianBlur(face8.astype(np.float32) / 255.0, (0, 0), 1.5)
-        die *= (rng.uniform(0.7, 0.95) + (1 - rng.uniform(0.7, 0.95)) * face + 0.0)[..., None]
+        lit = cv2.GaussianBlur(face8.astype(np.float32) / 255.0, (0, 0), 1.5)
+        die *= (rng.uniform(0.7, 0.95) + (1 - rng.uniform(0.7, 0.95)) * lit + 0.0)[..., None]
         if rng.random() < 0.5:
             edges = cv2.Canny(face8, 50, 150).astype(np.float32) / 255.0
             die *= (1 - rng.uniform(0.1, 0.4) * cv2.GaussianBlur(edges, (3, 3), 0))[..., None]
-    marks = _numeral_marks(value, side, n, rng, fonts) if value is not None else _marks(str(other), n, side, rng, fonts)
+    if face is not None:
+        marks = _face_marks(kind, face, side, n, rng, fonts, poly)
+    elif value is not None:
+        marks = _numeral_marks(value, side, n, rng, fonts)
+    else:
+        marks = _marks(str(other), n, side, rng, fonts, numbers)
     ink = _ink(rng, body)
     die = die * (1 - marks[..., None]) + ink * marks[..., None]
     # translucent bodies let the floor through
@@ -386,3 +462,38 @@ def _camera(img: np.ndarray, rng: np.random.Generator, camera: bool) -> np.ndarr
         ok, data = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
         u8 = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return np.asarray(u8, np.uint8)
+
+
+# -- the transforms of benchmarks/bench_vision_transforms.py, brought to the crop --------
+# (measured by vision.train.eval_numerals; the poly network's thresholds are tuned on them)
+CropTransform = Callable[[np.ndarray], np.ndarray]
+
+
+def _rotate(deg: float) -> CropTransform:
+    def run(c: np.ndarray) -> np.ndarray:
+        m = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), deg, 1.0)
+        return cv2.warpAffine(c, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE)
+    return run
+
+
+def _half(c: np.ndarray) -> np.ndarray:
+    small = cv2.resize(c, (CROP // 2, CROP // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+
+
+def _jpeg(q: int) -> CropTransform:
+    def run(c: np.ndarray) -> np.ndarray:
+        ok, data = cv2.imencode(".jpg", c, [cv2.IMWRITE_JPEG_QUALITY, q])
+        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
+    return run
+
+
+def _gain(f: float) -> CropTransform:
+    return lambda c: np.clip(c.astype(np.float32) * f, 0, 255).astype(np.uint8)
+
+
+TRANSFORMS: list[tuple[str, CropTransform | None]] = [
+    ("as rendered", None), ("rotated 30°", _rotate(30)), ("scale 0.5x", _half),
+    ("blur σ 1.5", lambda c: cv2.GaussianBlur(c, (0, 0), 1.5)), ("JPEG 30", _jpeg(30)),
+    ("40 % darker", _gain(0.6)), ("40 % brighter", _gain(1.4)),
+]

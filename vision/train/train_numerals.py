@@ -1,9 +1,16 @@
-"""Train the d10 numeral classifier on rendered numerals and export it to ONNX.
+"""Train a numeral classifier on rendered numerals and export it to ONNX: the d10's
+(``--dice d10``, the default: ``numerals_d10.onnx``, 11 outputs) or the other numeral
+dice's (``--dice poly``: d4, d6, d8, d12, d20, the numbers 1..20 and "other",
+``numerals_poly.onnx``, 21 outputs).
 
 Reproducible (every random draw comes from ``--seed``; torch on one thread)::
 
     pip install '.[train]'          # torch (CPU), onnx, Pillow (TrueType fonts)
     nice -n 10 python -m vision.train.train_numerals --shared ../shared/data --out vision/models
+    nice -n 10 python -m vision.train.train_numerals --dice poly --init vision/models/numerals_d10.onnx ...
+
+The poly network starts from the d10 network's convolutions (``--init``: a network
+that reads digits already; its output layer is new) when given one.
 
 1. renders ``--renders`` crops (:mod:`vision.train.numeral_faces`, the *training* fonts
    only: DejaVu and three Hershey faces) of d10 top faces 0..9 and of "other" objects
@@ -38,10 +45,14 @@ from typing import Any, Sequence
 import cv2
 import numpy as np
 
-from vision.train.numeral_faces import CROP, CROP_FACTOR, Font, font_sets, render_crop
+from vision.train.numeral_faces import (CROP, CROP_FACTOR, POLY_FACES, POLY_KINDS, POLY_NUMBERS, Font, font_sets,
+                                         render_crop)
 
 OTHER = 10
 CLASSES: list[int | None] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9, None]  # the value each output stands for
+#: The poly network's outputs: the numbers 1..20, then "other".
+POLY_CLASSES: list[int | None] = [*range(1, 21), None]
+POLY_OTHER = 20
 
 
 def _crop(img: np.ndarray, cx: float, cy: float, side: float) -> np.ndarray:
@@ -96,15 +107,33 @@ def real_others(shared: Path, split: str, seed: int, per_photo: int = 4,
     return arr, backgrounds
 
 
+def poly_crop(rng: np.random.Generator, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
+              other: bool, camera: bool = True) -> tuple[np.ndarray, int]:
+    """One rendered crop of a d4 / d6 / d8 / d12 / d20 (the number uniform over 1..20,
+    the kind uniform over those that show it) or, ``other``, a thing that is no face of
+    theirs; and its class (number - 1, or :data:`POLY_OTHER`)."""
+    if other:
+        kind = POLY_KINDS[int(rng.integers(len(POLY_KINDS)))]
+        return render_crop(rng, None, fonts, backgrounds, kind=kind, numbers=POLY_NUMBERS,
+                           camera=camera), POLY_OTHER
+    v = int(rng.integers(1, 21))
+    kinds = [k for k in POLY_KINDS if POLY_FACES[k] >= v]
+    kind = kinds[int(rng.integers(len(kinds)))]
+    return render_crop(rng, None, fonts, backgrounds, kind=kind, face=v, camera=camera), v - 1
+
+
 def render_set(n: int, seed: int, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
-               p_other: float = 0.25, log: Any = print) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` rendered crops and their class (0..9, :data:`OTHER`)."""
+               p_other: float = 0.25, log: Any = print, dice: str = "d10") -> tuple[np.ndarray, np.ndarray]:
+    """``n`` rendered crops and their class (d10: 0..9, :data:`OTHER`; poly: see
+    :func:`poly_crop`)."""
     rng = np.random.default_rng(seed)
     xs = np.empty((n, CROP, CROP, 3), np.uint8)
     ys = np.empty(n, np.int64)
     t0 = time.time()
     for i in range(n):
-        if rng.random() < p_other:
+        if dice == "poly":
+            xs[i], ys[i] = poly_crop(rng, fonts, backgrounds, bool(rng.random() < p_other))
+        elif rng.random() < p_other:
             xs[i], ys[i] = render_crop(rng, None, fonts, backgrounds), OTHER
         else:
             d = int(rng.integers(10))
@@ -115,9 +144,10 @@ def render_set(n: int, seed: int, fonts: Sequence[Font], backgrounds: Sequence[n
 
 
 def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64, log: Any = print,
-          init: Path | None = None, lr: float = 3e-3) -> Any:
-    """Train the 11-class CropNet (from scratch, or on from the exported ``init`` with its
-    folded BatchNorms frozen)."""
+          init: Path | None = None, lr: float = 3e-3, n_classes: int = 11) -> Any:
+    """Train the ``n_classes`` CropNet (from scratch, or on from the exported ``init`` with
+    its folded BatchNorms frozen; an ``init`` of another number of outputs gives its
+    convolutions, the output layer starts anew)."""
     import torch
     import torch.nn.functional as F
 
@@ -128,7 +158,12 @@ def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64
     rng = np.random.default_rng(seed + 1)
     from vision.train.train_d6 import crop_net_from_onnx
 
-    net = CropNet(n_classes=11) if init is None else crop_net_from_onnx(init, 11)
+    if init is None:
+        net = CropNet(n_classes=n_classes)
+    else:
+        net = crop_net_from_onnx(init, _outputs(init))
+        if _outputs(init) != n_classes:
+            net.fc = torch.nn.Linear(128, n_classes)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
     t0 = time.time()
@@ -155,6 +190,15 @@ def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64
     return net
 
 
+def _outputs(path: Path) -> int:
+    """How many outputs the exported classifier ``path`` has."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    return int(next(numpy_helper.to_array(i) for i in model.graph.initializer if i.name == "fc.bias").shape[0])
+
+
 def probabilities(net: Any, xs: np.ndarray) -> np.ndarray:
     import torch
 
@@ -176,7 +220,7 @@ def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float
     from vision.numerals import decide_all
 
     best: tuple[float, dict[str, float]] | None = None
-    digits = ys != OTHER
+    digits = ys != p.shape[1] - 1
     for other in (0.3, 0.4, 0.5, 0.6):
         for margin in (0.0, 0.2, 0.4, 0.6):
             for conf in np.arange(0.5, 0.996, 0.01):
@@ -193,6 +237,48 @@ def tune(p: np.ndarray, ys: np.ndarray, max_silent: float = 0.002, safety: float
         return {"other": 0.3, "confidence": 0.995, "margin": 0.6}
     thr = dict(best[1])
     thr["confidence"] = round(min(0.995, thr["confidence"] + safety), 3)
+    return thr
+
+
+def with_transforms(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``xs`` as they are and after each transform of ``benchmarks/bench_vision_transforms.py``
+    brought to the crop (:data:`vision.train.numeral_faces.TRANSFORMS`): the poly
+    network's thresholds are tuned on all of them, so that a turned, small, blurred,
+    JPEG or darker / brighter die stays as honest as a clean one."""
+    from vision.train.numeral_faces import TRANSFORMS
+
+    outs, labels = [xs], [ys]
+    for _, tf in TRANSFORMS:
+        if tf is not None:
+            outs.append(np.stack([tf(c) for c in xs]))
+            labels.append(ys)
+    return np.concatenate(outs), np.concatenate(labels)
+
+
+def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print,
+           max_silent: float = 0.002) -> dict[str, float]:
+    """The thresholds of the poly network exported in ``folder``, tuned again (run through
+    ``cv2.dnn``, as at run time) on the validation set of a ``--seed`` run of ``--renders``
+    ``n`` with every transform (:func:`with_transforms`); written into its ``.json``."""
+    from vision.numerals import PolyNumerals
+
+    fonts = font_sets()[0]
+    val_real, _ = real_others(shared, "calib", seed + 10)
+    _, backgrounds = real_others(shared, "fit", seed)
+    vx, vy = render_set(max(2000, n // 8), seed + 100, fonts, backgrounds, dice="poly")
+    vx, vy = with_transforms(vx, vy)
+    vx = np.concatenate([vx, val_real])
+    vy = np.concatenate([vy, np.full(len(val_real), POLY_OTHER)])
+    settings = folder / "numerals_poly.json"
+    meta = json.loads(settings.read_text())
+    poly = PolyNumerals(models=folder)
+    thr = tune(poly.probabilities_of_crops(vx), vy, max_silent=max_silent)
+    log(f"thresholds {meta['thresholds']} -> {thr} ({len(vx)} validation crops)")
+    meta["thresholds"] = thr
+    meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice poly --retune {folder.name} "
+                                  f"--seed {seed} --renders {n} --max-silent {max_silent}: on the validation "
+                                  "renders with every transform")
+    settings.write_text(json.dumps(meta, indent=2) + "\n")
     return thr
 
 
@@ -213,6 +299,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, default=None,
                     help="go on training this exported numerals_d10.onnx (new renders of --seed)")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--dice", choices=["d10", "poly"], default="d10",
+                    help="d10: numerals_d10.onnx; poly: numerals_poly.onnx (d4, d6, d8, d12, d20)")
+    ap.add_argument("--retune", type=Path, default=None, metavar="DIR",
+                    help="poly: tune again the thresholds of the network exported in DIR (no training), on the "
+                         "validation set of --seed and --renders with every transform")
+    ap.add_argument("--max-silent", type=float, default=0.002,
+                    help="the share of validation numbers read wrong the thresholds allow")
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -220,35 +313,45 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
+    if args.retune is not None:
+        retune(args.retune, args.shared, args.seed, args.renders, max_silent=args.max_silent)
+        return 0
     t0 = time.time()
     fonts = font_sets()[0]
     real, backgrounds = real_others(args.shared, "fit", args.seed)
     val_real, _ = real_others(args.shared, "calib", args.seed + 10)
     n = 64 if args.smoke else args.renders
-    xs, ys = render_set(n, args.seed, fonts, backgrounds)
-    vx, vy = render_set(16 if args.smoke else max(2000, n // 8), args.seed + 100, fonts, backgrounds)
+    poly = args.dice == "poly"
+    other, classes = (POLY_OTHER, POLY_CLASSES) if poly else (OTHER, CLASSES)
+    name, settings = ("numerals_poly.onnx", "numerals_poly.json") if poly else ("numerals_d10.onnx", "numerals.json")
+    xs, ys = render_set(n, args.seed, fonts, backgrounds, dice=args.dice)
+    vx, vy = render_set(16 if args.smoke else max(2000, n // 8), args.seed + 100, fonts, backgrounds, dice=args.dice)
     xs = np.concatenate([xs, real])
-    ys = np.concatenate([ys, np.full(len(real), OTHER)])
+    ys = np.concatenate([ys, np.full(len(real), other)])
     vx = np.concatenate([vx, val_real])
-    vy = np.concatenate([vy, np.full(len(val_real), OTHER)])
+    vy = np.concatenate([vy, np.full(len(val_real), other)])
     print(f"{len(xs)} training crops ({len(real)} real others), {len(vx)} validation ({time.time() - t0:.0f} s)",
           flush=True)
     net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
-                init=args.init, lr=args.lr)
-    thr = tune(probabilities(net, vx), vy)
+                init=args.init, lr=args.lr, n_classes=len(classes))
+    if poly:  # tuned as it will be used: on clean and transformed crops alike
+        tx, ty = with_transforms(vx[:len(vx) - len(val_real)], vy[:len(vy) - len(val_real)])
+        vx, vy = np.concatenate([tx, vx[len(vx) - len(val_real):]]), np.concatenate([ty, vy[len(vy) - len(val_real):]])
+    thr = tune(probabilities(net, vx), vy, max_silent=args.max_silent)
     print(f"thresholds {thr}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    export(net, args.out / "numerals_d10.onnx")
+    export(net, args.out / name)
     meta = {
-        "kinds": ["d10"], "model": "numerals_d10.onnx", "crop": CROP, "crop_factor": CROP_FACTOR,
-        "classes": CLASSES, "thresholds": thr, "input_norm": "none",
+        "kinds": list(POLY_KINDS) if poly else ["d10"], "model": name, "crop": CROP, "crop_factor": CROP_FACTOR,
+        "classes": classes, "thresholds": thr, "input_norm": "none",
         "trained": {"seed": args.seed, "renders": n, "real_others": int(len(real)), "steps": args.steps,
                     "init": None if args.init is None else str(args.init), "lr": args.lr,
                     "fonts": sorted(f.name for f in fonts), "torch": torch.__version__, "opencv": cv2.__version__,
                     "seconds": round(time.time() - t0),
-                    "command": "python -m vision.train.train_numerals --shared ../shared/data"},
+                    "command": "python -m vision.train.train_numerals " + " ".join(argv if argv is not None
+                                                                                    else sys.argv[1:])},
     }
-    (args.out / "numerals.json").write_text(json.dumps(meta, indent=2) + "\n")
+    (args.out / settings).write_text(json.dumps(meta, indent=2) + "\n")
     print(f"done in {time.time() - t0:.0f} s -> {args.out}")
     return 0
 

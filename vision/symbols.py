@@ -1,0 +1,88 @@
+"""Symbol dice on a plain photo: the glyph embedding against the players' enrolled faces.
+
+A plug-in of :class:`vision.reader.Reader` (its ``ObjectClassifier``): each candidate a
+detector gives is cut as the other classifiers cut it (a square 1.3 times its side,
+48 px), embedded (:class:`vision.embed.Embedder`) and read against the prototypes of the
+enrolled faces of the symbol kinds (the three blue péripétie dice ``lieu``,
+``adversaire``, ``epreuve``, the yellow ``recompense``, the red ``sentence``, and any
+custom die enrolled under those kinds) by the open-set rule of :func:`vision.embed.decide`:
+
+- close to one face's prototype in absolute terms (that face's own spread) and ahead
+  of the next face: ``read``;
+- otherwise ``pending``, with the leading faces as candidates;
+- far from every prototype (or of a body colour no enrolled view has): not claimed
+  (``None``): a pip d6, a candy or the tray floor is no symbol die.
+
+It runs *on request* (``on_request``): when the game's step expects one of its
+``kinds``. The enrollment is asked for at each call (``enrollment`` may be a callable:
+the reader's, which the players may extend while the table runs); its prototypes are
+memoised by the store. With no enrolled vector for these kinds (a store made before the
+embedding) it claims nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Sequence
+
+import numpy as np
+
+from .detect import Candidate
+from .embed import NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colour, decide, default_embedder
+from .result import STATUS_PENDING, STATUS_READ, ObjectRead
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .enroll import Enrollment
+
+__all__ = ["SymbolClassifier"]
+
+
+class SymbolClassifier:
+    """Symbol dice read few-shot through the glyph embedding (see the module doc)."""
+
+    kinds = SYMBOL_KINDS
+    on_request = True
+
+    def __init__(self, enrollment: "Enrollment | Callable[[], Enrollment]",
+                 embedder: Embedder | None = None, params: EmbedParams | None = None,
+                 sources: Sequence[str] | None = None) -> None:
+        self._enrollment = enrollment
+        emb = embedder or default_embedder()
+        if emb is None:
+            from .nets import ModelError
+
+            raise ModelError("vision/models/glyph_embed.onnx or glyph_embed.json missing")
+        self.embedder = emb
+        self.params = params or emb.params
+        #: Claim only candidates of these ``Candidate.source`` (None: every candidate).
+        self.sources = None if sources is None else tuple(sources)
+
+    def enrollment(self) -> "Enrollment":
+        e = self._enrollment
+        return e() if callable(e) else e
+
+    def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
+                 bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
+        """One :class:`ObjectRead` per candidate, or ``None`` when it is no enrolled symbol die.
+
+        ``bodies`` is not used: the body colour is taken from the crop itself
+        (:func:`vision.embed.centre_colour`), as it was for the enrolled views."""
+        out: list[ObjectRead | None] = [None] * len(candidates)
+        mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
+        if not mine:
+            return out
+        protos = self.enrollment().glyph_prototypes(self.kinds)
+        if not protos:
+            return out
+        crops = self.embedder.crops(frame, [(candidates[i].cx, candidates[i].cy, candidates[i].side) for i in mine])
+        vectors = self.embedder.embed_crops(crops)
+        for i, crop, v in zip(mine, crops, vectors):
+            m = decide(v, protos, self.params, centre_colour(crop, self.embedder.factor))
+            if m.status == NONE or m.kind is None:
+                continue
+            box = candidates[i].box
+            if m.status == READ:
+                out[i] = ObjectRead(m.kind, m.face, box, m.confidence, STATUS_READ)
+            else:
+                cands = tuple((f, s) for k, f, s in m.candidates if k == m.kind)
+                out[i] = ObjectRead(m.kind, None, box, m.confidence, STATUS_PENDING, cands)
+        return out
