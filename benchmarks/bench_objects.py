@@ -84,8 +84,14 @@ def main() -> int:
         base = median_ms(lambda: d6.detect(frame))
         print(f"{name}: object detector {ours:.1f} ms, d6 detector alone {base:.1f} ms, ratio {ours / base:.2f}")
     from vision.reader import Reader
+    from vision.train.eval_objects import reader_reads
 
     reader = Reader()
+    for kinds in (("lieu", "adversaire", "epreuve", "recompense", "sentence"), ("d12",), ("d4",)):
+        r = reader_reads(reader, min(a.renders, 150), kinds)
+        print(f"Reader, step expecting {'+'.join(kinds)}, {min(a.renders, 150)} held-out renders: "
+              f"{r['found']}/{r['objects']} found, {r['right']} right, {r['pending']} pending, {r['wrong']} wrong; "
+              f"other objects reported {r['other']}, of them confident {r['other_confident']}")
     photo = next(iter(frames.values()))
     only, more = [], []
     for _ in range(9):  # interleaved: the load of the machine weighs on both alike

@@ -130,6 +130,43 @@ def real_candies(detector: Any, shared: Path, split: str = "test") -> Tally:
     return tally
 
 
+def reader_reads(reader: Any, n: int, kinds: Sequence[str], size: int = 640,
+                 first: int = HELD_OUT_SEED) -> dict[str, int]:
+    """What the whole reader returns for a step expecting ``kinds`` on ``n`` held-out
+    renders: of the objects of those kinds, found (a read on its box), read right
+    automatically, pending, read wrong (confident, another face or kind); and the reads on
+    anything else (other kinds, floor), of them confident (silent false detections)."""
+    from vision.result import STATUS_READ
+    from vision.train.scenes import render_scene
+
+    out = {"objects": 0, "found": 0, "right": 0, "pending": 0, "wrong": 0, "other": 0, "other_confident": 0}
+    for i in range(n):
+        sc = render_scene(first + i, size)
+        objs = list(reader.read(sc.image, kinds=set(kinds)).objects)
+        targets = [o for o in sc.objects if o.kind in kinds]
+        used: set[int] = set()
+        for t in targets:
+            out["objects"] += 1
+            near = [j for j, r in enumerate(objs) if j not in used
+                    and math.hypot(r.box[0] + r.box[2] / 2 - t.cx, r.box[1] + r.box[3] / 2 - t.cy) < 0.5 * t.side]
+            if not near:
+                continue
+            used.add(near[0])
+            r = objs[near[0]]
+            out["found"] += 1
+            if r.status != STATUS_READ:
+                out["pending"] += 1
+            elif r.kind == t.kind and r.value == t.value:
+                out["right"] += 1
+            else:
+                out["wrong"] += 1
+        for j, r in enumerate(objs):
+            if j not in used:
+                out["other"] += 1
+                out["other_confident"] += int(r.status == STATUS_READ)
+    return out
+
+
 TUNE_SEED = HELD_OUT_SEED + 500_000  # the renders the thresholds are chosen on (never the reported ones)
 
 
