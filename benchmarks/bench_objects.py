@@ -11,8 +11,10 @@ Single-threaded (``cv2.setNumThreads(1)``). It prints:
 - ms per 640 x 640 and per 1920 x 1080 frame of :class:`vision.object_detect.ObjectDetector`,
   and the same for the d6 die-centre detector alone (:class:`vision.detect.DiceDetector`)
   measured in the same run: the ratio is the figure to compare across machines;
-- what the Reader adds for a step expecting symbol dice (``kinds={"lieu"}``) on a d6
-  photo, against a step expecting d6 only.
+- the whole Reader on held-out renders for a step expecting symbol dice, d12, d4: found,
+  right, pending, wrong, other objects reported (and of them confident);
+- the Reader's time on a d6 photo for a step expecting d6, d6 + lieu without the object
+  detector, d6 + lieu (the object detector's share is the difference of the last two).
 """
 
 from __future__ import annotations
@@ -93,12 +95,17 @@ def main() -> int:
               f"{r['found']}/{r['objects']} found, {r['right']} right, {r['pending']} pending, {r['wrong']} wrong; "
               f"other objects reported {r['other']}, of them confident {r['other_confident']}")
     photo = next(iter(frames.values()))
-    only, more = [], []
-    for _ in range(9):  # interleaved: the load of the machine weighs on both alike
-        only.append(median_ms(lambda: reader.read(photo, kinds={"d6"}), 1))
-        more.append(median_ms(lambda: reader.read(photo, kinds={"d6", "lieu"}), 1))
-    a6, b6 = statistics.median(only), statistics.median(more)
-    print(f"Reader on the 640x640 frame: kinds d6 {a6:.1f} ms, kinds d6+lieu {b6:.1f} ms (ratio {b6 / a6:.2f})")
+    without = Reader(detectors=[d for d in reader.detectors if not isinstance(d, ObjectDetector)],
+                     classifiers=reader.classifiers)
+    runs = {"kinds d6": (reader, {"d6"}), "kinds d6+lieu without the object detector": (without, {"d6", "lieu"}),
+            "kinds d6+lieu": (reader, {"d6", "lieu"})}
+    ms: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(9):  # interleaved: the load of the machine weighs on all alike
+        for name, (rd, wanted) in runs.items():
+            ms[name].append(median_ms(lambda: rd.read(photo, kinds=wanted), 1))
+    base6 = statistics.median(ms["kinds d6"])
+    print("Reader on the 640x640 frame: " + ", ".join(
+        f"{k} {statistics.median(v):.1f} ms (x {statistics.median(v) / base6:.2f})" for k, v in ms.items()))
     print(f"load {os.getloadavg()[0]:.2f}")
     return 0
 

@@ -502,9 +502,12 @@ class Reader:
             objs = self._read_detected(frame, [d for d in detectors if d not in apart], classifiers)
             more = self._read_detected(frame, apart, classifiers)
             objs += [o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
-        if general:  # its candidates go to whichever classifier claims them; unclaimed, dropped
-            more = self._read_detected(frame, general, classifiers)
-            objs += [o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
+        if general:  # its candidates where nothing was read go to whichever classifier claims them
+            cands = [c for d in general for c in d.detect(frame)]
+            cands = [c for c in (_merge(cands) if len(general) > 1 else cands)
+                     if not any(_overlap(c.box, p.box) for p in objs)]
+            if cands:  # unclaimed: dropped
+                objs += self._classify(frame, cands, classifiers)
         return objs
 
     def _read_detected(self, frame: np.ndarray, detectors: Sequence[Detector],
