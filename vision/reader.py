@@ -31,6 +31,13 @@ candidate's body colour as an OpenCV 8-bit Lab triple). The d6 pip reader
 (:class:`vision.pips.PipClassifier`) is the default. Candidates of several detectors
 closer than half a side are merged (the strongest kept).
 
+The default detectors: the d6 die-centre network; on request (the step expects their
+kinds) the gem, d10 and class-agnostic object detectors
+(:mod:`vision.object_detect`: symbol dice, d4, d8, d12, d20, custom dice, the clear gem).
+The object detector is ``general``: it looks after the others, its objects are kept
+only where they read nothing and only when a classifier claims them (its candidates'
+source is ``"object"``), so a step expecting only d6 or only gems reads as before.
+
 The reader never raises on a bad image: an unreadable, truncated, blank or absurdly sized
 frame gives a :class:`Read` with no objects and ``error`` saying why.
 """
@@ -365,6 +372,10 @@ class Reader:
 
             if numeral_dice():  # d10 on a plain photo, on request
                 found.append(NumeralDiceDetector())
+            from .object_detect import ObjectDetector, available as objects
+
+            if objects():  # every other kind (symbol dice, d4, d8, d12, d20), on request
+                found.append(ObjectDetector())
             detectors = found
         if classifiers is None:
             from .pips import PipClassifier
@@ -479,14 +490,25 @@ class Reader:
 
     def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
         detectors, classifiers = self._plugins(kinds)
+        # the class-agnostic detector (``general``) looks last, where the others read nothing
+        general = [d for d in detectors if getattr(d, "general", False)]
+        detectors = [d for d in detectors if d not in general]
         apart = [d for d in detectors if getattr(d, "apart", False)]
         if not apart or len(apart) == len(detectors):
-            return self._read_detected(frame, detectors, classifiers)
-        # a step expecting d6 and d10: the d6 path as ever, then the numeral dice found apart
-        # where it read nothing (the same die is not reported twice)
-        objs = self._read_detected(frame, [d for d in detectors if d not in apart], classifiers)
-        more = self._read_detected(frame, apart, classifiers)
-        return objs + [o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
+            objs = self._read_detected(frame, detectors, classifiers) if detectors else []
+        else:
+            # a step expecting d6 and d10: the d6 path as ever, then the numeral dice found
+            # apart where it read nothing (the same die is not reported twice)
+            objs = self._read_detected(frame, [d for d in detectors if d not in apart], classifiers)
+            more = self._read_detected(frame, apart, classifiers)
+            objs += [o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
+        if general:  # its candidates where nothing was read go to whichever classifier claims them
+            cands = [c for d in general for c in d.detect(frame)]
+            cands = [c for c in (_merge(cands) if len(general) > 1 else cands)
+                     if not any(_overlap(c.box, p.box) for p in objs)]
+            if cands:  # unclaimed: dropped
+                objs += self._classify(frame, cands, classifiers)
+        return objs
 
     def _read_detected(self, frame: np.ndarray, detectors: Sequence[Detector],
                        classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
