@@ -14,9 +14,10 @@ and plain white d6 trays are rendered by :mod:`vision.synth` and seen the same w
 * ``webcam``: both, plus a webcam's softness (Gaussian σ 0.6-1.4), sensor noise
   (σ 2-5 levels), a white-balance shift (each channel x 0.85-1.15) and JPEG 30-60;
 * ``JPEG 30``: the photo as taken, re-encoded at quality 30;
-* ``white d6 webcam`` / ``white d6 small``: rendered trays of plain white d6 (dark felt,
-  a wooden table around, no markers: a plain photo) whose dice are 25-35 px in a
-  1280 x 720 frame, with and without the webcam's degradations.
+* ``white d6 small`` / ``white d6 webcam``: rendered trays of plain white d6 (dark felt,
+  a wooden table around, no markers: a plain photo), tilted 15-30°, whose dice are
+  25-35 px (their boxes, as the photos' labels are drawn) in a 1280 x 720 frame, without and with the webcam's degradations; the same
+  with degradations in 1920 x 1080 and 640 x 480 frames.
 
 For each condition: found, read right automatically, pending, silently wrong (of found)
 and false detections, and the same figures for the photos as taken (the baseline, same
@@ -62,13 +63,13 @@ def tilt_homography(w: int, h: int, deg: float, azimuth: float) -> np.ndarray:
     ax = np.array([math.cos(azimuth), math.sin(azimuth), 0.0])  # axis in the image plane
     rot, _ = cv2.Rodrigues(ax * t)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     dst = []
-    for x, y in src:
+    for x, y in src.tolist():
         p = rot @ np.array([x - w / 2, y - h / 2, 0.0]) + np.array([0.0, 0.0, f])
         q = k @ p
         dst.append((q[0] / q[2], q[1] / q[2]))
-    H = cv2.getPerspectiveTransform(src, np.float32(dst))
+    H = cv2.getPerspectiveTransform(src, np.array(dst, np.float32))
     return np.asarray(H, np.float64)
 
 
@@ -78,10 +79,10 @@ def map_labels(labels: Sequence[Label], H: np.ndarray) -> list[Label]:
     out = []
     for lab in labels:
         x, y, w, h = lab.box
-        pts = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]).reshape(-1, 1, 2)
+        pts = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32).reshape(-1, 1, 2)
         q = cv2.perspectiveTransform(pts, H).reshape(-1, 2)
         side = math.sqrt(abs(cv2.contourArea(q.astype(np.float32))))
-        c = cv2.perspectiveTransform(np.float32([[lab.centre]]), H)[0, 0]
+        c = cv2.perspectiveTransform(np.array([[lab.centre]], np.float32), H)[0, 0]
         out.append(Label(lab.face, (float(c[0]) - side / 2, float(c[1]) - side / 2, side, side)))
     return out
 
@@ -94,7 +95,7 @@ def table_background(rng: np.random.Generator, size: tuple[int, int] = WEBCAM) -
     grad = 1.0 + 0.25 * ((xx / w - 0.5) * rng.uniform(-1, 1) + (yy / h - 0.5) * rng.uniform(-1, 1))
     img = grad[..., None] * base[None, None, :].astype(np.float32)
     grain = cv2.GaussianBlur(rng.normal(0, 6, (h, w)).astype(np.float32), (0, 0), 2.0)
-    return np.clip(img + grain[..., None], 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(img + grain[..., None], 0, 255), np.uint8)
 
 
 def oblique(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
@@ -104,23 +105,24 @@ def oblique(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> F
     return out, map_labels(labels, H)
 
 
-def _into_webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator, tilt: bool) -> Frame:
+def _into_webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator, tilt: bool,
+                 size: tuple[int, int] = WEBCAM) -> Frame:
     """``img`` scaled so its dice are 25-35 px, optionally tilted, pasted into a
-    1280 x 720 table frame at a random place."""
+    ``size`` table frame at a random place."""
     h, w = img.shape[:2]
     side = float(np.median([lab.side for lab in labels])) if labels else 0.058 * max(h, w)
     s = float(rng.uniform(25, 35)) / side
     H = np.diag([s, s, 1.0])
     if tilt:
         H = H @ tilt_homography(w, h, float(rng.uniform(15, 30)), float(rng.uniform(0, 2 * math.pi)))
-    corners = cv2.perspectiveTransform(np.float32([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]]), H).reshape(-1, 2)
+    corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float32), H).reshape(-1, 2)
     lo, hi = corners.min(axis=0), corners.max(axis=0)
-    W, Hh = WEBCAM
+    W, Hh = size
     ox = rng.uniform(0, max(1.0, W - (hi[0] - lo[0]))) - lo[0]
     oy = rng.uniform(0, max(1.0, Hh - (hi[1] - lo[1]))) - lo[1]
     H = np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1.0]]) @ H
-    frame = table_background(rng)
-    cv2.warpPerspective(img, H, WEBCAM, dst=frame, flags=cv2.INTER_AREA if s < 0.8 else cv2.INTER_LINEAR,
+    frame = table_background(rng, size)
+    cv2.warpPerspective(img, H, size, dst=frame, flags=cv2.INTER_AREA if s < 0.8 else cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_TRANSPARENT)
     return frame, map_labels(labels, H)
 
@@ -128,8 +130,8 @@ def _into_webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator,
 def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A webcam's softness, noise, white balance and JPEG 30-60."""
     out = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.6, 1.4))).astype(np.float32)
-    out *= rng.uniform(0.85, 1.15, 3).astype(np.float32)[None, None, :]
-    out += rng.normal(0, rng.uniform(2, 5), out.shape).astype(np.float32)
+    out *= np.asarray(rng.uniform(0.85, 1.15, 3), np.float32)[None, None, :]
+    out += np.asarray(rng.normal(0, rng.uniform(2, 5), out.shape), np.float32)
     u8 = np.clip(out, 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 61))])
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
@@ -155,18 +157,16 @@ PHOTO_CONDITIONS: list[tuple[str, Make | None]] = [
 ]
 
 
-def white_d6(seed: int, degraded: bool) -> Frame:
+def white_d6(seed: int, degraded: bool, size: tuple[int, int] = WEBCAM) -> Frame:
     """A rendered tray of plain white d6 (no markers) with dice of 25-35 px in a
-    1280 x 720 frame, tilted up to 30°; ``degraded``: through :func:`degrade`."""
+    ``size`` frame, tilted 15-30°; ``degraded``: through :func:`degrade`."""
     from vision.synth import SceneSpec, render_tray
 
     rng = np.random.default_rng(10_000 + seed)
     scene = render_tray(seed, kinds=["d6"], spec=SceneSpec(size=WEBCAM, markers=False), with_background=False)
-    labels = []
-    for lab in scene.labels:  # the die's own side (its polygon's area), not its rotated box
-        side = math.sqrt(abs(cv2.contourArea(np.float32(lab.polygon)))) if lab.polygon else float(lab.box[2])
-        labels.append(Label(int(lab.value), (lab.center[0] - side / 2, lab.center[1] - side / 2, side, side)))
-    img, labs = _into_webcam(scene.image, labels, rng, tilt=True)
+    # the axis-aligned box of the die as seen, as the photos' labels are drawn
+    labels = [Label(int(lab.value), tuple(float(v) for v in lab.box)) for lab in scene.labels]  # type: ignore[arg-type]
+    img, labs = _into_webcam(scene.image, labels, rng, tilt=True, size=size)
     return (degrade(img, rng) if degraded else img), labs
 
 
@@ -225,7 +225,7 @@ def main() -> int:
     reader = table_reader(None)
     originals = []
     for ph in photos:
-        img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+        img = np.asarray(cv2.imread(str(ph.path), cv2.IMREAD_COLOR), np.uint8)
         originals.append((ph.path.name, img, load_labels(ph.path, img.shape[1], img.shape[0])))
     print(f"{len(photos)} photos ({args.split} split of {folder}), {sum(len(l) for _, _, l in originals)} dice, "
           f"and {args.synth} rendered white-d6 trays per synthetic condition; the table's reader, one thread")
@@ -245,12 +245,14 @@ def main() -> int:
         r = row(name, tally, base)
         if make is None:
             base = r
-    for name, degraded in (("white d6 small", False), ("white d6 webcam", True)):
+    for name, degraded, size in (("white d6 small", False, WEBCAM), ("white d6 webcam", True, WEBCAM),
+                                 ("white d6 webcam 1080p", True, (1920, 1080)),
+                                 ("white d6 webcam 640x480", True, (640, 480))):
         if args.only and args.only not in name:
             continue
         tally = Tally()
         for seed in range(args.synth):
-            frame, labs = white_d6(seed, degraded)
+            frame, labs = white_d6(seed, degraded, size)
             read = reader.read(frame, kinds={"d6"})
             tally.add(read, labs)
             if args.explain:
