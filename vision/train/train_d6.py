@@ -300,7 +300,7 @@ def part_spots(labels: list[Label], rng: np.random.Generator, per_die: float,
                wide: float = 0.0) -> list[tuple[float, float, float]]:
     """'Not a die' spots that are parts of dice or far too wide (cx, cy, side): about
     ``per_die`` per die inside its face (the centre within 0.3 side of the die's, the side
-    0.22-0.5 of the die's: one pip or a few, as a detector sees them on dice larger than
+    0.2-0.4 of the die's: one pip or a few, as a detector sees them on dice larger than
     it learnt), and ``wide`` per die around it, 2.8-4 times too large (a die that small in
     its crop was sized wrong, and its neighbours are in the crop too)."""
     out = []
@@ -308,7 +308,7 @@ def part_spots(labels: list[Label], rng: np.random.Generator, per_die: float,
         cx, cy = lab.centre
         for _ in range(int(per_die) + int(rng.random() < per_die % 1)):
             u, v = rng.uniform(-0.3, 0.3, 2) * lab.side
-            out.append((float(cx + u), float(cy + v), float(lab.side * rng.uniform(0.22, 0.5))))
+            out.append((float(cx + u), float(cy + v), float(lab.side * rng.uniform(0.2, 0.4))))
         for _ in range(int(wide) + int(rng.random() < wide % 1)):
             u, v = rng.uniform(-0.25, 0.25, 2) * lab.side
             out.append((float(cx + u), float(cy + v), float(lab.side * rng.uniform(2.8, 4.0))))
@@ -332,16 +332,17 @@ def other_dice(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarr
     return out
 
 
-def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarray:
+def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float = 0.5) -> np.ndarray:
     """``n`` crops of "not a die" that look like pips: one to four round dots (dark,
     light or coloured, radius 5-14 % of the crop, soft-edged) on a patch of tray floor or
-    table with no die edge in view (a photo's patch blurred flat, or a plain level with a
-    gradient and grain). A pip, or two spots side by side, is never a die."""
+    table with no die edge in view (a photo's patch blurred flat, or, for a share ``flat``
+    of them, a plain level with a gradient and grain). A pip, or two spots side by side,
+    is never a die."""
     rng = np.random.default_rng(seed)
     out = np.empty((n, CROP, CROP, 3), np.uint8)
     yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
     for i in range(n):
-        if backgrounds and rng.random() < 0.5:
+        if backgrounds and rng.random() >= flat:
             bg = backgrounds[int(rng.integers(len(backgrounds)))]
             y, x = int(rng.integers(0, bg.shape[0] - CROP)), int(rng.integers(0, bg.shape[1] - CROP))
             patch = cv2.GaussianBlur(bg[y:y + CROP, x:x + CROP], (0, 0), 12.0).astype(np.float32)
@@ -364,7 +365,8 @@ def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarra
 
 def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int, Label]],
                neg: list[tuple[int, tuple[float, float, float]]], n_neg: int, others: np.ndarray | None,
-               rng: np.random.Generator, p_jpeg: float, p_camera: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
+               rng: np.random.Generator, p_jpeg: float, p_camera: float = 0.0,
+               other_share: float = 0.5) -> tuple[list[np.ndarray], list[int]]:
     """One batch of the classifier: the drawn ``dice``, then ``n_neg`` "not a die" crops
     (half of them rendered dice of other kinds when ``others`` is given)."""
     xs, ys = [], []
@@ -372,7 +374,7 @@ def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int,
         cx, cy = lab.centre
         xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
         ys.append(lab.face - 1)
-    n_other = 0 if others is None or not len(others) else n_neg // 2
+    n_other = 0 if others is None or not len(others) else int(round(n_neg * other_share))
     for k in rng.integers(len(neg), size=n_neg - n_other) if neg else []:
         i, (cx, cy, side) = neg[k]
         xs.append(cls_sample(data[i][0], cx, cy, side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
@@ -419,7 +421,7 @@ def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
 def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
                      batch: int = 64, log: Any = print, norm: str = "none", p_jpeg: float = 0.0,
                      others: np.ndarray | None = None, init: Path | None = None, lr: float = 3e-3,
-                     p_camera: float = 0.0) -> Any:
+                     p_camera: float = 0.0, other_share: float = 0.5) -> Any:
     """Train one crop classifier (from scratch, or fine-tune the exported ``init`` with
     its BatchNorms frozen in eval mode)."""
     import torch
@@ -446,7 +448,7 @@ def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list
     for step in range(steps):
         p = 0.5 / len(dice) + 0.5 * hard / hard.sum()
         idx = rng.choice(len(dice), size=batch - n_neg, p=p / p.sum())
-        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg, p_camera)
+        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg, p_camera, other_share)
         x = torch.from_numpy(to_blob(np.stack(xs), norm))  # as at run time
         y = torch.tensor(ys)
         out = net(x)
@@ -535,6 +537,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--dots", type=int, default=0, metavar="N",
                     help="draw N crops of one to four pip-like dots on flat tray or table as 'not a die' "
                          "(with --other-dice, they share half of the not-a-die share of each batch)")
+    ap.add_argument("--dots-flat", type=float, default=0.5, metavar="P",
+                    help="share of the dot crops on a plain level instead of a blurred patch of a photo")
+    ap.add_argument("--other-share", type=float, default=0.5, metavar="P",
+                    help="share of each batch's not-a-die crops taken from the rendered ones "
+                         "(--other-dice, --dots; default 0.5)")
     ap.add_argument("--camera", type=float, default=0.0, metavar="P",
                     help="share of the crops seen as by another camera: oblique, small, soft, another "
                          "white balance (train_d6.camera_jitter; default 0)")
@@ -599,7 +606,7 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": photos,
                     "extra": [str(e) for e in args.extra], "jpeg": args.jpeg, "other_dice": args.other_dice,
                     "parts": args.parts, "wide": args.wide, "camera": args.camera,
-                    "dots": args.dots,
+                    "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
                     "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
@@ -652,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(others)} other-kind dice rendered ({time.time() - t0:.0f} s)", flush=True)
     if args.dots:
         dots = dot_crops(8 if args.smoke else args.dots, args.seed + 4,
-                         [img for img, _ in data[:: max(1, len(data) // 40)]])
+                         [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.dots_flat)
         others = dots if others is None else np.concatenate([others, dots])
         print(f"{len(dots)} dot crops drawn ({time.time() - t0:.0f} s)", flush=True)
     names = [cls_name(k) for k in range(args.classifiers)]
@@ -662,7 +669,8 @@ def main(argv: list[str] | None = None) -> int:
         cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64,
                                norm="crop" if args.normalise else "none", p_jpeg=args.jpeg, others=others,
                                init=None if args.finetune is None else args.finetune / name,
-                               lr=args.lr or (6e-4 if args.finetune else 3e-3), p_camera=args.camera)
+                               lr=args.lr or (6e-4 if args.finetune else 3e-3), p_camera=args.camera,
+                               other_share=args.other_share)
         export(cls, (1, 3, CROP, CROP), args.out / name)
     _write_meta(args, names, len(data), steps_det, steps_cls, time.time() - t0)
     print(f"done in {time.time() - t0:.0f} s -> {args.out}")
