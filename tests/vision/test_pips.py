@@ -29,7 +29,7 @@ JUNK = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.7]
 
 def _classifier(*nets: FakeNet) -> PipClassifier:
     clf = PipClassifier(settings={"thresholds": {"not_a_die": 0.5, "confidence": 0.7, "margin": 0.4}})
-    clf.nets = list(nets)  # type: ignore[assignment]
+    clf.nets = list(nets)  # type: ignore[arg-type]
     return clf
 
 
