@@ -14,8 +14,14 @@ classifiers, over the whole training part out of fold: 1,058 of 1,108 read right
 automatically with the second look below 0.93, as many as below 0.97, against 1,020
 without it; it looks again at 11 % of the candidates instead of 16 %).
 
-Honesty (thresholds tuned on the training photos only, out of fold: see
-:mod:`vision.train.cv` and :mod:`vision.train.tune`):
+On a known tray the candidates come from the tray's own segmentation, sized in
+millimetres (a pip is never one), and the reader asks :attr:`PipClassifier.tray` for its
+opinion: the classifiers named in ``d6.json``'s ``"tray"`` entry, with their own
+thresholds (the ensemble before the pip-part and dot negatives, which reads rendered
+white d6 better: see ``docs/vision/vd6.md``); without that entry, the same classifiers.
+
+Honesty (thresholds tuned on the training photos only, never on the held-aside ones:
+see :mod:`vision.train.cv` and :mod:`vision.train.tune`):
 
 - "not a die" at least ``not_a_die``: the candidate is dropped (a false detection);
 - the die's confidence is the probability of its best face; it is ``read`` only if
@@ -99,6 +105,14 @@ class PipClassifier:
         #: detector's, ``""``); ``None``: every candidate. The networks never saw a candy:
         #: the gem detector's candidates are not theirs.
         self.sources = None if sources is None else tuple(sources)
+        #: The classifiers that give the pip opinion on a known tray (see :attr:`tray`).
+        self.tray: PipClassifier = self
+        tray_cfg = cfg.get("tray")
+        if model is None and isinstance(tray_cfg, dict):
+            self.tray = PipClassifier([MODELS_DIR / n for n in tray_cfg["classifiers"]],
+                                      settings={**cfg, "thresholds": tray_cfg["thresholds"], "tray": None},
+                                      tta=tta, sources=sources)
+            self.tray._run(np.zeros((1, self.size, self.size, 3), np.uint8))  # the first run is slow
 
     def _run(self, crops: np.ndarray) -> np.ndarray:
         blob = to_blob(crops, self.norm)

@@ -602,7 +602,8 @@ class Reader:
         if d6 and self.pips is not None:
             cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
             bodies = [body_colour(frame, c) for c in cands]
-            for i, net in zip(d6, self.pips.classify(frame, cands, bodies)):
+            pips = getattr(self.pips, "tray", None) or self.pips  # a known tray's own pip classifiers
+            for i, net in zip(d6, pips.classify(frame, cands, bodies)):
                 # a die cut by the frame edge stays pending whatever the network says
                 objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
 

@@ -29,7 +29,7 @@ JUNK = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.7]
 
 def _classifier(*nets: FakeNet) -> PipClassifier:
     clf = PipClassifier(settings={"thresholds": {"not_a_die": 0.5, "confidence": 0.7, "margin": 0.4}})
-    clf.nets = list(nets)  # type: ignore[assignment]
+    clf.nets = list(nets)  # type: ignore[arg-type]
     return clf
 
 
@@ -71,3 +71,16 @@ def test_not_a_die_is_dropped_without_a_second_look() -> None:
     frame, cands = _frame_and_candidates(2)
     assert _classifier(a, b).classify(frame, cands) == [None, None]
     assert a.calls == [2] and b.calls == [2]
+
+
+def test_a_known_trays_opinion_comes_from_the_tray_classifiers_of_d6_json() -> None:
+    from vision.nets import MODELS_DIR, load_settings
+
+    cfg = load_settings(MODELS_DIR / "d6.json")
+    clf = PipClassifier()
+    assert clf.tray is not clf and len(clf.tray.nets) == len(cfg["tray"]["classifiers"])
+    assert clf.tray.confidence == cfg["tray"]["thresholds"]["confidence"]
+    assert clf.confidence == cfg["thresholds"]["confidence"]
+    assert clf.tray.tray is clf.tray  # one level only
+    given = PipClassifier(model=MODELS_DIR / cfg["classifiers"][0])
+    assert given.tray is given  # explicit models: the same classifiers everywhere

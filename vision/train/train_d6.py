@@ -265,14 +265,54 @@ def jpeg_blur(c: np.ndarray, rng: np.random.Generator, p_jpeg: float) -> np.ndar
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8) if ok else c
 
 
+def camera_jitter(c: np.ndarray, rng: np.random.Generator, p: float) -> np.ndarray:
+    """With probability ``p``: another camera's view of the crop: seen obliquely (the
+    corners moved by up to 9 % of the crop, a tilt of about 25°), small (down to 14-30 px
+    across and back: a die of 11-23 px), soft (σ 0.4-1.2 at the small size) and with a
+    white-balance shift (each channel x 0.85-1.15)."""
+    if p <= 0 or rng.random() >= p:
+        return c
+    n = c.shape[0]
+    src = np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32)
+    dst = (src + rng.uniform(-0.09, 0.09, (4, 2)) * n).astype(np.float32)
+    c = np.asarray(cv2.warpPerspective(c, cv2.getPerspectiveTransform(src, dst), (n, n),
+                                       borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    k = int(rng.integers(14, 31))
+    small = cv2.resize(c, (k, k), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), float(rng.uniform(0.4, 1.2)))
+    c = cv2.resize(small, (n, n), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    c *= rng.uniform(0.85, 1.15, 3).astype(np.float32)[None, None, :]
+    return np.asarray(np.clip(c, 0, 255), np.uint8)
+
+
 def cls_sample(img: np.ndarray, cx: float, cy: float, side: float, rng: np.random.Generator, jitter: bool = True,
-               p_jpeg: float = 0.0) -> np.ndarray:
+               p_jpeg: float = 0.0, p_camera: float = 0.0) -> np.ndarray:
     if jitter:
         cx += rng.normal(0, 0.07) * side
         cy += rng.normal(0, 0.07) * side
         side *= math.exp(rng.normal(0, 0.1))
     c = crop_at(img, cx, cy, side, float(rng.uniform(0, 360)), bool(rng.random() < 0.5))
+    c = camera_jitter(c, rng, p_camera)
     return jpeg_blur(colour_jitter(c, rng), rng, p_jpeg)
+
+
+def part_spots(labels: list[Label], rng: np.random.Generator, per_die: float,
+               wide: float = 0.0) -> list[tuple[float, float, float]]:
+    """'Not a die' spots that are parts of dice or far too wide (cx, cy, side): about
+    ``per_die`` per die inside its face (the centre within 0.3 side of the die's, the side
+    0.2-0.4 of the die's: one pip or a few, as a detector sees them on dice larger than
+    it learnt), and ``wide`` per die around it, 2.8-4 times too large (a die that small in
+    its crop was sized wrong, and its neighbours are in the crop too)."""
+    out = []
+    for lab in labels:
+        cx, cy = lab.centre
+        for _ in range(int(per_die) + int(rng.random() < per_die % 1)):
+            u, v = rng.uniform(-0.3, 0.3, 2) * lab.side
+            out.append((float(cx + u), float(cy + v), float(lab.side * rng.uniform(0.2, 0.4))))
+        for _ in range(int(wide) + int(rng.random() < wide % 1)):
+            u, v = rng.uniform(-0.25, 0.25, 2) * lab.side
+            out.append((float(cx + u), float(cy + v), float(lab.side * rng.uniform(2.8, 4.0))))
+    return out
 
 
 def other_dice(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarray:
@@ -292,20 +332,52 @@ def other_dice(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarr
     return out
 
 
+def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float = 0.5) -> np.ndarray:
+    """``n`` crops of "not a die" that look like pips: one to four round dots (dark,
+    light or coloured, radius 5-14 % of the crop, soft-edged) on a patch of tray floor or
+    table with no die edge in view (a photo's patch blurred flat, or, for a share ``flat``
+    of them, a plain level with a gradient and grain). A pip, or two spots side by side,
+    is never a die."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, CROP, CROP, 3), np.uint8)
+    yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
+    for i in range(n):
+        if backgrounds and rng.random() >= flat:
+            bg = backgrounds[int(rng.integers(len(backgrounds)))]
+            y, x = int(rng.integers(0, bg.shape[0] - CROP)), int(rng.integers(0, bg.shape[1] - CROP))
+            patch = cv2.GaussianBlur(bg[y:y + CROP, x:x + CROP], (0, 0), 12.0).astype(np.float32)
+        else:
+            level = rng.uniform(30, 235, 3).astype(np.float32) if rng.random() < 0.4 else \
+                np.full(3, rng.uniform(30, 235), np.float32)
+            patch = np.broadcast_to(level, (CROP, CROP, 3)).astype(np.float32)
+            patch = patch * (1 + 0.15 * ((xx - CROP / 2) * rng.uniform(-1, 1) + (yy - CROP / 2) * rng.uniform(-1, 1)) / CROP)[..., None]
+        patch += np.asarray(rng.normal(0, rng.uniform(1, 6), patch.shape), np.float32)
+        mean = float(np.mean(patch))
+        for _ in range(int(rng.integers(1, 5))):
+            r = float(rng.uniform(0.05, 0.14)) * CROP
+            cx, cy = rng.uniform(0.2, 0.8, 2) * CROP
+            ink = rng.uniform(0, 255, 3) if rng.random() < 0.3 else np.full(3, 255 - mean + rng.uniform(-30, 30))
+            alpha = np.clip((r - np.hypot(xx - cx, yy - cy)) / rng.uniform(0.7, 2.0) + 0.5, 0, 1)[..., None]
+            patch = patch * (1 - alpha) + alpha * np.clip(ink, 0, 255).astype(np.float32)[None, None, :]
+        out[i] = np.clip(patch, 0, 255).astype(np.uint8)
+    return out
+
+
 def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int, Label]],
                neg: list[tuple[int, tuple[float, float, float]]], n_neg: int, others: np.ndarray | None,
-               rng: np.random.Generator, p_jpeg: float) -> tuple[list[np.ndarray], list[int]]:
+               rng: np.random.Generator, p_jpeg: float, p_camera: float = 0.0,
+               other_share: float = 0.5) -> tuple[list[np.ndarray], list[int]]:
     """One batch of the classifier: the drawn ``dice``, then ``n_neg`` "not a die" crops
     (half of them rendered dice of other kinds when ``others`` is given)."""
     xs, ys = [], []
     for i, lab in dice:
         cx, cy = lab.centre
-        xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng, p_jpeg=p_jpeg))
+        xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
         ys.append(lab.face - 1)
-    n_other = 0 if others is None or not len(others) else n_neg // 2
+    n_other = 0 if others is None or not len(others) else int(round(n_neg * other_share))
     for k in rng.integers(len(neg), size=n_neg - n_other) if neg else []:
         i, (cx, cy, side) = neg[k]
-        xs.append(cls_sample(data[i][0], cx, cy, side, rng, p_jpeg=p_jpeg))
+        xs.append(cls_sample(data[i][0], cx, cy, side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
         ys.append(NOT_A_DIE)
     if n_other and others is not None:
         for k in rng.integers(len(others), size=n_other):
@@ -348,7 +420,8 @@ def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
 
 def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
                      batch: int = 64, log: Any = print, norm: str = "none", p_jpeg: float = 0.0,
-                     others: np.ndarray | None = None, init: Path | None = None, lr: float = 3e-3) -> Any:
+                     others: np.ndarray | None = None, init: Path | None = None, lr: float = 3e-3,
+                     p_camera: float = 0.0, other_share: float = 0.5) -> Any:
     """Train one crop classifier (from scratch, or fine-tune the exported ``init`` with
     its BatchNorms frozen in eval mode)."""
     import torch
@@ -375,7 +448,7 @@ def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list
     for step in range(steps):
         p = 0.5 / len(dice) + 0.5 * hard / hard.sum()
         idx = rng.choice(len(dice), size=batch - n_neg, p=p / p.sum())
-        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg)
+        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg, p_camera, other_share)
         x = torch.from_numpy(to_blob(np.stack(xs), norm))  # as at run time
         y = torch.tensor(ys)
         out = net(x)
@@ -456,23 +529,66 @@ def _parser() -> argparse.ArgumentParser:
                          "instead of from scratch")
     ap.add_argument("--lr", type=float, default=None,
                     help="peak learning rate of the classifiers (default 3e-3; 6e-4 with --finetune)")
+    ap.add_argument("--parts", type=float, default=0.0, metavar="N",
+                    help="'not a die' crops of parts of dice (pips, a face's corner: N per die) and the "
+                         "detector's peaks on pips of dice seen larger than it learnt (default 0)")
+    ap.add_argument("--wide", type=float, default=0.0, metavar="N",
+                    help="'not a die' crops 2.8-4 times a die's side around it, N per die (default 0)")
+    ap.add_argument("--dots", type=int, default=0, metavar="N",
+                    help="draw N crops of one to four pip-like dots on flat tray or table as 'not a die' "
+                         "(with --other-dice, they share half of the not-a-die share of each batch)")
+    ap.add_argument("--dots-flat", type=float, default=0.5, metavar="P",
+                    help="share of the dot crops on a plain level instead of a blurred patch of a photo")
+    ap.add_argument("--other-share", type=float, default=0.5, metavar="P",
+                    help="share of each batch's not-a-die crops taken from the rendered ones "
+                         "(--other-dice, --dots; default 0.5)")
+    ap.add_argument("--camera", type=float, default=0.0, metavar="P",
+                    help="share of the crops seen as by another camera: oblique, small, soft, another "
+                         "white balance (train_d6.camera_jitter; default 0)")
     ap.add_argument("--smoke", action="store_true", help="one step of each on two photos (tests)")
     return ap
 
 
+def zoomed_parts(detector: Any, img: np.ndarray, labels: list[Label]) -> list[tuple[float, float, float]]:
+    """The detector's peaks on ``img`` scaled so that its dice are 40 and 55 px at the
+    network's input (larger than it learnt: it marks pips) that are no die: under 0.6 of
+    the nearest die's side, or away from every die."""
+    if not labels:
+        return []
+    med = float(np.median([lab.side for lab in labels]))
+    cents = np.array([lab.centre for lab in labels])
+    sides = np.array([lab.side for lab in labels])
+    out = []
+    for px in (40.0, 55.0):
+        for c in detector.detect(img, scale=px / med):
+            d = np.hypot(cents[:, 0] - c.cx, cents[:, 1] - c.cy)
+            j = int(np.argmin(d))
+            if c.side < 0.6 * sides[j] or d[j] > 0.75 * sides[j]:
+                out.append((c.cx, c.cy, c.side))
+    return out
+
+
 def mine_negatives(det_path: Path, data: list[tuple[np.ndarray, list[Label]]],
-                   seed: int) -> list[list[tuple[float, float, float]]]:
+                   seed: int, parts: float = 0.0, wide: float = 0.0) -> list[list[tuple[float, float, float]]]:
     """'Not a die' spots of each photo: the exported detector's own false peaks (cv2.dnn,
-    as at run time), beside dice and random background (:func:`negatives_for`)."""
+    as at run time), beside dice and random background (:func:`negatives_for`); with
+    ``parts``, also parts of dice (:func:`part_spots`, ``parts`` per die, and ``wide``
+    far too wide crops) and the peaks the detector gives on pips of dice larger than it
+    learnt (:func:`zoomed_parts`)."""
     from vision.detect import DiceDetector
 
-    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1, engine="default")
+    detector = DiceDetector(det_path, det_size=DET_SIZE, stride=STRIDE, threshold=0.1, engine="default",
+                            keep_parts=True)
     rng = np.random.default_rng(seed)
     negs = []
     for img, labels in data:
         peaks = sorted(detector.detect(img), key=lambda c: -c.score)
         false = [(c.cx, c.cy, c.side) for c in peaks[: 3 * len(labels) + 12]]  # far() drops the dice
         negs.append(negatives_for(img, labels, rng, n=max(8, 2 * len(labels)), extra=false))
+        if parts > 0 or wide > 0:
+            negs[-1] += part_spots(labels, rng, parts, wide)
+        if parts > 0:
+            negs[-1] += zoomed_parts(detector, img, labels)
     return negs
 
 
@@ -489,6 +605,8 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "steps_det": meta.get("trained", {}).get("steps_det") if kept_det else steps_det,
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": photos,
                     "extra": [str(e) for e in args.extra], "jpeg": args.jpeg, "other_dice": args.other_dice,
+                    "parts": args.parts, "wide": args.wide, "camera": args.camera,
+                    "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
                     "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
@@ -532,13 +650,18 @@ def main(argv: list[str] | None = None) -> int:
     det_path = _detector(args, data, steps_det)
     if det_path is None:
         return 1
-    negs = mine_negatives(det_path, data, args.seed + 2)
+    negs = mine_negatives(det_path, data, args.seed + 2, parts=args.parts, wide=args.wide)
     print(f"{sum(len(n) for n in negs)} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
     others = None
     if args.other_dice:
         others = other_dice(8 if args.smoke else args.other_dice, args.seed + 3,
                             [img for img, _ in data[:: max(1, len(data) // 40)]])
         print(f"{len(others)} other-kind dice rendered ({time.time() - t0:.0f} s)", flush=True)
+    if args.dots:
+        dots = dot_crops(8 if args.smoke else args.dots, args.seed + 4,
+                         [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.dots_flat)
+        others = dots if others is None else np.concatenate([others, dots])
+        print(f"{len(dots)} dot crops drawn ({time.time() - t0:.0f} s)", flush=True)
     names = [cls_name(k) for k in range(args.classifiers)]
     for k, name in enumerate(names):
         if args.only_cls and k + 1 != args.only_cls:
@@ -546,7 +669,8 @@ def main(argv: list[str] | None = None) -> int:
         cls = train_classifier(data, negs, steps_cls, args.seed + k, batch=8 if args.smoke else 64,
                                norm="crop" if args.normalise else "none", p_jpeg=args.jpeg, others=others,
                                init=None if args.finetune is None else args.finetune / name,
-                               lr=args.lr or (6e-4 if args.finetune else 3e-3))
+                               lr=args.lr or (6e-4 if args.finetune else 3e-3), p_camera=args.camera,
+                               other_share=args.other_share)
         export(cls, (1, 3, CROP, CROP), args.out / name)
     _write_meta(args, names, len(data), steps_det, steps_cls, time.time() - t0)
     print(f"done in {time.time() - t0:.0f} s -> {args.out}")

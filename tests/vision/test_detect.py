@@ -1,0 +1,64 @@
+"""A pip is never a die: the die-centre detector's parts filter, and the one reader on
+frames that hold pip-like dots and no die."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detect import PART_INSIDE, PART_SMALLER, Candidate, drop_parts
+from vision.reader import Reader
+
+
+def test_a_candidate_inside_a_much_larger_one_is_dropped() -> None:
+    die = Candidate(100.0, 100.0, 40.0, 0.9)
+    corner_pip = Candidate(114.0, 114.0, 40.0 / PART_INSIDE - 1, 0.95)  # stronger, still a part
+    beside = Candidate(135.0, 100.0, 12.0, 0.5)  # centre outside the die's box: judged by size only
+    kept = drop_parts([corner_pip, die, beside])
+    assert die in kept and corner_pip not in kept and beside in kept
+
+
+def test_a_die_of_nearly_the_same_size_inside_the_box_is_kept() -> None:
+    a, b = Candidate(100.0, 100.0, 40.0, 0.9), Candidate(118.0, 100.0, 40.0 / PART_INSIDE + 1, 0.6)
+    assert drop_parts([a, b]) == [a, b]  # two touching dice, one sized a little small
+
+
+def test_much_smaller_than_the_frames_dice_is_dropped_with_three_or_more() -> None:
+    dice = [Candidate(60.0 * k, 50.0, 40.0 + k, 0.8) for k in range(1, 5)]
+    pip = Candidate(400.0, 300.0, 40.0 * PART_SMALLER - 2, 0.9)
+    small_die = Candidate(400.0, 50.0, 40.0 * PART_SMALLER + 6, 0.7)
+    kept = drop_parts(dice + [pip, small_die])
+    assert kept == dice + [small_die]
+    assert drop_parts([dice[0], pip]) == [dice[0], pip]  # too few to judge sizes by
+
+
+def dot_frame(seed: int, size: tuple[int, int], light: bool, n: int = 40) -> np.ndarray:
+    """A plain table with ``n`` round dots of 2-7 px radius, dark on light or light on
+    dark, and sensor grain: what a die's pips look like, with no die."""
+    import cv2
+
+    w, h = size
+    rng = np.random.default_rng(seed)
+    img = np.full((h, w, 3), 200 if light else 50, np.float64) + rng.normal(0, 4, (h, w, 3))
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    for _ in range(n):
+        x, y, r = int(rng.integers(10, w - 10)), int(rng.integers(10, h - 10)), int(rng.integers(2, 8))
+        cv2.circle(img, (x, y), r, (30, 30, 30) if light else (230, 230, 230), -1, cv2.LINE_AA)
+    return img
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return Reader()
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 720)])
+@pytest.mark.parametrize("light", [True, False])
+def test_scattered_pip_like_dots_give_no_die(reader: Reader, size: tuple[int, int], light: bool) -> None:
+    """Before the parts negatives, every dot of such a frame came out as a die showing 1
+    (most read, the others pending): single pips detected as dice."""
+    for seed in range(3):
+        read = reader.read(dot_frame(100 + seed, size, light), kinds={"d6"})
+        assert read.error is None
+        assert [o for o in read.objects if o.status == "read"] == []
+        assert len(read.objects) <= 1  # at most one pending: the players are asked, never told
