@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .gems import GemParams
     from .tray_objects import TrayObject
 
-__all__ = ["Reader", "read_image", "default_reader", "combine_d6", "Detector", "ObjectClassifier", "decode",
+__all__ = ["Reader", "read_image", "default_reader", "combine_d6", "best_claim", "Detector", "ObjectClassifier", "decode",
            "ImageError", "MIN_SIDE", "MAX_SIDE"]
 
 MIN_SIDE = 64  # pixels: below this no die can be read
@@ -336,6 +336,32 @@ def combine_d6(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
     return ObjectRead("d6", None, enrolled.box, conf, STATUS_PENDING, ranked)
 
 
+def best_claim(claims: Sequence[ObjectRead]) -> ObjectRead:
+    """One object from the claims of several classifiers on the same candidate: a read
+    beats a pending, then the more confident wins; but two classifiers that both *read*
+    it, as different things (a d6 4 and a d10 4, a "lieu" face and a d12 1), make it
+    pending: neither is sure enough to overrule the other.
+
+    >>> d6 = ObjectRead("d6", 4, (0, 0, 9, 9), 0.9)
+    >>> best_claim([ObjectRead("d6", 4, (0, 0, 9, 9), 0.5, STATUS_PENDING, ((4, 0.5),)), d6]).status
+    'read'
+    >>> both = best_claim([d6, ObjectRead("d10", 7, (0, 0, 9, 9), 0.95)])
+    >>> both.kind, both.status, both.value, both.candidates
+    ('d10', 'pending', None, ((7, 0.95),))
+    >>> best_claim([d6, ObjectRead("d6", 4, (1, 1, 8, 8), 0.7)]) is d6
+    True
+    """
+    top = max(claims, key=lambda o: (o.status == STATUS_READ, o.confidence))
+    reads = {(o.kind, o.value) for o in claims if o.status == STATUS_READ}
+    if len(reads) < 2:
+        return top
+    same = [o for o in claims if o.kind == top.kind and o.status == STATUS_READ]
+    ranked = tuple(sorted({(o.value, round(float(o.confidence), 4)) for o in same if o.value is not None},
+                          key=lambda vc: -vc[1]))[:3]
+    return ObjectRead(top.kind, None, top.box, min(o.confidence for o in claims if o.status == STATUS_READ),
+                      STATUS_PENDING, ranked)
+
+
 class Reader:
     """The one reader. Models are loaded once, at construction.
 
@@ -538,8 +564,7 @@ class Reader:
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
                 if obj is not None:
                     claims[i].append(obj)
-        return [_named(max(cl, key=lambda o: (o.status == STATUS_READ, o.confidence)), med, None)
-                for cl, med in zip(claims, meds) if cl]
+        return [_named(best_claim(cl), med, None) for cl, med in zip(claims, meds) if cl]
 
     def _read_zoomed(self, frame: np.ndarray, region: tuple[int, int, int, int], side: float, first_scale: float,
                      detectors: Sequence[Detector], classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:

@@ -14,7 +14,7 @@ import pytest
 from vision.train.eval_d10_detector import load, score_negatives, score_trays
 from vision.numeral_detect import NumeralDiceDetector, available
 from vision.reader import Reader
-from vision.result import STATUS_READ
+from vision.result import STATUS_PENDING, STATUS_READ
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 if not SHARED.is_dir() and os.environ.get("COMPANION_SHARED"):
@@ -93,12 +93,23 @@ def test_a_d6_step_is_unchanged_by_the_d10_detector(reader: Reader, data: tuple[
 
 
 def test_a_d6_and_d10_step_keeps_every_d6_read(reader: Reader, data: tuple[Any, dict[str, list[Any]]]) -> None:
+    """A step expecting d6 and d10 reads each d6 as the d6 step does, or leaves it pending
+    where the numeral network also *read* it (as a d10: two sure readers disagree on the
+    kind, :func:`vision.reader.best_claim`); it never reads a d6 as anything else."""
     _, negs = data
+    kept = changed = 0
     for frame in negs["d6 tray photos"][:8]:
-        d6 = reader.read(frame, kinds={"d6"}).objects
+        d6 = [o for o in reader.read(frame, kinds={"d6"}).objects if o.kind == "d6"]
         both = reader.read(frame, kinds={"d6", "d10"}).objects
-        assert [o for o in both if o.kind == "d6"] == [o for o in d6 if o.kind == "d6"]
+        assert [o.box for o in both if o.kind == "d6"] == [o.box for o in d6]
+        for a, b in zip(d6, [o for o in both if o.kind == "d6"]):
+            if a == b:
+                kept += 1
+            else:
+                changed += 1
+                assert b.status == STATUS_PENDING and b.candidates[0][0] == a.value
         assert not [o for o in both if o.kind == "d10" and o.status == STATUS_READ]
+    assert kept >= 10 * max(changed, 1)
 
 
 def test_an_empty_or_noise_frame_gives_no_d10(reader: Reader) -> None:

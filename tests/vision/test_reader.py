@@ -128,13 +128,19 @@ class _Claims:
 @needs_photos
 def test_plug_in_classifiers_get_body_colours_and_the_surest_claim_wins() -> None:
     path = _some_photos("test", 1)[0]
+    plain = Reader().read(path).objects
+    read_d6 = {o.box for o in plain if o.status == STATUS_READ}
+    assert read_d6
     sure = _Claims(STATUS_READ, 0.999)
     objs = Reader(classifiers=[PipClassifier(), sure]).read(path).objects
     assert objs and all(o.kind == "lieu" for o in objs)
     assert sure.bodies and all(len(b) == 3 and 0 <= b[0] <= 255 for b in sure.bodies)
+    # where the pip reader also *read* the die, two sure readers disagree: pending, never
+    # the surer one's guess; where it was unsure or saw no die, the plug-in's read stands
+    assert {o.box for o in objs if o.status == STATUS_PENDING} == read_d6
+    assert all(o.value == "montagne" for o in objs if o.box not in read_d6)
     # a pending claim at 0.0 never beats the pip reader's claims: those stay d6, and the
     # candidates the pip reader rejects ("not a die") are the plug-in's
-    plain = Reader().read(path).objects
     unsure = _Claims(STATUS_PENDING, 0.0)
     objs = Reader(classifiers=[PipClassifier(), unsure]).read(path).objects
     assert sorted(o.box for o in objs if o.kind == "d6") == sorted(o.box for o in plain)
