@@ -2,7 +2,7 @@
 
 It is also the proposer of the other numeral dice (d4, d8, d12, d20) until a detector of
 every kind does it: it learnt d10 only, and finds most of the d12 and d4 that
-:mod:`vision.synth` draws on plain frames (``docs/vision/vnum.md``); what it proposes
+:mod:`vision.synth` draws on plain frames (``docs/vision/numerals.md``); what it proposes
 the numeral classifier reads for the step's kind, or refuses.
 
 The d6 die-centre detector (:mod:`vision.detect`) learnt pip d6 only, so without this

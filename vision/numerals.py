@@ -29,7 +29,7 @@ not learn from, :mod:`vision.train.train_numerals`):
   the die's shape.
 
 No real photo of a numeral die exists in the shared data: the figures are on held-out
-renders in fonts of another family than the training ones (``docs/vision/vnum.md``). The
+renders in fonts of another family than the training ones (``docs/vision/numerals.md``). The
 players' enrollment (:mod:`vision.faces`) stays the reader of numeral dice on a
 calibrated tray; the networks are a second opinion there (:func:`combine_numeral`: they
 can only stop a guess) and the readers of the candidates a detector gives on a plain

@@ -18,7 +18,7 @@ On a known tray the candidates come from the tray's own segmentation, sized in
 millimetres (a pip is never one), and the reader asks :attr:`PipClassifier.tray` for its
 opinion: the classifiers named in ``d6.json``'s ``"tray"`` entry, with their own
 thresholds (the ensemble before the pip-part and dot negatives, which reads rendered
-white d6 better: see ``docs/vision/vd6.md``); without that entry, the same classifiers.
+white d6 better: see ``docs/vision/d6-other-cameras.md``); without that entry, the same classifiers.
 
 Honesty (thresholds tuned on the training photos only, never on the held-aside ones:
 see :mod:`vision.train.cv` and :mod:`vision.train.tune`):

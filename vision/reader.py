@@ -33,7 +33,9 @@ closer than half a side are merged (the strongest kept).
 
 The default detectors: the d6 die-centre network; on request (the step expects their
 kinds) the gem, d10 and class-agnostic object detectors
-(:mod:`vision.object_detect`: symbol dice, d4, d8, d12, d20, custom dice, the clear gem).
+(:mod:`vision.object_detect`: symbol dice, d4, d8, d12, d20, custom dice; it also
+proposes clear gems, but no classifier claims them on a plain photo yet, so they are
+dropped: a clear gem is read on a calibrated tray, by its difference from the empty tray).
 The object detector is ``general``: it looks after the others, its objects are kept
 only where they read nothing and only when a classifier claims them (its candidates'
 source is ``"object"``), so a step expecting only d6 or only gems reads as before.

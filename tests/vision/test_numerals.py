@@ -119,7 +119,7 @@ def test_combine_numeral_stops_a_guess_only() -> None:
 
 
 # Measured with the committed numerals_poly.onnx on 300 held-out faces per kind in the
-# Hershey fonts it never saw (docs/vision/vnum.md gives the figures with the Liberation
+# Hershey fonts it never saw (docs/vision/numerals.md gives the figures with the Liberation
 # fonts too), as rendered: best guess right / read right automatically / silently wrong:
 # d4 62.3 / 2.3 / 0, d6 88.3 / 14.0 / 0, d8 85.3 / 21.3 / 0, d12 81.3 / 17.7 / 0,
 # d20 60.7 / 8.7 / 0; after JPEG 30 one d6 of 300 read wrong. Its thresholds are strict:

@@ -18,7 +18,7 @@ from vision.result import ObjectRead
 from vision.train.eval_objects import HELD_OUT_SEED, match
 from vision.train.scenes import render_scene
 
-# Measured with the committed model (benchmarks/bench_objects.py, docs/vision/vobject.md):
+# Measured with the committed model (benchmarks/bench_objects.py, docs/vision/objects.md):
 # 300 held-out renders, 76.5 % found, 0.72 false detections per frame; on the 12 renders
 # below, 71 of 92 (77.2 %), 4 false (0.33 per frame); the next two dozen: 75.0 and 75.3 %,
 # 0.5 and 1.0 per frame. The bars sit under those.
