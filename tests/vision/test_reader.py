@@ -268,3 +268,47 @@ def test_crop_normalisation_stretches_dark_crops_not_flat_tray() -> None:
     assert float(np.abs(out[2] - 0.5).max()) <= 5 * float(np.abs(raw[2] - raw[2].mean()).max()) + 1e-6
     with pytest.raises(ValueError, match="unknown input normalisation"):
         to_blob(dark, "zscore")
+
+
+# -- tiny dice in a large frame: the closer look ---------------------------------------
+def _tiny_dice_frame(seed: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
+    """Rendered white d6 (about 25 px) on a tray pasted small into a 1280 x 720 frame."""
+    from vision.synth import SceneSpec, render_tray
+
+    scene = render_tray(seed, kinds=["d6"], spec=SceneSpec(size=(1280, 720), markers=False), with_background=False)
+    k = 0.45
+    small = cv2.resize(scene.image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    frame = np.full((720, 1280, 3), 96, np.uint8)
+    oy, ox = 200, 500
+    frame[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small[:720 - oy, :1280 - ox]
+    dice = [(int(lab.value), (ox + k * lab.center[0], oy + k * lab.center[1])) for lab in scene.labels]
+    return frame, dice
+
+
+def test_tiny_dice_in_a_large_frame_are_looked_at_closer_and_never_misread() -> None:
+    reader = Reader()
+    closer = right = 0
+    for seed in (3, 5, 8):
+        frame, dice = _tiny_dice_frame(seed)
+        first = reader.detectors[0].detect(frame)
+        if reader._closer_look(frame, first, reader.detectors[:1]) is not None:
+            closer += 1
+        for o in reader.read(frame, kinds={"d6"}).objects:
+            cx, cy = o.box[0] + o.box[2] / 2, o.box[1] + o.box[3] / 2
+            near = [v for v, (x, y) in dice if abs(x - cx) < o.box[2] / 2 and abs(y - cy) < o.box[3] / 2]
+            assert near, f"seed {seed}: a die read where none lies: {o}"
+            if o.status == STATUS_READ:
+                assert o.value in near, f"seed {seed}: {o} read, the die shows {near}"
+                right += 1
+    assert closer >= 2 and right >= 1
+
+
+@needs_photos
+def test_the_closer_look_leaves_large_real_dice_alone() -> None:
+    """Held-aside photos enlarged 2x (dice of 6 % of the side, which the first look reads
+    well): the closer look does not run, whose count of pips would take them for dice."""
+    reader = Reader()
+    for path in _some_photos("test", 6):
+        big = cv2.resize(cv2.imread(str(path)), None, fx=2.0, fy=2.0)
+        first = reader.detectors[0].detect(big)
+        assert reader._closer_look(big, first, reader.detectors[:1]) is None
