@@ -312,3 +312,29 @@ def test_the_closer_look_leaves_large_real_dice_alone() -> None:
         big = cv2.resize(cv2.imread(str(path)), None, fx=2.0, fy=2.0)
         first = reader.detectors[0].detect(big)
         assert reader._closer_look(big, first, reader.detectors[:1]) is None
+
+
+def test_a_peripeties_step_never_reads_a_symbol_die_as_a_d6() -> None:
+    """A step expecting d6 and the symbol dice, on plain rendered photos: the pip
+    networks would read some blue symbol dice as confident d6 faces; with the symbol
+    reader's claim on the same die (:func:`vision.reader.best_claim`) none is."""
+    from vision.synth import SceneSpec, render_tray
+
+    kinds = {"d6", "lieu", "adversaire", "epreuve", "recompense", "sentence"}
+    reader = Reader()
+    symbols = 0
+    # trays where, without the symbol reader's contest, a symbol die came out a d6 face
+    for seed in (102, 114, 116, 120, 121, 123):
+        scene = render_tray(seed, kinds=sorted(kinds), n_objects=6,
+                            spec=SceneSpec(size=(800, 600), markers=False, crop_to_tray=True), with_background=False)
+        read = reader.read(scene.image, kinds=kinds)
+        for lab in scene.labels:
+            if lab.kind == "d6":
+                continue
+            cx, cy = lab.center
+            over = [o for o in read.objects
+                    if o.box[0] <= cx <= o.box[0] + o.box[2] and o.box[1] <= cy <= o.box[1] + o.box[3]]
+            symbols += bool(over)
+            assert not [o for o in over if o.status == STATUS_READ and (o.kind, o.value) != (lab.kind, lab.value)], \
+                f"seed {seed}: {lab.kind} {lab.value} read as {over}"
+    assert symbols >= 8
