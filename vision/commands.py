@@ -99,7 +99,16 @@ def _cmd_read(args: argparse.Namespace) -> int:
     if not paths:
         print("companion: error: no image found in " + ", ".join(map(str, args.paths)), file=sys.stderr)
         return 1
-    kinds = {k.strip() for k in args.look_for.split(",") if k.strip()} if getattr(args, "look_for", None) else None
+    kinds = {k.strip().lower() for k in args.look_for.split(",") if k.strip()} if getattr(args, "look_for", None) else None
+    if kinds is not None:
+        from .catalog import FACES, NUMERAL_FACES
+
+        known = list(dict.fromkeys([*FACES, *NUMERAL_FACES, "temps"]))
+        unknown = sorted(kinds - set(known))
+        if unknown or not kinds:
+            print(f"companion: error: --look-for: unknown kind {', '.join(unknown) or '(none given)'}; "
+                  f"kinds: {', '.join(known)}", file=sys.stderr)
+            return 2
     for path in paths:
         read = reader.read(path, kinds=kinds)
         if read.error:

@@ -91,6 +91,17 @@ def test_bad_paths_and_folders(tmp_path: Path) -> None:
     assert res.returncode == 1 and "not a folder" in res.stderr
 
 
+def test_an_unknown_kind_to_look_for_is_refused_with_the_known_ones(tmp_path: Path) -> None:
+    import numpy as np
+
+    jpg = tmp_path / "tray.jpg"
+    cv2.imwrite(str(jpg), np.random.default_rng(0).integers(0, 255, (120, 160, 3), dtype=np.uint8))
+    res = run("read", str(jpg), "--look-for", "lieu,dragon")
+    assert res.returncode == 2 and res.stdout == ""
+    assert "unknown kind dragon" in res.stderr and "lieu" in res.stderr and "d20" in res.stderr
+    assert run("read", str(jpg), "--look-for", "Lieu,d6").returncode == 0
+
+
 def test_registering_the_commands_imports_nothing_heavy() -> None:
     code = ("import sys, argparse, vision.commands as c; p = argparse.ArgumentParser(); "
             "c.register(p.add_subparsers()); "
