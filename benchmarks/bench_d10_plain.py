@@ -1,6 +1,6 @@
 """d10 on a plain photo: the numeral-die detector + the numeral classifier, measured.
 
-    COMPANION_SHARED=/work/shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR]
+    COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR]
 
 The reader is :class:`vision.reader.Reader` with the d10 plug-ins only (what a step
 expecting d10 runs: :class:`vision.numeral_detect.NumeralDiceDetector` and

@@ -1,6 +1,6 @@
 """The class-agnostic object detector: found, false detections, ms per frame.
 
-    COMPANION_SHARED=/work/shared python benchmarks/bench_objects.py [--renders N] [--models DIR]
+    COMPANION_SHARED=../shared python benchmarks/bench_objects.py [--renders N] [--models DIR]
 
 Single-threaded (``cv2.setNumThreads(1)``). It prints:
 
