@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.labelled import split_of
-from vision.train.train_d6 import STRIDE, centre_target, colour_jitter, det_loss, export, jpeg_blur
+from vision.train.train_d6 import STRIDE, centre_target, colour_jitter, export, fit_centre_net, jpeg_blur
 
 PATCH = 256
 DET_SIZE = 320
@@ -173,33 +173,11 @@ def sample(scenes: list[Scene], photos: list[np.ndarray], rng: np.random.Generat
 
 def train(scenes: list[Scene], photos: list[np.ndarray], steps: int, seed: int, batch: int, minutes: float,
           log: Any = print) -> Any:
-    import torch
-
-    from vision.train.nets_torch import CentreNet
-
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    net = CentreNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(steps, 1), pct_start=0.1)
-    net.train()
-    t0 = time.time()
-    avg = None
-    for step in range(steps):
+    def next_batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         xs, ts = zip(*(sample(scenes, photos, rng) for _ in range(batch)))
-        loss = det_loss(net(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ts)))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        avg = float(loss.detach()) if avg is None else 0.98 * avg + 0.02 * float(loss.detach())
-        if step % 50 == 0 or step == steps - 1:
-            log(f"step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
-        if time.time() - t0 > minutes * 60:
-            log(f"time limit at step {step}")
-            break
-    net.eval()
-    return net
+        return np.stack(xs), np.stack(ts)
+
+    return fit_centre_net(next_batch, steps, seed, minutes=minutes, log=log)[0]
 
 
 def main(argv: list[str] | None = None) -> int:

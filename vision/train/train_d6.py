@@ -38,7 +38,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import cv2
 import numpy as np
@@ -180,38 +180,58 @@ def det_loss(out: Any, tgt: Any) -> Any:
     return focal + 0.5 * size + off
 
 
-def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
+def fit_centre_net(next_batch: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]], steps: int,
+                   seed: int, width: tuple[int, int, int, int, int] | None = None, minutes: float | None = None,
+                   log: Any = print, tag: str = "") -> tuple[Any, int]:
+    """The training loop every centre network shares (the d6, gem, d10 and object
+    detectors): a :class:`~vision.train.nets_torch.CentreNet` (``width``: its default
+    if None) fitted by AdamW with a one-cycle schedule on ``next_batch(rng)`` (inputs,
+    targets), :func:`det_loss`; stops after ``steps`` or ``minutes`` of wall time. Torch's
+    and numpy's draws both come from ``seed``. Returns the network (eval mode) and the
+    number of steps done."""
     import torch
 
     from vision.train.nets_torch import CentreNet
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = CentreNet()
+    net = CentreNet() if width is None else CentreNet(width)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(steps, 1), pct_start=0.1)
     net.train()
     t0 = time.time()
     avg = None
+    done = 0
     for step in range(steps):
+        x, t = next_batch(rng)
+        loss = det_loss(net(torch.from_numpy(x)), torch.from_numpy(t))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        done = step + 1
+        lv = float(loss.detach())
+        avg = lv if avg is None else 0.98 * avg + 0.02 * lv
+        if step % 50 == 0 or step == steps - 1:
+            log(f"{tag}step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
+        if minutes is not None and time.time() - t0 > minutes * 60:
+            log(f"time limit at step {step}")
+            break
+    net.eval()
+    return net, done
+
+
+def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
+    def next_batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         xs, ts = [], []
         for _ in range(batch):
             img, labels = data[int(rng.integers(len(data)))]
             x, t = det_sample(img, labels, rng)
             xs.append(x)
             ts.append(t)
-        out = net(torch.from_numpy(np.stack(xs)))
-        loss = det_loss(out, torch.from_numpy(np.stack(ts)))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        lv0 = float(loss.detach())
-        avg = lv0 if avg is None else 0.98 * avg + 0.02 * lv0
-        if step % 50 == 0 or step == steps - 1:
-            log(f"det step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
-    net.eval()
-    return net
+        return np.stack(xs), np.stack(ts)
+
+    return fit_centre_net(next_batch, steps, seed, log=log, tag="det ")[0]
 
 
 # -- classifier -----------------------------------------------------------------------

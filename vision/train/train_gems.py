@@ -30,7 +30,6 @@ import json
 import math
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision.gem_data import GemLabel, list_gem_photos, load_gem_labels
-from vision.train.train_d6 import _affine, _in_patch, centre_target, colour_jitter, det_loss, export
+from vision.train.train_d6 import _affine, _in_patch, centre_target, colour_jitter, export, fit_centre_net
 
 DET_SIZE = 640  # detector input: longer side of the frame (1920 x 1080 -> 640 x 360)
 STRIDE = 4
@@ -109,19 +108,7 @@ def load_negatives(folder: Path, limit: int | None = None) -> list[tuple[np.ndar
 
 def train(data: list[Any], steps: int, seed: int, batch: int = 12, log: Any = print,
           negatives: list[Any] | None = None, neg_frac: float = 0.25) -> Any:
-    import torch
-
-    from vision.train.nets_torch import CentreNet
-
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    net = CentreNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(steps, 1), pct_start=0.1)
-    net.train()
-    t0 = time.time()
-    avg = None
-    for step in range(steps):
+    def next_batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         items = []
         for _ in range(batch):
             if negatives and rng.random() < neg_frac:
@@ -130,17 +117,9 @@ def train(data: list[Any], steps: int, seed: int, batch: int = 12, log: Any = pr
                 img, labels = data[int(rng.integers(len(data)))]
             items.append(sample(img, labels, rng))
         xs, ts = zip(*items)
-        loss = det_loss(net(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ts)))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        lv = float(loss.detach())
-        avg = lv if avg is None else 0.98 * avg + 0.02 * lv
-        if step % 50 == 0 or step == steps - 1:
-            log(f"gem det step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
-    net.eval()
-    return net
+        return np.stack(xs), np.stack(ts)
+
+    return fit_centre_net(next_batch, steps, seed, log=log, tag="gem det ")[0]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.train.train_d6 import STRIDE, _affine, centre_target, colour_jitter, det_loss, export, jpeg_blur
+from vision.train.train_d6 import STRIDE, _affine, centre_target, colour_jitter, export, fit_centre_net, jpeg_blur
 
 DET_SIZE = 320  # run-time input: the frame's longer side
 PATCH = 256
@@ -151,35 +151,8 @@ def batch_of(scenes: list[Item], dice: list[Item], candies: list[Item], rng: np.
 def train(scenes: list[Item], dice: list[Item], candies: list[Item], steps: int, seed: int, batch: int,
           minutes: float, width: tuple[int, int, int, int, int], log: Any = print) -> tuple[Any, int]:
     """The trained network (eval mode) and the number of steps done."""
-    import torch
-
-    from vision.train.nets_torch import CentreNet
-
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    net = CentreNet(width)
-    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(steps, 1), pct_start=0.1)
-    net.train()
-    t0 = time.time()
-    avg = None
-    done = 0
-    for step in range(steps):
-        x, t = batch_of(scenes, dice, candies, rng, batch)
-        loss = det_loss(net(torch.from_numpy(x)), torch.from_numpy(t))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        done = step + 1
-        avg = float(loss.detach()) if avg is None else 0.98 * avg + 0.02 * float(loss.detach())
-        if step % 50 == 0 or step == steps - 1:
-            log(f"step {step}/{steps} loss {avg:.3f} ({time.time() - t0:.0f} s)")
-        if time.time() - t0 > minutes * 60:
-            log(f"time limit at step {step}")
-            break
-    net.eval()
-    return net, done
+    return fit_centre_net(lambda rng: batch_of(scenes, dice, candies, rng, batch), steps, seed,
+                          width=width, minutes=minutes, log=log)
 
 
 def main(argv: list[str] | None = None) -> int:
