@@ -33,6 +33,7 @@ MODULES = [
     "companion.games.peripeties.episode_dice",
     "companion.games.peripeties.odds",
     "companion.roll.match",
+    "vision.die_colour",
     "vision.background",
     "vision.reader",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),

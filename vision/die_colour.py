@@ -35,7 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["PALETTE", "UNKNOWN", "colour_name", "lab_of", "white_balanced_lab"]
+__all__ = ["PALETTE", "UNKNOWN", "colour_name", "lab_of", "lab8", "white_balanced_lab"]
 
 UNKNOWN = "unknown"
 #: The words a die's colour may be (besides :data:`UNKNOWN`).
@@ -99,3 +99,22 @@ def white_balanced_lab(bgr8: np.ndarray, white: np.ndarray | None) -> tuple[floa
         w = np.maximum(np.asarray(white, np.float32).reshape(3) / np.float32(255), np.float32(1e-3))
         c = c / w
     return lab_of(c)
+
+
+def lab8(med: np.ndarray | None) -> tuple[float, float, float]:
+    """OpenCV 8-bit Lab (L 0..255, a and b centred on 128) of a median BGR, as the
+    reader takes a die's body colour and the glyph embedding its enrolled views' colour
+    (one float pixel: no 8-bit lookup tables to build, whose first use costs ~100 ms);
+    None gives neutral grey black.
+
+    >>> [int(round(v)) for v in lab8(np.array([200.0, 100.0, 20.0]))]
+    [110, 144, 70]
+    >>> lab8(None)
+    (0.0, 128.0, 128.0)
+    """
+    import cv2
+
+    if med is None:
+        return (0.0, 128.0, 128.0)
+    lab = cv2.cvtColor((np.asarray(med) / 255.0).astype(np.float32).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
+    return (float(lab[0]) * 255 / 100, float(lab[1]) + 128, float(lab[2]) + 128)

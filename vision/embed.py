@@ -33,6 +33,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .nets import MODELS_DIR, load_net, load_settings
+from .result import STATUS_PENDING, STATUS_READ
 
 __all__ = ["Embedder", "EmbedParams", "Prototype", "EmbedMatch", "prototypes", "decide", "available",
            "default_embedder", "centre_colour", "SYMBOL_KINDS", "READ", "PENDING", "NONE"]
@@ -40,7 +41,7 @@ __all__ = ["Embedder", "EmbedParams", "Prototype", "EmbedMatch", "prototypes", "
 MODEL = "glyph_embed.onnx"
 SETTINGS = "glyph_embed.json"
 SYMBOL_KINDS = ("lieu", "adversaire", "epreuve", "recompense", "sentence")
-READ, PENDING, NONE = "read", "pending", "none"
+READ, PENDING, NONE = STATUS_READ, STATUS_PENDING, "none"
 
 
 def available(models: Path = MODELS_DIR) -> bool:
@@ -116,14 +117,12 @@ def centre_colour(crop: np.ndarray, factor: float = 1.3) -> np.ndarray:
     >>> [int(round(v)) for v in centre_colour(c)]
     [110, 144, 70]
     """
-    import cv2
+    from .die_colour import lab8
 
     n = crop.shape[0]
     r = max(1, int(round(n / factor / 4)))
     patch = crop[n // 2 - r:n // 2 + r + 1, n // 2 - r:n // 2 + r + 1].reshape(-1, 3)
-    med = np.median(patch, axis=0).astype(np.float32) / 255.0
-    lab = cv2.cvtColor(med.reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
-    return np.array([lab[0] * 255 / 100, lab[1] + 128, lab[2] + 128], np.float32)
+    return np.array(lab8(np.median(patch, axis=0).astype(np.float32)), np.float32)
 
 
 class Embedder:

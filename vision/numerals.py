@@ -114,7 +114,7 @@ class PolyNumerals:
         ok = conf >= self.thresholds["confidence"] and conf - float(numbers[order[1]]) >= self.thresholds["margin"]
         ranked = [(int(v), round(float(numbers[k]), 4)) for k in order[:3]
                   if (v := self.classes[int(k)]) is not None and (k == order[0] or numbers[k] >= 0.01)]
-        return ("read", ranked[:1]) if ok else ("pending", ranked)
+        return (STATUS_READ, ranked[:1]) if ok else (STATUS_PENDING, ranked)
 
 
 def decide_all(p: np.ndarray, thr: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:

@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 import numpy as np
 
 from .detect import Candidate
+from .die_colour import lab8
 from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
@@ -175,22 +176,11 @@ def _median_bgr(frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
     return np.asarray(np.median(patch.reshape(-1, 3), axis=0), np.float32)
 
 
-def _lab8(med: np.ndarray | None) -> tuple[float, float, float]:
-    """OpenCV 8-bit Lab of a median BGR (see :func:`body_colour`)."""
-    import cv2
-
-    if med is None:
-        return (0.0, 128.0, 128.0)
-    # one float pixel: no 8-bit lookup tables to build (their first use costs ~100 ms)
-    lab = cv2.cvtColor((med / 255.0).astype(np.float32).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
-    return (float(lab[0]) * 255 / 100, float(lab[1]) + 128, float(lab[2]) + 128)
-
-
 def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
     """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
     BGR of the central half of the candidate's square: the die's body colour (pips are a
     minority of those pixels)."""
-    return _lab8(_median_bgr(frame, cand))
+    return lab8(_median_bgr(frame, cand))
 
 
 def _named(obj: ObjectRead, med: np.ndarray | None, white: np.ndarray | None) -> ObjectRead:
@@ -625,7 +615,7 @@ class Reader:
         """Per candidate, the best claim of ``classifiers``: a read beats a pending, then
         confidence; candidates nobody claims are dropped."""
         meds = [_median_bgr(frame, c) for c in cands]
-        bodies = [_lab8(m) for m in meds]
+        bodies = [lab8(m) for m in meds]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
         for clf in classifiers:
             for i, obj in enumerate(clf.classify(frame, cands, bodies)):
