@@ -41,6 +41,9 @@ class SymbolClassifier:
 
     kinds = SYMBOL_KINDS
     on_request = True
+    #: Its reads are open-set (close to an enrolled face, else pending or unclaimed): one
+    #: stands against a read of another kind (:func:`vision.reader.best_claim`).
+    open_set = True
 
     def __init__(self, enrollment: "Enrollment | Callable[[], Enrollment]",
                  embedder: Embedder | None = None, params: EmbedParams | None = None,
