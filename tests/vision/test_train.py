@@ -118,3 +118,21 @@ def test_cross_validation_retrains_a_fold_that_learnt_from_the_labels_as_given(t
     (tmp_path / "d6.json").write_text(json.dumps(meta))
     assert _fold_done(tmp_path, "train-but:0/5", 1, "none")
     assert not _fold_done(tmp_path, "train-but:1/5", 1, "none")
+
+
+def test_cross_validation_retrains_a_fold_trained_with_another_recipe(tmp_path: Path) -> None:
+    """``cv ... -- ARGS`` gives ARGS to every train_d6 run; a fold trained with other
+    ARGS (or none) is not taken as done."""
+    from vision.train.cv import _fold_done
+
+    (tmp_path / "d6_classifier.onnx").write_bytes(b"x")
+    meta = {"classifiers": ["d6_classifier.onnx"],
+            "trained": {"split": "train-but:0/5", "classifiers": 1, "label_fixes": True}}
+    (tmp_path / "d6.json").write_text(json.dumps(meta))
+    recipe = ["--jpeg", "0.5", "--parts", "1"]
+    assert _fold_done(tmp_path, "train-but:0/5", 1, "none")
+    assert not _fold_done(tmp_path, "train-but:0/5", 1, "none", recipe)
+    (tmp_path / "recipe.json").write_text(json.dumps(recipe))
+    assert _fold_done(tmp_path, "train-but:0/5", 1, "none", recipe)
+    assert not _fold_done(tmp_path, "train-but:0/5", 1, "none", ["--jpeg", "0.7"])
+    assert not _fold_done(tmp_path, "train-but:0/5", 1, "none")

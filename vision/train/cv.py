@@ -1,7 +1,12 @@
 """Cross-validated thresholds for the d6 reader, then classifiers trained on the whole
 training part. Needs the ``[train]`` extra (torch)::
 
-    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2
+    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 [-- TRAIN_D6_ARGS]
+
+Arguments after ``--`` are given to every :mod:`vision.train.train_d6` run (the recipe:
+``-- --jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0
+--other-share 0.25`` for the committed classifiers); a fold trained with another recipe
+is trained again.
 
 Why. The honesty thresholds (``confidence``, ``margin``, ``not_a_die``) must be tuned on
 probabilities the classifiers give to dice they never learnt from. Keeping 25 photos
@@ -42,9 +47,9 @@ from typing import Any
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
-def _fold_done(folder: Path, split: str, classifiers: int, norm: str) -> bool:
+def _fold_done(folder: Path, split: str, classifiers: int, norm: str, recipe: list[str] | None = None) -> bool:
     path = folder / "d6.json"
-    if not path.exists():
+    if not path.exists() or _recipe(folder) != (recipe or []):
         return False
     meta = json.loads(path.read_text())
     trained, names = meta.get("trained", {}), meta.get("classifiers", [])
@@ -54,8 +59,15 @@ def _fold_done(folder: Path, split: str, classifiers: int, norm: str) -> bool:
             and len(names) == classifiers and all((folder / n).exists() for n in names))
 
 
+def _recipe(folder: Path) -> list[str]:
+    """The extra train_d6 arguments ``folder`` was trained with (none if not recorded)."""
+    path = folder / "recipe.json"
+    return list(json.loads(path.read_text())) if path.exists() else []
+
+
 def _train(photos: Path, split: str, out: Path, detector: Path, classifiers: int, seed: int,
-           steps: int | None, smoke: bool, normalise: bool = False) -> tuple[str, float]:
+           steps: int | None, smoke: bool, normalise: bool = False, recipe: list[str] | None = None
+           ) -> tuple[str, float]:
     cmd = [sys.executable, "-m", "vision.train.train_d6", str(photos), "--split", split,
            "--detector", str(detector), "--out", str(out), "--classifiers", str(classifiers),
            "--seed", str(seed)]
@@ -65,7 +77,9 @@ def _train(photos: Path, split: str, out: Path, detector: Path, classifiers: int
         cmd.append("--smoke")
     if normalise:
         cmd.append("--normalise")
+    cmd += recipe or []
     out.mkdir(parents=True, exist_ok=True)
+    (out / "recipe.json").write_text(json.dumps(recipe or []))
     t0 = time.time()
     with open(out / "train.log", "w") as log:
         proc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
@@ -105,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-final", action="store_true", help="tune only; keep the committed classifiers")
     ap.add_argument("--dry-run", action="store_true", help="print the thresholds, write nothing to --models")
     ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
-    args = ap.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    recipe = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = ap.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
     import cv2
 
     cv2.setNumThreads(1)
@@ -118,17 +134,17 @@ def main(argv: list[str] | None = None) -> int:
     jobs = []
     for k in range(args.folds):
         split, out = f"train-but:{k}/{args.folds}", args.work / f"fold_{k}"
-        if _fold_done(out, split, args.classifiers, norm) and not args.smoke:
+        if _fold_done(out, split, args.classifiers, norm, recipe) and not args.smoke:
             print(f"fold {k}: already trained in {out}", flush=True)
             continue
         # each fold its own seeds, so that no two ensembles are the same draw
         jobs.append((split, out, args.seed + 100 * (k + 1)))
     final = args.work / "final"
-    if not args.no_final and not (_fold_done(final, "train", args.classifiers, norm) and not args.smoke):
+    if not args.no_final and not (_fold_done(final, "train", args.classifiers, norm, recipe) and not args.smoke):
         jobs.append(("train", final, args.seed))  # needs no tuning: trained alongside the folds
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futs = [pool.submit(_train, args.photos, split, out, detector, args.classifiers, seed, args.steps_cls, args.smoke,
-                            args.normalise)
+                            args.normalise, recipe)
                 for split, out, seed in jobs]
         for n, fut in enumerate(futs, 1):
             split, secs = fut.result()
@@ -159,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                            "label_fixes": fmeta["trained"].get("label_fixes", False),
                            "command": "python -m vision.train.train_d6 PHOTOS (detector, on fit) && "
                                       f"python -m vision.train.cv PHOTOS --folds {args.folds} "
-                                      f"--classifiers {args.classifiers} --seed {args.seed}"}
+                                      f"--classifiers {args.classifiers} --seed {args.seed}"
+                                      + (" -- " + " ".join(recipe) if recipe else "")}
         print(f"final classifiers (trained on the whole training part) copied to {args.models}", flush=True)
     meta["thresholds"] = {k: v for k, v in thr.items() if not k.startswith("_")}
     meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train", "safety": args.safety, "cost": args.cost,
