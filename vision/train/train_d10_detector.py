@@ -226,18 +226,30 @@ def held_out_tray(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (
     on: the render's own felt (half the time, or when ``floors`` is empty) or one of
     ``floors`` (give real photos of the ``test`` split); JPEG 40-95. Returns the frame and
     the whole d10 in it: (cx, cy, side, value 1..10)."""
+    made = tray_frame(HELD_OUT_SEED + seed, floors, size)
+    if made is None:
+        return None
+    frame, dice = made
+    return frame, [(cx, cy, sd, v) for cx, cy, sd, v, whole in dice if whole]
+
+
+def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480)
+               ) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
+    """The frame of :func:`held_out_tray` for the scene seed ``seed`` itself (the
+    numeral classifier learns from such frames of other seeds, on training floors), and
+    every d10 in it: (cx, cy, side, value 1..10, whole in the frame)."""
     from vision.synth import SceneSpec, render_tray
 
-    rng = np.random.default_rng(HELD_OUT_SEED + seed)
+    rng = np.random.default_rng(seed)
     objs, touching = scene_objects(rng)
     try:
-        sc = render_tray(HELD_OUT_SEED + seed, objects=objs, touching=touching,
+        sc = render_tray(seed, objects=objs, touching=touching,
                          spec=SceneSpec(size=(640, 480), markers=False, crop_to_tray=True))
     except ValueError:
         return None
     if sc.background is None:
         return None
-    made = make_scene(HELD_OUT_SEED + seed)  # the same render: its alpha
+    made = make_scene(seed)  # the same render: its alpha
     if made is None:
         return None
     img, alpha, _ = made
@@ -261,6 +273,6 @@ def held_out_tray(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (
     for lab in d10:
         px, py = m @ np.array([lab.center[0], lab.center[1], 1.0])
         sd = (lab.box[2] * lab.box[3]) ** 0.5 * s
-        if sd / 2 <= px < W - sd / 2 and sd / 2 <= py < H - sd / 2:  # whole in the frame
-            out.append((float(px), float(py), float(sd), int(lab.value)))
+        whole = bool(sd / 2 <= px < W - sd / 2 and sd / 2 <= py < H - sd / 2)
+        out.append((float(px), float(py), float(sd), int(lab.value), whole))
     return frame, out
