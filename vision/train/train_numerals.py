@@ -49,6 +49,10 @@ from vision.train.numeral_faces import (CROP, CROP_FACTOR, POLY_FACES, POLY_KIND
                                          render_crop)
 
 OTHER = 10
+#: Scene seeds of the tray frames the d10 network learns from (:func:`tray_crops`) and is
+#: tuned on; the d10 detector trained on 0 .. 399, the benchmarks read 100_000 on.
+TRAY_SEED = 200_000
+TRAY_VAL_SEED = 300_000
 CLASSES: list[int | None] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9, None]  # the value each output stands for
 #: The poly network's outputs: the numbers 1..20, then "other".
 POLY_CLASSES: list[int | None] = [*range(1, 21), None]
@@ -105,6 +109,44 @@ def real_others(shared: Path, split: str, seed: int, per_photo: int = 4,
             crops.append(_crop(img, gem.centre[0], gem.centre[1], gem.side * rng.uniform(0.9, 1.3)))
     arr = np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8)
     return arr, backgrounds
+
+
+def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int, log: Any = print,
+               detector: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """d10 crops as the table cuts them on a plain photo: ``frames`` tray frames of
+    :func:`vision.train.train_d10_detector.tray_frame` (scene seeds ``base_seed`` on),
+    on ``floors`` or the render's felt, seen by the committed d10 detector
+    (:class:`vision.numeral_detect.NumeralDiceDetector`). Each candidate on a whole d10
+    is a crop of its digit (class as :data:`CLASSES`), cut where the detector put it (its
+    centre and size, not the render's); each candidate on nothing (a d6, a gem, the
+    floor) is "other"; candidates on a d10 cut by the frame's edge are left out. The
+    numeral renders (:func:`render_set`) are faces cut exactly; a detector's crop is a
+    little off centre and off size, and the network learnt to call those "other"."""
+    from vision.numeral_detect import NumeralDiceDetector
+    from vision.pips import crop
+    from vision.train.train_d10_detector import tray_frame
+
+    det = detector or NumeralDiceDetector()
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    t0 = time.time()
+    for i in range(frames):
+        made = tray_frame(base_seed + i, floors)
+        if made is None:
+            continue
+        frame, dice = made
+        for c in det.detect(frame):
+            near = sorted((math.hypot(c.cx - cx, c.cy - cy), v, whole) for cx, cy, sd, v, whole in dice
+                          if math.hypot(c.cx - cx, c.cy - cy) < 0.75 * sd)
+            if near and (not near[0][2] or near[0][0] >= 0.5 * c.side):
+                continue  # a die cut by the edge, or a peak beside a die: neither digit nor "other"
+            xs.append(crop(frame, c.cx, c.cy, c.side, CROP, CROP_FACTOR))
+            ys.append(CLASSES.index(near[0][1]) if near else OTHER)
+        if i and i % 200 == 0:
+            log(f"tray frames {i}/{frames}: {len(xs)} crops ({time.time() - t0:.0f} s)")
+    if not xs:
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(xs), np.array(ys, np.int64)
 
 
 def poly_crop(rng: np.random.Generator, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
@@ -255,29 +297,46 @@ def with_transforms(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.concatenate(outs), np.concatenate(labels)
 
 
-def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print,
-           max_silent: float = 0.002) -> dict[str, float]:
-    """The thresholds of the poly network exported in ``folder``, tuned again (run through
-    ``cv2.dnn``, as at run time) on the validation set of a ``--seed`` run of ``--renders``
-    ``n`` with every transform (:func:`with_transforms`); written into its ``.json``."""
-    from vision.numerals import PolyNumerals
-
+def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int = 0,
+                   backgrounds: Sequence[np.ndarray] | None = None, smoke: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The crops the thresholds are tuned on, as the network will be used: renders of
+    seed ``seed + 100`` (training fonts; ``n // 8``, at least 2,000) and, for the d10 with
+    ``tray_frames``, the detector's crops of ``tray_frames // 4`` tray frames on the
+    ``calib`` photos (:func:`tray_crops`), all of them as they are and after every
+    transform (:func:`with_transforms`); then the real "other" crops of the ``calib``
+    photos, which no network learnt from."""
     fonts = font_sets()[0]
     val_real, _ = real_others(shared, "calib", seed + 10)
-    _, backgrounds = real_others(shared, "fit", seed)
-    vx, vy = render_set(max(2000, n // 8), seed + 100, fonts, backgrounds, dice="poly")
+    if backgrounds is None:
+        _, backgrounds = real_others(shared, "fit", seed)
+    vx, vy = render_set(16 if smoke else max(2000, n // 8), seed + 100, fonts, backgrounds, dice=dice)
+    if tray_frames and dice == "d10":
+        wx, wy = tray_crops(2 if smoke else max(1, tray_frames // 4), TRAY_VAL_SEED,
+                            real_others(shared, "calib", seed)[1], seed + 1)
+        vx, vy = np.concatenate([vx, wx]), np.concatenate([vy, wy])
     vx, vy = with_transforms(vx, vy)
-    vx = np.concatenate([vx, val_real])
-    vy = np.concatenate([vy, np.full(len(val_real), POLY_OTHER)])
-    settings = folder / "numerals_poly.json"
+    other = POLY_OTHER if dice == "poly" else OTHER
+    return np.concatenate([vx, val_real]), np.concatenate([vy, np.full(len(val_real), other)])
+
+
+def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print, max_silent: float = 0.002,
+           dice: str = "poly", tray_frames: int = 0) -> dict[str, float]:
+    """The thresholds of the ``dice`` network exported in ``folder``, tuned again (run
+    through ``cv2.dnn``, as at run time) on :func:`validation_set` of a ``--seed`` run of
+    ``--renders`` ``n`` (and ``--tray-frames``); written into its ``.json``."""
+    from vision.numerals import NumeralClassifier, PolyNumerals
+
+    vx, vy = validation_set(shared, seed, n, dice, tray_frames)
+    settings = folder / ("numerals_poly.json" if dice == "poly" else "numerals.json")
     meta = json.loads(settings.read_text())
-    poly = PolyNumerals(models=folder)
-    thr = tune(poly.probabilities_of_crops(vx), vy, max_silent=max_silent)
+    net = PolyNumerals(models=folder) if dice == "poly" else NumeralClassifier(models=folder, poly=False)
+    thr = tune(net.probabilities_of_crops(vx), vy, max_silent=max_silent)
     log(f"thresholds {meta['thresholds']} -> {thr} ({len(vx)} validation crops)")
     meta["thresholds"] = thr
-    meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice poly --retune {folder.name} "
-                                  f"--seed {seed} --renders {n} --max-silent {max_silent}: on the validation "
-                                  "renders with every transform")
+    meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice {dice} --retune {folder.name} "
+                                  f"--seed {seed} --renders {n} --tray-frames {tray_frames} --max-silent {max_silent}:"
+                                  " on the validation renders (and tray crops) with every transform")
     settings.write_text(json.dumps(meta, indent=2) + "\n")
     return thr
 
@@ -306,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
                          "validation set of --seed and --renders with every transform")
     ap.add_argument("--max-silent", type=float, default=0.002,
                     help="the share of validation numbers read wrong the thresholds allow")
+    ap.add_argument("--tray-frames", type=int, default=0, metavar="N",
+                    help="d10: also learn from the detector's crops of N rendered tray frames on the fit "
+                         "photos (tray_crops), and tune on N/4 more on the calib photos")
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -314,29 +376,32 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     if args.retune is not None:
-        retune(args.retune, args.shared, args.seed, args.renders, max_silent=args.max_silent)
+        retune(args.retune, args.shared, args.seed, args.renders, max_silent=args.max_silent, dice=args.dice,
+               tray_frames=args.tray_frames)
         return 0
     t0 = time.time()
     fonts = font_sets()[0]
     real, backgrounds = real_others(args.shared, "fit", args.seed)
-    val_real, _ = real_others(args.shared, "calib", args.seed + 10)
     n = 64 if args.smoke else args.renders
     poly = args.dice == "poly"
     other, classes = (POLY_OTHER, POLY_CLASSES) if poly else (OTHER, CLASSES)
     name, settings = ("numerals_poly.onnx", "numerals_poly.json") if poly else ("numerals_d10.onnx", "numerals.json")
     xs, ys = render_set(n, args.seed, fonts, backgrounds, dice=args.dice)
-    vx, vy = render_set(16 if args.smoke else max(2000, n // 8), args.seed + 100, fonts, backgrounds, dice=args.dice)
+    n_tray = 0
+    if args.tray_frames and not poly:
+        tx, ty = tray_crops(2 if args.smoke else args.tray_frames, TRAY_SEED, backgrounds, args.seed)
+        n_tray = len(tx)
+        print(f"{len(tx)} detector crops of tray frames ({int((ty != OTHER).sum())} d10, "
+              f"{time.time() - t0:.0f} s)", flush=True)
+        xs, ys = np.concatenate([xs, tx]), np.concatenate([ys, ty])
     xs = np.concatenate([xs, real])
     ys = np.concatenate([ys, np.full(len(real), other)])
-    vx = np.concatenate([vx, val_real])
-    vy = np.concatenate([vy, np.full(len(val_real), other)])
+    # tuned as it will be used: on clean and transformed crops alike
+    vx, vy = validation_set(args.shared, args.seed, n, args.dice, args.tray_frames, backgrounds, args.smoke)
     print(f"{len(xs)} training crops ({len(real)} real others), {len(vx)} validation ({time.time() - t0:.0f} s)",
           flush=True)
     net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
                 init=args.init, lr=args.lr, n_classes=len(classes))
-    if poly:  # tuned as it will be used: on clean and transformed crops alike
-        tx, ty = with_transforms(vx[:len(vx) - len(val_real)], vy[:len(vy) - len(val_real)])
-        vx, vy = np.concatenate([tx, vx[len(vx) - len(val_real):]]), np.concatenate([ty, vy[len(vy) - len(val_real):]])
     thr = tune(probabilities(net, vx), vy, max_silent=args.max_silent)
     print(f"thresholds {thr}", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -345,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         "kinds": list(POLY_KINDS) if poly else ["d10"], "model": name, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": classes, "thresholds": thr, "input_norm": "none",
         "trained": {"seed": args.seed, "renders": n, "real_others": int(len(real)), "steps": args.steps,
+                    "tray_frames": args.tray_frames, "tray_crops": n_tray,
                     "init": None if args.init is None else str(args.init), "lr": args.lr,
                     "fonts": sorted(f.name for f in fonts), "torch": torch.__version__, "opencv": cv2.__version__,
                     "seconds": round(time.time() - t0),
