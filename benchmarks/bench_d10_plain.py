@@ -9,7 +9,8 @@ expecting d10 runs: :class:`vision.numeral_detect.NumeralDiceDetector` and
 - on ``N`` held-out synthetic trays (render seeds never trained on, dice 3-12 % of the
   frame, on the render's felt or on a real photo of the ``test`` split, neither ever a
   training floor; JPEG 40-95): d10 found, read right automatically, pending, silently
-  wrong, false detections (objects on no d10), ms per frame;
+  wrong, false detections (objects on no d10), ms per frame; objects over a d10 the frame's
+  edge cuts are counted apart (and how many of them are read wrong);
 - on the held-aside real photos holding no d10 (``test`` split of the d6 tray photos and
   of the candy photos): objects reported (each a false detection), of them read
   confidently (must be 0), ms per frame;
@@ -56,6 +57,8 @@ def main() -> int:
           f"pending {pct(s['pending'], d)}, silently wrong {s['wrong']} ({pct(s['wrong'], d)}), "
           f"false detections {s['false']} ({s['false'] / max(1, s['frames']):.2f} per frame), "
           f"{s['ms']:.1f} ms per frame (median)")
+    print(f"  d10 cut by the frame's edge: {s['edge']} objects over them (not scored), "
+          f"{s['edge_wrong']} of them read as another value")
     base = []
     for frame, _ in trays:
         t0 = time.perf_counter()

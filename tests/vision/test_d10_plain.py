@@ -21,14 +21,15 @@ if not SHARED.is_dir() and os.environ.get("COMPANION_SHARED"):
     SHARED = Path(os.environ["COMPANION_SHARED"]) / "data"
 
 # Measured with the committed models (benchmarks/bench_d10_plain.py --trays 40, figures in
-# docs/vision.md) on 40 held-out trays (render seeds and floors never trained on), 345 d10:
-# found 64.1 %, read right automatically 14.8 %, pending 49.3 %, silently wrong 0, 0.17
-# false detections per frame; real photos with no d10: 1 pending object in 50 d6 photos,
-# none in 36 candy photos, none read. The detector proposes 99 % of the d10; the numeral
-# classifier refuses a third of these renders as "not a numeral" (then they are not
-# reported) and asks rather than guesses. The bars sit a few points under the figures.
-MIN_FOUND = 0.58
-MIN_RIGHT = 0.11
+# docs/vision.md) on 40 held-out trays (render seeds and floors never trained on), 345
+# whole d10: found 98.8 %, read right automatically 74.8 %, pending 24.1 %, silently
+# wrong 0, 0.08 false detections per frame (16 more objects over d10 cut by the frame's
+# edge, none read wrong, are not counted); real photos with no d10: none in 50 d6 photos,
+# 1 pending in 36 candy photos, none read. Before the numeral network learnt from the
+# detector's own crops (5 December 2026): found 64.1 %, right 14.8 %. The bars sit a few
+# points under the figures.
+MIN_FOUND = 0.95
+MIN_RIGHT = 0.68
 MAX_WRONG = 0.005
 MAX_FALSE_PER_FRAME = 0.3
 N_TRAYS = 40
@@ -71,6 +72,7 @@ def test_held_out_trays_are_found_and_never_read_wrong(reader: Reader, data: tup
     assert s["right"] >= MIN_RIGHT * s["dice"], s
     assert s["wrong"] <= MAX_WRONG * s["dice"], s
     assert s["false"] <= MAX_FALSE_PER_FRAME * s["frames"], s
+    assert s["edge_wrong"] <= MAX_WRONG * max(1, s["edge"]), s  # a die cut by the frame's edge: pending or right
 
 
 def test_real_photos_without_d10_give_no_confident_d10(reader: Reader, data: tuple[Any, dict[str, list[Any]]]) -> None:

@@ -32,19 +32,22 @@ def d10_reader(models: Path | None = None) -> Any:
     return Reader(detectors=[det], classifiers=[NumeralClassifier()], look_for_markers=False)
 
 
-def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int]]]]) -> dict[str, Any]:
-    """Counts over held-out trays (see the module doc)."""
+def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int, bool]]]]) -> dict[str, Any]:
+    """Counts over held-out trays: each whole d10 found (an object within half its side
+    of its centre), read right, pending or read wrong; objects over a d10 the frame's edge
+    cuts are counted apart (``edge``, and ``edge_wrong`` those read as another value),
+    neither scored nor false; any other object is a false detection."""
     from vision.result import STATUS_READ
 
-    n = found = right = pending = wrong = false = 0
+    n = found = right = pending = wrong = false = edge = edge_wrong = 0
     ms: list[float] = []
     for frame, dice in trays:
         t0 = time.perf_counter()
         objs = reader.read(frame, kinds={"d10"}).objects
         ms.append((time.perf_counter() - t0) * 1000)
         used = [False] * len(objs)
-        n += len(dice)
-        for cx, cy, side, value in dice:
+        n += sum(1 for *_, whole in dice if whole)
+        for cx, cy, side, value, whole in sorted(dice, key=lambda d: not d[4]):  # whole dice first
             best = None
             for j, o in enumerate(objs):
                 x, y, w, h = o.box
@@ -54,8 +57,12 @@ def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, flo
             if best is None:
                 continue
             used[best] = True
-            found += 1
             o = objs[best]
+            if not whole:
+                edge += 1
+                edge_wrong += int(o.status == STATUS_READ and o.value != value)
+                continue
+            found += 1
             if o.status != STATUS_READ:
                 pending += 1
             elif o.value == value:
@@ -64,7 +71,8 @@ def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, flo
                 wrong += 1
         false += used.count(False)
     return {"dice": n, "found": found, "right": right, "pending": pending, "wrong": wrong, "false": false,
-            "frames": len(trays), "ms": statistics.median(ms) if ms else 0.0}
+            "edge": edge, "edge_wrong": edge_wrong, "frames": len(trays),
+            "ms": statistics.median(ms) if ms else 0.0}
 
 
 def score_negatives(reader: Any, frames: list[Any], kinds: set[str] | None = None) -> dict[str, Any]:
@@ -87,12 +95,12 @@ def score_negatives(reader: Any, frames: list[Any], kinds: set[str] | None = Non
 def load(shared: Path | None, trays: int) -> tuple[list[Any], dict[str, list[Any]]]:
     import cv2
 
-    from vision.train.train_d10_detector import held_out_tray, real_photos
+    from vision.train.train_d10_detector import HELD_OUT_SEED, real_photos, tray_frame
 
     test = real_photos(shared, "test") if shared else []
     imgs = {p: cv2.imread(str(p)) for p in test}
     floors = [im for im in imgs.values() if im is not None]
-    made = [t for t in (held_out_tray(i, floors) for i in range(trays)) if t is not None]
+    made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors) for i in range(trays)) if t is not None]
     negs = {"d6 tray photos": [im for p, im in imgs.items() if im is not None and "tray-dice" in str(p)],
             "candy photos": [im for p, im in imgs.items() if im is not None and "candies" in str(p)]}
     return made, negs

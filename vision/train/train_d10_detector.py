@@ -219,25 +219,16 @@ if __name__ == "__main__":
 HELD_OUT_SEED = 100_000  # scene seeds from here on: never trained on (training uses 0 .. --scenes)
 
 
-def held_out_tray(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480)
-                  ) -> tuple[np.ndarray, list[tuple[float, float, float, int]]] | None:
-    """A frame of ``size`` with a render's objects (seed ``HELD_OUT_SEED + seed``) laid at
-    a random scale (dice 3-12 % of the longer side) and angle on a floor never trained
-    on: the render's own felt (half the time, or when ``floors`` is empty) or one of
-    ``floors`` (give real photos of the ``test`` split); JPEG 40-95. Returns the frame and
-    the whole d10 in it: (cx, cy, side, value 1..10)."""
-    made = tray_frame(HELD_OUT_SEED + seed, floors, size)
-    if made is None:
-        return None
-    frame, dice = made
-    return frame, [(cx, cy, sd, v) for cx, cy, sd, v, whole in dice if whole]
-
-
 def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480)
                ) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
-    """The frame of :func:`held_out_tray` for the scene seed ``seed`` itself (the
-    numeral classifier learns from such frames of other seeds, on training floors), and
-    every d10 in it: (cx, cy, side, value 1..10, whole in the frame)."""
+    """A frame of ``size`` with a render's objects (scene seed ``seed``) laid at a random
+    scale (dice 3-12 % of the longer side) and angle on the render's own felt (half the
+    time, or when ``floors`` is empty) or one of ``floors``; JPEG 40-95. Returns the frame
+    and every d10 in it: (cx, cy, side, value 1..10, whole in the frame).
+
+    The benchmarks read seeds from :data:`HELD_OUT_SEED` on, on real photos of the
+    ``test`` split (never a training floor); the numeral classifier learns from seeds
+    of its own (``train_numerals.TRAY_SEED``) on the ``fit`` photos."""
     from vision.synth import SceneSpec, render_tray
 
     rng = np.random.default_rng(seed)
