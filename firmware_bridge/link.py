@@ -38,6 +38,9 @@ from .session import Action, Closed, Done, Emit, LinkSettings, LinkStats, Opened
 __all__ = ["TrayLink", "LinkSettings", "LinkStats"]  # the last two live in .session
 
 log = logging.getLogger(__name__)
+#: How long :meth:`TrayLink.stop` waits for each of its threads (they wake every
+#: ``read_timeout``; only a machine under heavy load makes them slow).
+STOP_WAIT = 30.0
 
 
 class TrayLink:
@@ -97,11 +100,17 @@ class TrayLink:
         self._stop.set()
         self._wake()
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            # the I/O thread posts its last events ("stopped") and then the dispatcher's end,
+            # in that order; on a loaded machine that can take a while
+            self._thread.join(timeout=STOP_WAIT)
+            if self._thread.is_alive():
+                log.warning("tray link: the I/O thread did not stop within %.0f s", STOP_WAIT)
+                self._events.put(None)
             self._thread = None
-        if self._dispatcher is not None:
+        elif self._dispatcher is not None:
             self._events.put(None)
-            self._dispatcher.join(timeout=5)
+        if self._dispatcher is not None:
+            self._dispatcher.join(timeout=STOP_WAIT)
             self._dispatcher = None
         if self.emulator is not None and self.spec.kind == "emulated":
             self.emulator.stop()
@@ -198,6 +207,7 @@ class TrayLink:
             if not self._stop.is_set():
                 self._stop.wait(self.settings.reconnect_min if ok else delay)
         self._set_connected(False, None)
+        self._events.put(None)  # after every event of this thread: the dispatcher delivers them, then ends
 
     def _resolve(self) -> str | None:
         spec = self.spec

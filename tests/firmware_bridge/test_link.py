@@ -191,6 +191,37 @@ def test_stop_says_stopped(emulator: TrayEmulator, recorder: Recorder) -> None:
     assert not link.connected
 
 
+def test_stop_says_stopped_even_when_the_io_thread_is_slow_to_finish(emulator: TrayEmulator,
+                                                                     recorder: Recorder) -> None:
+    """On a loaded machine the I/O thread may take seconds to post its last event; the
+    dispatcher ends only after it (it once ended first, and "stopped" was never said)."""
+    import threading
+    import time
+
+    link = TrayLink(emulator.port, FAST_LINK)
+    link.subscribe(recorder)
+    link.start()
+    assert link.wait_connected(5)
+    inside, release = threading.Event(), threading.Event()
+    real_close = link.session.close
+
+    def slow_close(reason: str) -> Any:
+        if reason == "stopped":
+            inside.set()
+            release.wait(60)
+        return real_close(reason)
+
+    link.session.close = slow_close  # type: ignore[method-assign]
+    stopper = threading.Thread(target=link.stop)
+    stopper.start()
+    assert inside.wait(30)
+    time.sleep(6)  # longer than the 5 s stop() used to wait before ending the dispatcher
+    release.set()
+    stopper.join(60)
+    assert not stopper.is_alive()
+    assert recorder.of(TrayDisconnected) == [TrayDisconnected("stopped")]
+
+
 def test_the_port_may_appear_later(tmp_path: Any, recorder: Recorder) -> None:
     path = tmp_path / "tray"
     link = TrayLink(str(path), FAST_LINK)
