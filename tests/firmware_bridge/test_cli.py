@@ -17,6 +17,13 @@ from firmware_bridge import protocol as p
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _ctrl_c_works() -> None:
+    """In the child, before Python starts: SIGINT back to its default. A test run started
+    in the background by a shell (``pytest &``) ignores SIGINT, and a child inherits that;
+    Python then installs no KeyboardInterrupt and the test's Ctrl-C would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run(*args: str, timeout: float = 120, **kw: object) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout, **kw)  # type: ignore[call-overload]
@@ -70,7 +77,8 @@ def test_emulate_and_monitor_in_two_processes(tmp_path: Path) -> None:
         assert port == str(tmp_path / "tray")
         emu_err = Lines(emu.stderr)
         mon = subprocess.Popen([sys.executable, "-m", "companion", "tray", "monitor", port, "--lang", "en"],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_ctrl_c_works)
         assert mon.stdout is not None
         out = Lines(mon.stdout)
 
@@ -103,7 +111,7 @@ def test_emulate_and_monitor_in_two_processes(tmp_path: Path) -> None:
 def test_monitor_an_emulated_tray_as_json() -> None:
     mon = subprocess.Popen([sys.executable, "-m", "companion", "tray", "monitor", "emulated", "--json",
                             "--light", "80", "--status", "slow"], cwd=ROOT, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+                           stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_works)
     try:
         assert mon.stdout is not None
         out = Lines(mon.stdout)
