@@ -1,6 +1,10 @@
 """d10 on a plain photo: the numeral-die detector + the numeral classifier, measured.
 
-    COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR]
+    COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR] [--kind d4|d12]
+
+``--kind d4`` / ``d12``: pools of that kind instead (the renderer draws no d8 or d20),
+read by the table's default reader with every plug-in (the d10 detector and the object
+detector propose them, the poly numeral network reads them).
 
 The reader is :class:`vision.reader.Reader` with the d10 plug-ins only (what a step
 expecting d10 runs: :class:`vision.numeral_detect.NumeralDiceDetector` and
@@ -41,6 +45,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trays", type=int, default=60)
     ap.add_argument("--models", type=Path, default=None)
+    ap.add_argument("--kind", default="d10", choices=["d10", "d4", "d12"],
+                    help="the pool's kind; d4 and d12 are read by the table's default reader (every plug-in)")
     a = ap.parse_args()
     cv2.setNumThreads(1)
     from vision.train.eval_d10_detector import d10_reader, load, score_negatives, score_trays, shared_data
@@ -48,16 +54,21 @@ def main() -> int:
     shared = shared_data()
     if shared is None:
         print("shared data not found: held-out trays on felt only, no real negatives")
-    trays, negs = load(shared, a.trays)
-    reader = d10_reader(a.models)
-    s = score_trays(reader, trays)
+    trays, negs = load(shared, a.trays, a.kind)
+    if a.kind == "d10":
+        reader = d10_reader(a.models)
+    else:
+        from vision.reader import Reader
+
+        reader = Reader()
+    s = score_trays(reader, trays, a.kind)
     d = s["dice"]
-    print(f"held-out synthetic trays: {s['frames']} frames, {d} d10")
+    print(f"held-out synthetic trays: {s['frames']} frames, {d} {a.kind}")
     print(f"  found {pct(s['found'], d)}, read right automatically {pct(s['right'], d)}, "
           f"pending {pct(s['pending'], d)}, silently wrong {s['wrong']} ({pct(s['wrong'], d)}), "
           f"false detections {s['false']} ({s['false'] / max(1, s['frames']):.2f} per frame), "
           f"{s['ms']:.1f} ms per frame (median)")
-    print(f"  d10 cut by the frame's edge: {s['edge']} objects over them (not scored), "
+    print(f"  {a.kind} cut by the frame's edge: {s['edge']} objects over them (not scored), "
           f"{s['edge_wrong']} of them read as another value")
     base = []
     for frame, _ in trays:
@@ -65,7 +76,7 @@ def main() -> int:
         cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
         base.append((time.perf_counter() - t0) * 1000)
     for name, frames in negs.items():
-        n = score_negatives(reader, frames)
+        n = score_negatives(reader, frames, {a.kind})
         print(f"real photos with no d10 ({name}, test split): {n['frames']} frames, "
               f"false detections {n['objects']}, of them read confidently {n['confident']}, "
               f"{n['ms']:.1f} ms per frame (median)")

@@ -32,18 +32,20 @@ def d10_reader(models: Path | None = None) -> Any:
     return Reader(detectors=[det], classifiers=[NumeralClassifier()], look_for_markers=False)
 
 
-def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int, bool]]]]) -> dict[str, Any]:
+def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int, bool]]]],
+                kind: str = "d10") -> dict[str, Any]:
     """Counts over held-out trays: each whole d10 found (an object within half its side
     of its centre), read right, pending or read wrong; objects over a d10 the frame's edge
     cuts are counted apart (``edge``, and ``edge_wrong`` those read as another value),
-    neither scored nor false; any other object is a false detection."""
+    neither scored nor false; any other object is a false detection. The step expects
+    ``kind`` (the trays' pool kind)."""
     from vision.result import STATUS_READ
 
     n = found = right = pending = wrong = false = edge = edge_wrong = 0
     ms: list[float] = []
     for frame, dice in trays:
         t0 = time.perf_counter()
-        objs = reader.read(frame, kinds={"d10"}).objects
+        objs = reader.read(frame, kinds={kind}).objects
         ms.append((time.perf_counter() - t0) * 1000)
         used = [False] * len(objs)
         n += sum(1 for *_, whole in dice if whole)
@@ -92,7 +94,7 @@ def score_negatives(reader: Any, frames: list[Any], kinds: set[str] | None = Non
             "ms": statistics.median(ms) if ms else 0.0}
 
 
-def load(shared: Path | None, trays: int) -> tuple[list[Any], dict[str, list[Any]]]:
+def load(shared: Path | None, trays: int, kind: str = "d10") -> tuple[list[Any], dict[str, list[Any]]]:
     import cv2
 
     from vision.train.train_d10_detector import HELD_OUT_SEED, real_photos, tray_frame
@@ -100,7 +102,7 @@ def load(shared: Path | None, trays: int) -> tuple[list[Any], dict[str, list[Any
     test = real_photos(shared, "test") if shared else []
     imgs = {p: cv2.imread(str(p)) for p in test}
     floors = [im for im in imgs.values() if im is not None]
-    made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors) for i in range(trays)) if t is not None]
+    made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors, kind=kind) for i in range(trays)) if t is not None]
     negs = {"d6 tray photos": [im for p, im in imgs.items() if im is not None and "tray-dice" in str(p)],
             "candy photos": [im for p, im in imgs.items() if im is not None and "candies" in str(p)]}
     return made, negs

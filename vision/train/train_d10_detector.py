@@ -58,24 +58,27 @@ def real_photos(shared: Path, split: str) -> list[Path]:
     return out
 
 
-def scene_objects(rng: np.random.Generator) -> tuple[list[tuple[str, int | str]], int]:
-    """A d10 pool of 5-15, 0-6 d6 and 0-5 gems; how many pairs touch."""
+def scene_objects(rng: np.random.Generator, kind: str = "d10") -> tuple[list[tuple[str, int | str]], int]:
+    """A pool of 5-15 ``kind`` (a numeral kind the renderer draws: d4, d10, d12), 0-6 d6
+    and 0-5 gems; how many pairs touch."""
     from vision.catalog import FACES
 
     n = int(rng.integers(5, 16))
-    objs: list[tuple[str, int | str]] = [("d10", int(rng.integers(1, 11))) for _ in range(n)]
+    top = len(FACES[kind])
+    objs: list[tuple[str, int | str]] = [(kind, int(rng.integers(1, top + 1))) for _ in range(n)]
     objs += [("d6", int(rng.integers(1, 7))) for _ in range(int(rng.integers(0, 7)))]
     gems = [g for g in FACES.get("gem", ())] or ["ete"]
     objs += [("gem", gems[int(rng.integers(len(gems)))]) for _ in range(int(rng.integers(0, 6)))]
     return objs, n // 2
 
 
-def make_scene(seed: int) -> Scene | None:
-    """One render (640 x 480, the tray floor only), its objects' alpha and its d10."""
+def make_scene(seed: int, kind: str = "d10") -> Scene | None:
+    """One render (640 x 480, the tray floor only), its objects' alpha and its ``kind``
+    dice (a pool of them, see :func:`scene_objects`)."""
     from vision.synth import SceneSpec, render_tray
 
     rng = np.random.default_rng(seed)
-    objs, touching = scene_objects(rng)
+    objs, touching = scene_objects(rng, kind)
     spec = SceneSpec(size=(640, 480), markers=False, crop_to_tray=True)
     try:
         sc = render_tray(seed, objects=objs, spec=spec, touching=touching)
@@ -87,9 +90,9 @@ def make_scene(seed: int) -> Scene | None:
     diff = np.abs(a - b).max(axis=2)  # blurred first: the two frames' noise differs
     alpha = np.clip((diff - 12.0) / 16.0, 0, 1)
     alpha = cv2.GaussianBlur(cv2.morphologyEx(alpha, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), (0, 0), 0.8)
-    d10 = [(lab.center[0], lab.center[1], float((lab.box[2] * lab.box[3]) ** 0.5)) for lab in sc.labels
-           if lab.kind == "d10"]
-    return sc.image, alpha, d10
+    dice = [(lab.center[0], lab.center[1], float((lab.box[2] * lab.box[3]) ** 0.5)) for lab in sc.labels
+            if lab.kind == kind]
+    return sc.image, alpha, dice
 
 
 def drawn_floor(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -219,12 +222,13 @@ if __name__ == "__main__":
 HELD_OUT_SEED = 100_000  # scene seeds from here on: never trained on (training uses 0 .. --scenes)
 
 
-def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480)
+def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480), kind: str = "d10"
                ) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
     """A frame of ``size`` with a render's objects (scene seed ``seed``) laid at a random
     scale (dice 3-12 % of the longer side) and angle on the render's own felt (half the
     time, or when ``floors`` is empty) or one of ``floors``; JPEG 40-95. Returns the frame
-    and every d10 in it: (cx, cy, side, value 1..10, whole in the frame).
+    and every d10 (every ``kind`` die: d4 and d12 are drawn too) in it: (cx, cy, side,
+    value, whole in the frame).
 
     The benchmarks read seeds from :data:`HELD_OUT_SEED` on, on real photos of the
     ``test`` split (never a training floor); the numeral classifier learns from seeds
@@ -232,7 +236,7 @@ def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640
     from vision.synth import SceneSpec, render_tray
 
     rng = np.random.default_rng(seed)
-    objs, touching = scene_objects(rng)
+    objs, touching = scene_objects(rng, kind)
     try:
         sc = render_tray(seed, objects=objs, touching=touching,
                          spec=SceneSpec(size=(640, 480), markers=False, crop_to_tray=True))
@@ -240,12 +244,12 @@ def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640
         return None
     if sc.background is None:
         return None
-    made = make_scene(seed)  # the same render: its alpha
+    made = make_scene(seed, kind)  # the same render: its alpha
     if made is None:
         return None
     img, alpha, _ = made
     W, H = size
-    d10 = [lab for lab in sc.labels if lab.kind == "d10"]
+    d10 = [lab for lab in sc.labels if lab.kind == kind]
     side = float(np.median([(lab.box[2] * lab.box[3]) ** 0.5 for lab in d10]))
     s = max(W, H) * float(rng.uniform(0.03, 0.12)) / side
     m = cv2.getRotationMatrix2D((320.0, 240.0), float(rng.uniform(0, 360)), s)
