@@ -112,7 +112,7 @@ def real_others(shared: Path, split: str, seed: int, per_photo: int = 4,
 
 
 def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int, log: Any = print,
-               detector: Any = None) -> tuple[np.ndarray, np.ndarray]:
+               detector: Any = None, dice: str = "d10") -> tuple[np.ndarray, np.ndarray]:
     """d10 crops as the table cuts them on a plain photo: ``frames`` tray frames of
     :func:`vision.train.train_d10_detector.tray_frame` (scene seeds ``base_seed`` on),
     on ``floors`` or the render's felt, seen by the committed d10 detector
@@ -121,7 +121,9 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     centre and size, not the render's); each candidate on nothing (a d6, a gem, the
     floor) is "other"; candidates on a d10 cut by the frame's edge are left out. The
     numeral renders (:func:`render_set`) are faces cut exactly; a detector's crop is a
-    little off centre and off size, and the network learnt to call those "other"."""
+    little off centre and off size, and the network learnt to call those "other".
+    ``dice="poly"``: pools of d4 and d12 (the numeral kinds the renderer draws besides
+    the d10) in turn, classes as :data:`POLY_CLASSES`."""
     from vision.numeral_detect import NumeralDiceDetector
     from vision.pips import crop
     from vision.train.train_d10_detector import tray_frame
@@ -130,18 +132,19 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     xs: list[np.ndarray] = []
     ys: list[int] = []
     t0 = time.time()
+    classes, other = (POLY_CLASSES, POLY_OTHER) if dice == "poly" else (CLASSES, OTHER)
     for i in range(frames):
-        made = tray_frame(base_seed + i, floors)
+        made = tray_frame(base_seed + i, floors, kind=("d4", "d12")[i % 2] if dice == "poly" else "d10")
         if made is None:
             continue
-        frame, dice = made
+        frame, laid = made
         for c in det.detect(frame):
-            near = sorted((math.hypot(c.cx - cx, c.cy - cy), v, whole) for cx, cy, sd, v, whole in dice
+            near = sorted((math.hypot(c.cx - cx, c.cy - cy), v, whole) for cx, cy, sd, v, whole in laid
                           if math.hypot(c.cx - cx, c.cy - cy) < 0.75 * sd)
             if near and (not near[0][2] or near[0][0] >= 0.5 * c.side):
                 continue  # a die cut by the edge, or a peak beside a die: neither digit nor "other"
             xs.append(crop(frame, c.cx, c.cy, c.side, CROP, CROP_FACTOR))
-            ys.append(CLASSES.index(near[0][1]) if near else OTHER)
+            ys.append(classes.index(near[0][1]) if near else other)
         if i and i % 200 == 0:
             log(f"tray frames {i}/{frames}: {len(xs)} crops ({time.time() - t0:.0f} s)")
     if not xs:
@@ -311,9 +314,9 @@ def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int 
     if backgrounds is None:
         _, backgrounds = real_others(shared, "fit", seed)
     vx, vy = render_set(16 if smoke else max(2000, n // 8), seed + 100, fonts, backgrounds, dice=dice)
-    if tray_frames and dice == "d10":
+    if tray_frames:
         wx, wy = tray_crops(2 if smoke else max(1, tray_frames // 4), TRAY_VAL_SEED,
-                            real_others(shared, "calib", seed)[1], seed + 1)
+                            real_others(shared, "calib", seed)[1], seed + 1, dice=dice)
         vx, vy = np.concatenate([vx, wx]), np.concatenate([vy, wy])
     vx, vy = with_transforms(vx, vy)
     other = POLY_OTHER if dice == "poly" else OTHER
@@ -366,8 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-silent", type=float, default=0.002,
                     help="the share of validation numbers read wrong the thresholds allow")
     ap.add_argument("--tray-frames", type=int, default=0, metavar="N",
-                    help="d10: also learn from the detector's crops of N rendered tray frames on the fit "
-                         "photos (tray_crops), and tune on N/4 more on the calib photos")
+                    help="also learn from the d10 detector's crops of N rendered tray frames (d10 pools, "
+                         "or d4 and d12 pools for poly) on the fit photos (tray_crops), and tune on N/4 more on "
+                         "the calib photos")
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -388,10 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     name, settings = ("numerals_poly.onnx", "numerals_poly.json") if poly else ("numerals_d10.onnx", "numerals.json")
     xs, ys = render_set(n, args.seed, fonts, backgrounds, dice=args.dice)
     n_tray = 0
-    if args.tray_frames and not poly:
-        tx, ty = tray_crops(2 if args.smoke else args.tray_frames, TRAY_SEED, backgrounds, args.seed)
+    if args.tray_frames:
+        tx, ty = tray_crops(2 if args.smoke else args.tray_frames, TRAY_SEED, backgrounds, args.seed,
+                            dice=args.dice)
         n_tray = len(tx)
-        print(f"{len(tx)} detector crops of tray frames ({int((ty != OTHER).sum())} d10, "
+        print(f"{len(tx)} detector crops of tray frames ({int((ty != other).sum())} dice, "
               f"{time.time() - t0:.0f} s)", flush=True)
         xs, ys = np.concatenate([xs, tx]), np.concatenate([ys, ty])
     xs = np.concatenate([xs, real])
