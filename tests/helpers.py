@@ -166,3 +166,21 @@ class Server:
 def printed_pin(output: str) -> str | None:
     m = re.search(r"PIN : (\S+)", output)
     return m.group(1) if m else None
+
+
+def shared_data(*folders: str) -> Path:
+    """``shared/data`` (beside the repository, else ``$COMPANION_SHARED/data``) when it
+    holds ``folders``. Their absence fails the test under ``CI=true`` and skips it
+    elsewhere."""
+    import pytest
+
+    places = [ROOT.parent / "shared" / "data"]
+    if os.environ.get("COMPANION_SHARED"):
+        places.append(Path(os.environ["COMPANION_SHARED"]) / "data")
+    for place in places:
+        if all((place / f).is_dir() for f in folders):
+            return place
+    msg = f"shared data ({', '.join(folders)}) not found in {' or '.join(map(str, places))}"
+    if os.environ.get("CI"):
+        pytest.fail(msg)
+    pytest.skip(msg)

@@ -4,21 +4,18 @@ photos holding no d10 give no confident d10 at all."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from tests.helpers import shared_data
 from vision.train.eval_d10_detector import load, score_negatives, score_trays
 from vision.numeral_detect import NumeralDiceDetector, available
 from vision.reader import Reader
 from vision.result import STATUS_PENDING, STATUS_READ
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not SHARED.is_dir() and os.environ.get("COMPANION_SHARED"):
-    SHARED = Path(os.environ["COMPANION_SHARED"]) / "data"
 
 # Measured with the committed models (benchmarks/bench_d10_plain.py --trays 40, figures in
 # docs/vision.md) on 40 held-out trays (render seeds and floors never trained on), 345
@@ -36,12 +33,7 @@ N_TRAYS = 40
 
 
 def shared_or_fail() -> Path:
-    if not (SHARED / "tray-dice-photos").is_dir() or not (SHARED / "colour-candies").is_dir():
-        msg = f"shared photos not found in {SHARED}"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return SHARED
+    return shared_data("tray-dice-photos", "colour-candies")
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,13 @@ and the real d6 photos treated as glyphs (the sixth face never read)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.helpers import shared_data
 from vision.embed import NONE, READ, EmbedParams, Embedder, available, centre_colour, decide, prototypes
 from vision.enroll import Enrollment
 from vision.errors import EnrollmentError
@@ -19,9 +19,6 @@ from vision.segment import find_objects
 from vision.synth import SceneSpec, render_single
 from vision.train.eval_embed import leave_one_out, real_d6, score, symbol_renders
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not SHARED.is_dir() and os.environ.get("COMPANION_SHARED"):
-    SHARED = Path(os.environ["COMPANION_SHARED"]) / "data"
 
 Set = tuple[np.ndarray, list[tuple[str, int | str]], np.ndarray]
 
@@ -92,12 +89,7 @@ def test_decision_rules() -> None:
 
 
 def test_real_d6_photos_as_glyphs_sixth_face_never_read(emb: Embedder) -> None:
-    folder = SHARED / "tray-dice-photos"
-    if not folder.is_dir():
-        msg = "shared/data/tray-dice-photos not found (../shared beside the repository or $COMPANION_SHARED)"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
+    folder = shared_data("tray-dice-photos") / "tray-dice-photos"
     res = real_d6(emb, folder)
     assert res["left_out"]["right"] == 0 and res["left_out"]["wrong"] == 0, res  # the sixth face: never confident
     assert res["enrolled"]["wrong"] <= 2, res  # enrolled faces: at most 2 silent errors in ~1,900 reads

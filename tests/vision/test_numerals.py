@@ -5,22 +5,19 @@ reader, and on a calibrated tray can only stop the enrollment's guess."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.helpers import shared_data
 from vision.detect import Candidate
 from vision.numerals import OTHER, NumeralClassifier, PolyNumerals, available, combine_numeral, poly_available
 from vision.result import STATUS_PENDING, STATUS_READ, ObjectRead
 from vision.train.eval_numerals import (TRANSFORMS, confident, confident_as, held_out_digits, held_out_faces,
                                         held_out_others, held_out_poly_others, score, score_kind)
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not SHARED.is_dir() and os.environ.get("COMPANION_SHARED"):
-    SHARED = Path(os.environ["COMPANION_SHARED"]) / "data"
 
 # Measured with the committed model on 600 held-out faces in the Hershey fonts the
 # network never saw (docs/vision.md gives the figures with the Liberation fonts too):
@@ -45,12 +42,7 @@ def clf() -> NumeralClassifier:
 
 
 def shared_or_fail() -> Path:
-    if not (SHARED / "tray-dice-photos").is_dir() or not (SHARED / "colour-candies").is_dir():
-        msg = f"shared photos not found in {SHARED}"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return SHARED
+    return shared_data("tray-dice-photos", "colour-candies")
 
 
 @pytest.fixture(scope="module")
