@@ -107,8 +107,6 @@ class TrayLink:
                 log.warning("tray link: the I/O thread did not stop within %.0f s", STOP_WAIT)
                 self._events.put(None)
             self._thread = None
-        elif self._dispatcher is not None:
-            self._events.put(None)
         if self._dispatcher is not None:
             self._dispatcher.join(timeout=STOP_WAIT)
             self._dispatcher = None
