@@ -2,13 +2,14 @@
 
     COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR] [--kind d4|d12]
 
-``--kind d4`` / ``d12``: pools of that kind instead (the renderer draws no d8 or d20),
-read by the table's default reader with every plug-in (the d10 detector and the object
-detector propose them, the poly numeral network reads them).
+``--kind d4`` / ``d12``: pools of that kind instead (the renderer draws no d8 or d20).
 
-The reader is :class:`vision.reader.Reader` with the d10 plug-ins only (what a step
-expecting d10 runs: :class:`vision.numeral_detect.NumeralDiceDetector` and
-:class:`vision.numerals.NumeralClassifier`), single-threaded. It prints:
+The reader is the table's own (:func:`vision.table_setup.table_reader` with no data
+folder: a plain photo, the shipped enrollment), asked for the pool's kind as a step
+expecting it asks (``kinds={KIND}``: the d10 and object detectors propose, the numeral
+networks read), single-threaded. ``--models DIR`` measures a candidate d10 detector
+instead, in a reader holding only the d10 plug-ins
+(:func:`vision.train.eval_d10_detector.d10_reader`): not the table's figure. It prints:
 
 - on ``N`` held-out synthetic trays (render seeds never trained on, dice 3-12 % of the
   frame, on the render's felt or on a real photo of the ``test`` split, neither ever a
@@ -44,9 +45,9 @@ def main() -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trays", type=int, default=60)
-    ap.add_argument("--models", type=Path, default=None)
-    ap.add_argument("--kind", default="d10", choices=["d10", "d4", "d12"],
-                    help="the pool's kind; d4 and d12 are read by the table's default reader (every plug-in)")
+    ap.add_argument("--models", type=Path, default=None,
+                    help="a candidate d10 detector's folder, read with the d10 plug-ins only (not the table's reader)")
+    ap.add_argument("--kind", default="d10", choices=["d10", "d4", "d12"], help="the pool's kind")
     a = ap.parse_args()
     cv2.setNumThreads(1)
     from vision.train.eval_d10_detector import d10_reader, load, score_negatives, score_trays, shared_data
@@ -55,12 +56,15 @@ def main() -> int:
     if shared is None:
         print("shared data not found: held-out trays on felt only, no real negatives")
     trays, negs = load(shared, a.trays, a.kind)
-    if a.kind == "d10":
+    if a.models is not None:
+        if a.kind != "d10":
+            ap.error("--models measures a candidate d10 detector: only with --kind d10")
         reader = d10_reader(a.models)
+        print(f"candidate d10 detector of {a.models}, d10 plug-ins only (not the table's reader)")
     else:
-        from vision.reader import Reader
+        from vision.table_setup import table_reader
 
-        reader = Reader()
+        reader = table_reader(None)
     s = score_trays(reader, trays, a.kind)
     d = s["dice"]
     print(f"held-out synthetic trays: {s['frames']} frames, {d} {a.kind}")
