@@ -7,7 +7,14 @@ of six objects drawn from the d6 and the symbol dice, reads each with
 ``Reader.read(kinds={d6, lieu, adversaire, epreuve, recompense, sentence})`` as the
 table does for such a step, and prints read right / pending / silently wrong / missed
 per kind, with and without the rule that a confident claim of another kind contests a
-read (:data:`vision.reader.CONTEST`; the baseline of the same run), and the time per frame.
+read (:data:`vision.reader.CONTEST`; the baseline of the same run).
+
+Then the time, on one thread as the bars ask (``cv2.setNumThreads(1)``): the median CPU
+time of this thread per frame for the Péripéties step, and for the same frames read as a
+step expecting only d6 (the baseline measured in the same run, the path whose 640² bar
+is 30 ms), with their ratio; on the renders and on the held-aside real 640 x 640 d6 photos
+(``../shared``, when found), where it also counts the real d6 read right, pending and
+silently wrong as the Péripéties step reads them.
 """
 
 from __future__ import annotations
@@ -15,10 +22,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
+from typing import Any, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 KINDS = ("d6", "lieu", "adversaire", "epreuve", "recompense", "sentence")
 
@@ -29,11 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=100)
     args = ap.parse_args(argv)
 
-    import vision.reader as reader_module
-    from vision.reader import Reader
-    from vision.synth import SceneSpec, render_tray
+    import cv2
 
-    reader = Reader()
+    import vision.reader as reader_module
+    from vision.synth import SceneSpec, render_tray
+    from vision.table_setup import table_reader
+
+    cv2.setNumThreads(1)
+    reader = table_reader(None)  # the table's reader on a plain photo
     spec = SceneSpec(size=(800, 600), markers=False, crop_to_tray=True)
     scenes = [render_tray(args.seed + t, kinds=list(KINDS), n_objects=6, spec=spec, with_background=False)
               for t in range(args.trays)]
@@ -41,10 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in (("without the contest (baseline)", 99.0), ("as the table reads", contest)):
         reader_module.CONTEST = value
         tally: Counter[tuple[str, str]] = Counter()
-        ms = []
         for scene in scenes:
             read = reader.read(scene.image, kinds=set(KINDS))
-            ms.append(read.ms)
             for lab in scene.labels:
                 cx, cy = lab.center
                 over = [o for o in read.objects
@@ -59,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                     tally[(kind, "right")] += 1
                 else:
                     tally[(kind, "pending")] += 1
-        print(f"{name}: {args.trays} trays, median {statistics.median(ms):.1f} ms per 800x600 frame")
+        print(f"{name}: {args.trays} trays")
         for kind in ("d6", "symbol"):
             n = max(tally[(kind, "n")], 1)
             print(f"  {kind:7s} {tally[(kind, 'n')]:4d}: right {tally[(kind, 'right')]} "
@@ -67,7 +78,60 @@ def main(argv: list[str] | None = None) -> int:
                   f"silently wrong {tally[(kind, 'wrong')]} ({100 * tally[(kind, 'wrong')] / n:.2f} %), "
                   f"missed {tally[(kind, 'missed')]}")
     reader_module.CONTEST = contest
+    print_times("renders, 800 x 600", reader, [scene.image for scene in scenes])
+    real_photos(reader)
     return 0
+
+
+def cpu_ms(reader: Any, frames: Sequence[Any], kinds: set[str]) -> float:
+    """Median CPU time of this thread per read, in ms (after one read to warm up)."""
+    reader.read(frames[0], kinds=kinds)
+    ms = []
+    for frame in frames:
+        t = time.thread_time()
+        reader.read(frame, kinds=kinds)
+        ms.append((time.thread_time() - t) * 1000)
+    return statistics.median(ms)
+
+
+def print_times(name: str, reader: Any, frames: Sequence[Any]) -> None:
+    step = cpu_ms(reader, frames, set(KINDS))
+    base = cpu_ms(reader, frames, {"d6"})
+    print(f"time, one thread, {name} ({len(frames)} frames): Péripéties step {step:.1f} ms CPU per frame; "
+          f"baseline, the same frames as a d6 step {base:.1f} ms; ratio {step / base:.2f}")
+
+
+def real_photos(reader: Any) -> None:
+    """The held-aside real d6 photos read as a Péripéties step: time, and the d6 read."""
+    import cv2
+
+    from vision.eval import match
+    from vision.labelled import list_photos, load_labels, shared_photos_dir
+
+    folder = shared_photos_dir(ROOT)
+    if folder is None:
+        print("real photos: ../shared not found, skipped")
+        return
+    photos = list_photos(folder, "test")
+    frames = [cv2.imread(str(ph.path)) for ph in photos]
+    tally: Counter[str] = Counter()
+    for ph, frame in zip(photos, frames):
+        labels = load_labels(ph.path, frame.shape[1], frame.shape[0])
+        objects = list(reader.read(frame, kinds=set(KINDS)).objects)
+        pairs, _, missed = match(objects, labels)
+        tally["dice"] += len(labels)
+        tally["missed"] += len(missed)
+        for i, j in pairs:
+            o = objects[i]
+            if o.status != "read":
+                tally["pending"] += 1
+            elif (o.kind, o.value) == ("d6", labels[j].face):
+                tally["right"] += 1
+            else:
+                tally["wrong"] += 1
+    print(f"real d6, held-aside photos read as a Péripéties step: {tally['dice']} dice, right "
+          f"{tally['right']}, pending {tally['pending']}, silently wrong {tally['wrong']}, missed {tally['missed']}")
+    print_times("real 640 x 640 d6 photos", reader, frames)
 
 
 if __name__ == "__main__":
