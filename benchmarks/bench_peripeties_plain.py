@@ -112,10 +112,11 @@ def real_photos(reader: Any) -> None:
     if folder is None:
         print("real photos: ../shared not found, skipped")
         return
-    photos = list_photos(folder, "test")
-    frames = [cv2.imread(str(ph.path)) for ph in photos]
+    pairs_read = [(ph, cv2.imread(str(ph.path))) for ph in list_photos(folder, "test")]
+    photos = [(ph, frame) for ph, frame in pairs_read if frame is not None]
+    frames = [frame for _, frame in photos]
     tally: Counter[str] = Counter()
-    for ph, frame in zip(photos, frames):
+    for ph, frame in photos:
         labels = load_labels(ph.path, frame.shape[1], frame.shape[0])
         objects = list(reader.read(frame, kinds=set(KINDS)).objects)
         pairs, _, missed = match(objects, labels)
