@@ -72,6 +72,30 @@ def test_cross_validation_smoke_writes_thresholds_and_final_models(tmp_path: Pat
 @pytest.mark.slow
 @NEEDS_TORCH
 @NEEDS_PHOTOS
+def test_cross_validation_then_tunes_on_the_fine_tuned_folds(tmp_path: Path) -> None:
+    """``--then ARGS``: each fold is fine-tuned from its first stage, and the thresholds
+    come from the fine-tuned folds (the way the committed classifiers were made)."""
+    import shutil
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "vision" / "models", models)
+    res = subprocess.run([sys.executable, "-m", "vision.train.cv", str(PHOTOS), "--folds", "2", "--smoke", "--no-final",
+                          "--work", str(tmp_path / "work"), "--models", str(models), "--then", "--jpeg 0.5 --lr 3e-4"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:] + res.stdout[-2000:]
+    for k in (0, 1):
+        then = tmp_path / "work" / f"fold_{k}_then"
+        meta = json.loads((then / "d6.json").read_text())
+        assert meta["trained"]["finetune"] == str(tmp_path / "work" / f"fold_{k}") and meta["trained"]["jpeg"] == 0.5
+        assert json.loads((then / "recipe.json").read_text())[-2:] == ["--finetune", str(tmp_path / "work" / f"fold_{k}")]
+    tuned = json.loads((models / "d6.json").read_text())["tuned"]
+    assert tuned["then"] == "--jpeg 0.5 --lr 3e-4" and tuned["split"] == "out-of-fold, 2 folds of train"
+    assert (models / "d6_classifier.onnx").read_bytes() == (ROOT / "vision" / "models" / "d6_classifier.onnx").read_bytes()
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@NEEDS_PHOTOS
 def test_train_one_step_exports_models_cv2_reads(tmp_path: Path) -> None:
     res = subprocess.run([sys.executable, "-m", "vision.train.train_d6", str(PHOTOS), "--out", str(tmp_path), "--smoke"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -3,10 +3,18 @@ training part. Needs the ``[train]`` extra (torch)::
 
     nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 [-- TRAIN_D6_ARGS]
 
-Arguments after ``--`` are given to every :mod:`vision.train.train_d6` run (the recipe:
-``-- --jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0
---other-share 0.25`` for the committed classifiers); a fold trained with another recipe
-is trained again.
+Arguments after ``--`` are given to every :mod:`vision.train.train_d6` run; a fold
+trained with another recipe is trained again.
+
+``--then "ARGS"``: a second stage, as the committed classifiers were made (trained with
+the default recipe, then fine-tuned with the other cameras' recipe): each fold's
+classifiers (and the final ones) are fine-tuned from the first stage's
+(``train_d6 --finetune``) with ARGS, in ``--work/fold_k_then``, and the out-of-fold
+probabilities are those of the fine-tuned ones. The committed thresholds::
+
+    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final \
+        --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \
+                --other-share 0.25 --lr 3e-4 --steps-cls 800"
 
 Why. The honesty thresholds (``confidence``, ``margin``, ``not_a_die``) must be tuned on
 probabilities the classifiers give to dice they never learnt from. Keeping 25 photos
@@ -36,13 +44,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -88,14 +97,27 @@ def _train(photos: Path, split: str, out: Path, detector: Path, classifiers: int
     return split, time.time() - t0
 
 
-def oof_records(photos: Path, work: Path, folds: int, models: Path) -> tuple[list[dict[str, Any]], int]:
-    """Out-of-fold records (as :func:`vision.train.tune.records`) of the whole training part."""
+def _run_jobs(args: argparse.Namespace, jobs: Sequence[tuple[str, Path, int, int | None, list[str]]], detector: Path,
+              t0: float) -> None:
+    """Train ``(split, out, seed, steps, recipe)`` jobs, ``--jobs`` at a time."""
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futs = [pool.submit(_train, args.photos, split, out, detector, args.classifiers, seed, steps, args.smoke,
+                            args.normalise, recipe)
+                for split, out, seed, steps, recipe in jobs]
+        for n, fut in enumerate(futs, 1):
+            split, secs = fut.result()
+            print(f"[{n}/{len(futs)}] trained on {split} in {secs:.0f} s ({time.time() - t0:.0f} s so far)", flush=True)
+
+
+def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str = "") -> tuple[list[dict[str, Any]], int]:
+    """Out-of-fold records (as :func:`vision.train.tune.records`) of the whole training part;
+    ``stage="_then"``: those of the second stage (``--then``)."""
     from vision.train.tune import records
 
     recs: list[dict[str, Any]] = []
     n_true = 0
     for k in range(folds):
-        r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}", detector=models / "d6_detector.onnx",
+        r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}{stage}", detector=models / "d6_detector.onnx",
                        det_settings=models / "d6.json")
         recs += r
         n_true += n
@@ -118,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--normalise", action="store_true", help="train_d6 --normalise (crops stretched to a standard contrast)")
     ap.add_argument("--no-final", action="store_true", help="tune only; keep the committed classifiers")
     ap.add_argument("--dry-run", action="store_true", help="print the thresholds, write nothing to --models")
+    ap.add_argument("--then", default=None, metavar="ARGS",
+                    help="a second stage: fine-tune each fold's classifiers (and the final ones) with these "
+                         "train_d6 arguments; the thresholds are tuned on the fine-tuned ones")
     ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
     argv = list(sys.argv[1:] if argv is None else argv)
     recipe = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -142,18 +167,27 @@ def main(argv: list[str] | None = None) -> int:
     final = args.work / "final"
     if not args.no_final and not (_fold_done(final, "train", args.classifiers, norm, recipe) and not args.smoke):
         jobs.append(("train", final, args.seed))  # needs no tuning: trained alongside the folds
-    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futs = [pool.submit(_train, args.photos, split, out, detector, args.classifiers, seed, args.steps_cls, args.smoke,
-                            args.normalise, recipe)
-                for split, out, seed in jobs]
-        for n, fut in enumerate(futs, 1):
-            split, secs = fut.result()
-            print(f"[{n}/{len(futs)}] trained on {split} in {secs:.0f} s ({time.time() - t0:.0f} s so far)", flush=True)
+    _run_jobs(args, [(split, out, seed, args.steps_cls, recipe) for split, out, seed in jobs], detector, t0)
+    stage = ""
+    if args.then is not None:
+        stage = "_then"
+        firsts = [(f"train-but:{k}/{args.folds}", args.work / f"fold_{k}", args.seed + 100 * (k + 1))
+                  for k in range(args.folds)]
+        if not args.no_final:
+            firsts.append(("train", final, args.seed))
+        then_jobs: list[tuple[str, Path, int, int | None, list[str]]] = []
+        for split, first, seed in firsts:
+            out = first.with_name(first.name + stage)
+            then = shlex.split(args.then) + ["--finetune", str(first)]
+            if not (_fold_done(out, split, args.classifiers, norm, then) and not args.smoke):
+                then_jobs.append((split, out, seed, None, then))
+        _run_jobs(args, then_jobs, detector, t0)
+        final = final.with_name(final.name + stage)
 
     from vision.nets import load_settings
     from vision.train.tune import tune
 
-    recs, n_true = oof_records(args.photos, args.work, args.folds, args.models)
+    recs, n_true = oof_records(args.photos, args.work, args.folds, args.models, stage)
     det = float(load_settings(args.models / "d6.json").get("thresholds", {}).get("det", 0.4))
     thr = tune(recs, n_true, args.safety, args.cost, t_det=det)
     print(json.dumps(thr), flush=True)
@@ -176,10 +210,12 @@ def main(argv: list[str] | None = None) -> int:
                            "command": "python -m vision.train.train_d6 PHOTOS (detector, on fit) && "
                                       f"python -m vision.train.cv PHOTOS --folds {args.folds} "
                                       f"--classifiers {args.classifiers} --seed {args.seed}"
+                                      + (f" --then {shlex.quote(args.then)}" if args.then is not None else "")
                                       + (" -- " + " ".join(recipe) if recipe else "")}
         print(f"final classifiers (trained on the whole training part) copied to {args.models}", flush=True)
     meta["thresholds"] = {k: v for k, v in thr.items() if not k.startswith("_")}
     meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train", "safety": args.safety, "cost": args.cost,
+                     **({"then": args.then} if args.then is not None else {}),
                      **{k[1:].replace("calib_", "oof_"): v for k, v in thr.items() if k.startswith("_")}}
     path.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"thresholds written to {path} ({time.time() - t0:.0f} s in all)")
