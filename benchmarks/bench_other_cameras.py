@@ -221,6 +221,9 @@ def main() -> int:
     ap.add_argument("--synth", type=int, default=40, help="rendered white-d6 trays per condition")
     ap.add_argument("--only", default=None, help="run only the conditions whose name contains this")
     ap.add_argument("--explain", action="store_true", help="list each silent error and false detection")
+    ap.add_argument("--fix-labels", action="store_true",
+                    help="labels with vision.labelled.LABEL_FIXES applied (a few plainly wrong labels of the training "
+                         "part, e.g. --split calib); default: the labels as given")
     ap.add_argument("--draws", type=int, default=1, metavar="N",
                     help="see each photo N times per simulated condition, with other random draws (default 1)")
     args = ap.parse_args()
@@ -234,7 +237,7 @@ def main() -> int:
     originals = []
     for ph in photos:
         img = np.asarray(cv2.imread(str(ph.path), cv2.IMREAD_COLOR), np.uint8)
-        originals.append((ph.path.name, img, load_labels(ph.path, img.shape[1], img.shape[0])))
+        originals.append((ph.path.name, img, load_labels(ph.path, img.shape[1], img.shape[0], fixes=args.fix_labels)))
     print(f"{len(photos)} photos ({args.split} split of {folder}), {sum(len(l) for _, _, l in originals)} dice, "
           f"and {args.synth} rendered white-d6 trays per synthetic condition; the table's reader, one thread")
     print(f"{'condition':22s} {'found':>7s} {'auto':>7s} {'pending':>8s} {'silent':>7s} {'false':>6s} {'ms':>6s}")

@@ -14,7 +14,7 @@ from vision.eval import Tally
 from vision.labelled import list_photos, load_labels, shared_photos_dir
 from vision.pips import PipClassifier
 from vision.result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
-from vision.reader import Reader, decode, ImageError, read_image
+from vision.reader import CONTEST, Reader, decode, ImageError, read_image
 
 PHOTOS = shared_photos_dir()
 needs_photos = pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found (../shared or $COMPANION_SHARED)")
@@ -131,15 +131,19 @@ def test_plug_in_classifiers_get_body_colours_and_the_surest_claim_wins() -> Non
     path = _some_photos("test", 1)[0]
     plain = Reader().read(path).objects
     read_d6 = {o.box for o in plain if o.status == STATUS_READ}
+    # a die the pip reader leaves pending but near a face of its own (CONTEST) contests
+    # another kind's read as well (vision.reader.best_claim)
+    contested = {o.box for o in plain if o.status == STATUS_PENDING and o.confidence >= CONTEST}
     assert read_d6
     sure = _Claims(STATUS_READ, 0.999)
     objs = Reader(classifiers=[PipClassifier(), sure]).read(path).objects
     assert objs and all(o.kind == "lieu" for o in objs)
     assert sure.bodies and all(len(b) == 3 and 0 <= b[0] <= 255 for b in sure.bodies)
     # where the pip reader also *read* the die, two sure readers disagree: pending, never
-    # the surer one's guess; where it was unsure or saw no die, the plug-in's read stands
-    assert {o.box for o in objs if o.status == STATUS_PENDING} == read_d6
-    assert all(o.value == "montagne" for o in objs if o.box not in read_d6)
+    # the surer one's guess (so where it found the die close to a face of its own); where
+    # it was unsure or saw no die, the plug-in's read stands
+    assert {o.box for o in objs if o.status == STATUS_PENDING} == read_d6 | contested
+    assert all(o.value == "montagne" for o in objs if o.box not in read_d6 | contested)
     # a pending claim at 0.0 never beats the pip reader's claims: those stay d6, and the
     # candidates the pip reader rejects ("not a die") are the plug-in's
     unsure = _Claims(STATUS_PENDING, 0.0)
