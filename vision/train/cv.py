@@ -12,8 +12,8 @@ classifiers (and the final ones) are fine-tuned from the first stage's
 (``train_d6 --finetune``) with ARGS, in ``--work/fold_k_then``, and the out-of-fold
 probabilities are those of the fine-tuned ones. The committed thresholds::
 
-    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final \
-        --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \
+    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final \\
+        --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
                 --other-share 0.25 --lr 3e-4 --steps-cls 800"
 
 Why. The honesty thresholds (``confidence``, ``margin``, ``not_a_die``) must be tuned on
