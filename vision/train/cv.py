@@ -51,7 +51,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -156,32 +156,34 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     t0 = time.time()
     norm = "crop" if args.normalise else "none"
-    jobs = []
-    for k in range(args.folds):
-        split, out = f"train-but:{k}/{args.folds}", args.work / f"fold_{k}"
-        if _fold_done(out, split, args.classifiers, norm, recipe) and not args.smoke:
-            print(f"fold {k}: already trained in {out}", flush=True)
-            continue
-        # each fold its own seeds, so that no two ensembles are the same draw
-        jobs.append((split, out, args.seed + 100 * (k + 1)))
+    # each fold its own seeds, so that no two ensembles are the same draw; the final
+    # classifiers need no tuning: trained alongside the folds
+    trainings = [(f"train-but:{k}/{args.folds}", args.work / f"fold_{k}", args.seed + 100 * (k + 1))
+                 for k in range(args.folds)]
     final = args.work / "final"
-    if not args.no_final and not (_fold_done(final, "train", args.classifiers, norm, recipe) and not args.smoke):
-        jobs.append(("train", final, args.seed))  # needs no tuning: trained alongside the folds
-    _run_jobs(args, [(split, out, seed, args.steps_cls, recipe) for split, out, seed in jobs], detector, t0)
+    if not args.no_final:
+        trainings.append(("train", final, args.seed))
+
+    def to_do(stage_recipe: Callable[[Path], list[str]], suffix: str = "") -> list[tuple[str, Path, int, list[str]]]:
+        """The trainings of one stage not already done (``suffix``: its folders' ending)."""
+        todo = []
+        for split, first, seed in trainings:
+            out, rec = first.with_name(first.name + suffix), stage_recipe(first)
+            if _fold_done(out, split, args.classifiers, norm, rec) and not args.smoke:
+                print(f"{out.name}: already trained in {out}", flush=True)
+            else:
+                todo.append((split, out, seed, rec))
+        return todo
+
+    _run_jobs(args, [(split, out, seed, args.steps_cls, rec) for split, out, seed, rec in to_do(lambda _: recipe)],
+              detector, t0)
     stage = ""
     if args.then is not None:
         stage = "_then"
-        firsts = [(f"train-but:{k}/{args.folds}", args.work / f"fold_{k}", args.seed + 100 * (k + 1))
-                  for k in range(args.folds)]
-        if not args.no_final:
-            firsts.append(("train", final, args.seed))
-        then_jobs: list[tuple[str, Path, int, int | None, list[str]]] = []
-        for split, first, seed in firsts:
-            out = first.with_name(first.name + stage)
-            then = shlex.split(args.then) + ["--finetune", str(first)]
-            if not (_fold_done(out, split, args.classifiers, norm, then) and not args.smoke):
-                then_jobs.append((split, out, seed, None, then))
-        _run_jobs(args, then_jobs, detector, t0)
+        then = shlex.split(args.then)
+        _run_jobs(args, [(split, out, seed, None, rec)
+                         for split, out, seed, rec in to_do(lambda first: then + ["--finetune", str(first)], stage)],
+                  detector, t0)
         final = final.with_name(final.name + stage)
 
     from vision.nets import load_settings
