@@ -105,7 +105,7 @@ def real_photos(reader: Any) -> None:
     """The held-aside real d6 photos read as a Péripéties step: time, and the d6 read."""
     import cv2
 
-    from vision.eval import match
+    from vision.eval import Tally
     from vision.labelled import list_photos, load_labels, shared_photos_dir
 
     folder = shared_photos_dir(ROOT)
@@ -115,23 +115,12 @@ def real_photos(reader: Any) -> None:
     pairs_read = [(ph, cv2.imread(str(ph.path))) for ph in list_photos(folder, "test")]
     photos = [(ph, frame) for ph, frame in pairs_read if frame is not None]
     frames = [frame for _, frame in photos]
-    tally: Counter[str] = Counter()
+    tally = Tally()  # a symbol read over a d6 is a wrong value: silently wrong
     for ph, frame in photos:
-        labels = load_labels(ph.path, frame.shape[1], frame.shape[0])
-        objects = list(reader.read(frame, kinds=set(KINDS)).objects)
-        pairs, _, missed = match(objects, labels)
-        tally["dice"] += len(labels)
-        tally["missed"] += len(missed)
-        for i, j in pairs:
-            o = objects[i]
-            if o.status != "read":
-                tally["pending"] += 1
-            elif (o.kind, o.value) == ("d6", labels[j].face):
-                tally["right"] += 1
-            else:
-                tally["wrong"] += 1
-    print(f"real d6, held-aside photos read as a Péripéties step: {tally['dice']} dice, right "
-          f"{tally['right']}, pending {tally['pending']}, silently wrong {tally['wrong']}, missed {tally['missed']}")
+        tally.add(reader.read(frame, kinds=set(KINDS)), load_labels(ph.path, frame.shape[1], frame.shape[0]))
+    print(f"real d6, held-aside photos read as a Péripéties step: {tally.true} dice, right "
+          f"{tally.auto_right}, pending {tally.pending}, silently wrong {tally.silent}, "
+          f"missed {tally.true - tally.found}")
     print_times("real 640 x 640 d6 photos", reader, frames)
 
 
