@@ -19,6 +19,13 @@ the others). A crop is read as a face (:func:`decide`) only when
 
 otherwise it is *pending* (the candidates listed). Below ``reject`` to every prototype it
 is no enrolled die at all (not claimed). The defaults come from ``glyph_embed.json``.
+
+Colour comes first: a prototype takes part only when the crop's own colour
+(:func:`dominant_colour`: a yellow die with a large black coin is yellow, a white d6 a
+near grey) comes within ``body_gate`` of one of its views' (and its centre within
+``colour_gate``). A die of a colour no enrolled view has is no symbol die, and is not
+even embedded (:func:`usable`): on a step expecting d6 and the shipped blue, yellow and
+red symbol dice, the white d6 cost no embedding.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -36,7 +43,8 @@ from .nets import MODELS_DIR, load_net, load_settings
 from .result import STATUS_PENDING, STATUS_READ
 
 __all__ = ["Embedder", "EmbedParams", "Prototype", "EmbedMatch", "prototypes", "decide", "available",
-           "default_embedder", "centre_colour", "SYMBOL_KINDS", "READ", "PENDING", "NONE"]
+           "default_embedder", "centre_colour", "dominant_colour",
+           "dominant_colours", "usable", "usable_mask", "SYMBOL_KINDS", "READ", "PENDING", "NONE"]
 
 MODEL = "glyph_embed.onnx"
 SETTINGS = "glyph_embed.json"
@@ -64,6 +72,11 @@ class EmbedParams:
     #: within this chroma distance (a, b) of one of its views' (blue, yellow and red dice
     #: share their symbols' shapes); ``None``: colour is not looked at.
     colour_gate: float | None = 28.0
+    #: The same for the die's own colour (:func:`dominant_colour`), which tells a white d6
+    #: from the blue, yellow and red symbol dice however large their glyphs. On plain
+    #: renders every symbol die came within 4.1 of an enrolled view, every white d6 32 or
+    #: more away.
+    body_gate: float | None = 28.0
 
     @classmethod
     def from_settings(cls, cfg: dict[str, Any]) -> "EmbedParams":
@@ -75,7 +88,8 @@ class EmbedParams:
 @dataclass(frozen=True)
 class Prototype:
     """One enrolled face: its mean vector, its views' spread (``None`` with one view),
-    how many views, and their body colours (OpenCV 8-bit Lab, one row a view)."""
+    how many views, their centre colours and their own colours (:func:`dominant_colour`;
+    NaN rows for views enrolled before it was kept), OpenCV 8-bit Lab, one row a view."""
 
     kind: str
     face: int | str
@@ -83,6 +97,7 @@ class Prototype:
     spread: float | None
     views: int
     colours: np.ndarray
+    bodies: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
 
 @dataclass(frozen=True)
@@ -123,6 +138,44 @@ def centre_colour(crop: np.ndarray, factor: float = 1.3) -> np.ndarray:
     r = max(1, int(round(n / factor / 4)))
     patch = crop[n // 2 - r:n // 2 + r + 1, n // 2 - r:n // 2 + r + 1].reshape(-1, 3)
     return np.array(lab8(np.median(patch, axis=0).astype(np.float32)), np.float32)
+
+
+def dominant_colour(crop: np.ndarray, factor: float = 1.3, share: float = 0.3) -> np.ndarray:
+    """OpenCV 8-bit Lab of a die's own colour in a crop that spans ``factor`` die sides:
+    the median of the most colourful ``share`` of the pixels within 0.45 die sides of the
+    centre. A glyph, pips or a numeral in black, white or grey do not count however
+    large they are (the coin on a yellow reward die covers most of its middle).
+
+    >>> c = np.zeros((48, 48, 3), np.uint8); c[:] = (20, 200, 230)  # a yellow die...
+    >>> c[12:36, 12:36] = 0  # ...whose black glyph covers its middle
+    >>> [int(round(v)) for v in dominant_colour(c)]
+    [206, 123, 207]
+    >>> c[:] = 235; c[20:28, 20:28] = 10  # a white d6 with a black pip
+    >>> [int(round(v)) for v in dominant_colour(c)]
+    [237, 128, 128]
+    """
+    return np.asarray(dominant_colours(crop[None], factor, share)[0])
+
+
+@functools.lru_cache(maxsize=8)
+def _disc(n: int, factor: float) -> np.ndarray:
+    yy, xx = np.mgrid[:n, :n] - (n - 1) / 2
+    return np.asarray(np.hypot(xx, yy) <= 0.45 * n / factor)
+
+
+def dominant_colours(crops: np.ndarray, factor: float = 1.3, share: float = 0.3) -> np.ndarray:
+    """:func:`dominant_colour` of each of N square crops (N x n x n x 3 uint8): N x 3."""
+    import cv2
+
+    if not len(crops):
+        return np.zeros((0, 3), np.float32)
+    px = crops[:, _disc(crops.shape[1], factor)].astype(np.float32) / 255.0  # N x K x 3
+    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(px.shape)
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    k = max(1, int(px.shape[1] * share))
+    top = np.take_along_axis(lab, np.argpartition(-chroma, k - 1, axis=1)[:, :k, None], axis=1)
+    out = np.median(top, axis=1)
+    return np.stack([out[:, 0] * 255 / 100, out[:, 1] + 128, out[:, 2] + 128], axis=1).astype(np.float32)
 
 
 class Embedder:
@@ -167,8 +220,10 @@ def default_embedder(models: Path = MODELS_DIR) -> Embedder | None:
 
 
 def prototypes(vectors: np.ndarray, classes: Sequence[tuple[str, int | str]],
-               colours: np.ndarray | None = None) -> list[Prototype]:
-    """One :class:`Prototype` per distinct (kind, face) of ``classes`` (one a vector row).
+               colours: np.ndarray | None = None, bodies: np.ndarray | None = None) -> list[Prototype]:
+    """One :class:`Prototype` per distinct (kind, face) of ``classes`` (one a vector row),
+    with the views' centre ``colours`` and own colours ``bodies`` (rows of NaN, or
+    ``None``: not known, no gate).
 
     The spread of a face with two views or more: the median, over its views, of each
     view's similarity to the mean of the others.
@@ -180,6 +235,7 @@ def prototypes(vectors: np.ndarray, classes: Sequence[tuple[str, int | str]],
     """
     vectors = _unit(np.asarray(vectors, np.float32))
     cols = np.zeros((len(vectors), 3), np.float32) if colours is None else np.asarray(colours, np.float32)
+    own = np.full((len(vectors), 3), np.nan, np.float32) if bodies is None else np.asarray(bodies, np.float32)
     out = []
     seen: list[tuple[str, int | str]] = []
     for c in classes:
@@ -192,7 +248,7 @@ def prototypes(vectors: np.ndarray, classes: Sequence[tuple[str, int | str]],
         if len(rows) >= 2:
             total = v.sum(axis=0)
             spread = float(np.median([float(v[i] @ _unit(total - v[i])) for i in range(len(rows))]))
-        out.append(Prototype(kind, face, _unit(v.mean(axis=0)), spread, len(rows), cols[rows]))
+        out.append(Prototype(kind, face, _unit(v.mean(axis=0)), spread, len(rows), cols[rows], own[rows]))
     return out
 
 
@@ -208,17 +264,53 @@ def need(proto: Prototype, params: EmbedParams) -> float:
     return float(np.clip(proto.spread - params.spread_margin, params.need_floor, params.need_ceiling))
 
 
-def _colour_ok(proto: Prototype, colour: np.ndarray | None, gate: float | None) -> bool:
-    if colour is None or gate is None or not len(proto.colours):
-        return True
-    d = np.hypot(proto.colours[:, 1] - colour[1], proto.colours[:, 2] - colour[2])
-    return bool(d.min() <= gate)
+def _near(views: Sequence[np.ndarray], colours: np.ndarray | None, gate: float | None) -> np.ndarray:
+    """N x P: whether each of N ``colours``' chroma (a, b) comes within ``gate`` of one of
+    the rows of each of P ``views`` (True where nothing is known: no colours, no gate,
+    no view, a view of unknown colour)."""
+    n = 1 if colours is None else len(colours)
+    out = np.ones((n, len(views)), bool)
+    if colours is None or gate is None:
+        return out
+    known = [j for j, v in enumerate(views) if len(v) and bool(np.isfinite(v).all())]
+    if not known:
+        return out
+    rows = np.concatenate([views[j][:, 1:3] for j in known])
+    starts = np.cumsum([0] + [len(views[j]) for j in known[:-1]])  # each prototype's first row
+    d = np.hypot(colours[:, None, 1] - rows[None, :, 0], colours[:, None, 2] - rows[None, :, 1])  # N x M
+    out[:, known] = np.logical_or.reduceat(d <= gate, starts, axis=1)
+    return out
+
+
+def usable_mask(protos: Sequence[Prototype], params: EmbedParams, colours: np.ndarray | None = None,
+                bodies: np.ndarray | None = None) -> np.ndarray:
+    """N x P: which of ``protos`` each of N crops of centre ``colours`` and own colours
+    ``bodies`` (N x 3 each, or ``None``: no gate) may be read as (see the module doc)."""
+    return np.asarray(_near([p.colours for p in protos], colours, params.colour_gate)
+                      & _near([p.bodies for p in protos], bodies, params.body_gate))
+
+
+def usable(protos: Sequence[Prototype], params: EmbedParams, colour: np.ndarray | None = None,
+           body: np.ndarray | None = None) -> list[Prototype]:
+    """The prototypes a crop of centre ``colour`` and own colour ``body``
+    (:func:`dominant_colour`) may be read as (see the module doc).
+
+    >>> p = Prototype("recompense", "taels", np.ones(2), 0.97, 1, np.zeros((1, 3)), np.array([[200, 122, 205.0]]))
+    >>> len(usable([p], EmbedParams(), body=np.array([230, 128, 131.0])))  # a white d6
+    0
+    >>> len(usable([p], EmbedParams(), body=np.array([120, 125, 190.0])))  # a yellow die in dim light
+    1
+    """
+    mask = usable_mask(protos, params, None if colour is None else np.asarray(colour, np.float32)[None],
+                       None if body is None else np.asarray(body, np.float32)[None])[0]
+    return [p for p, ok in zip(protos, mask) if ok]
 
 
 def decide(vector: np.ndarray, protos: Sequence[Prototype], params: EmbedParams = EmbedParams(),
-           colour: np.ndarray | None = None) -> EmbedMatch:
+           colour: np.ndarray | None = None, body: np.ndarray | None = None) -> EmbedMatch:
     """The open-set read of one L2-normalised ``vector`` against ``protos`` (see the
-    module doc); ``colour``: the crop's body colour, for ``params.colour_gate``.
+    module doc); ``colour`` and ``body``: the crop's centre colour and own colour
+    (:func:`centre_colour`, :func:`dominant_colour`), for the gates of :func:`usable`.
 
     >>> ps = [Prototype("lieu", f, np.array(v, np.float32), 0.98, 4, np.zeros((4, 3)))
     ...       for f, v in (("ville", [1, 0, 0]), ("foret", [0, 1, 0]))]
@@ -233,19 +325,19 @@ def decide(vector: np.ndarray, protos: Sequence[Prototype], params: EmbedParams 
     >>> decide(np.array([0.9, 0.44, 0], np.float32), ps[:1]).status  # close, but not that close
     'pending'
     """
-    usable = [p for p in protos if _colour_ok(p, colour, params.colour_gate)]
-    if not usable:
+    near = usable(protos, params, colour, body)
+    if not near:
         return EmbedMatch(None, None, -1.0, 0.0, NONE)
-    sims = np.array([float(p.vector @ vector) for p in usable])
+    sims = np.array([float(p.vector @ vector) for p in near])
     order = np.argsort(-sims)
-    best = usable[int(order[0])]
+    best = near[int(order[0])]
     s = float(sims[order[0]])
     second = float(sims[order[1]]) if len(order) > 1 else -1.0
-    cands = tuple((usable[int(i)].kind, usable[int(i)].face, round(float(sims[i]), 4)) for i in order[:3])
+    cands = tuple((near[int(i)].kind, near[int(i)].face, round(float(sims[i]), 4)) for i in order[:3])
     if s < params.reject:
         return EmbedMatch(None, None, s, s - second, NONE, cands)
     bar = need(best, params)
-    if len(usable) == 1:
+    if len(near) == 1:
         bar = max(bar, params.single_face)
     ok = s >= bar and s - second >= params.margin
     return EmbedMatch(best.kind, best.face if ok else None, s, s - second, READ if ok else PENDING, cands)

@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .catalog import CLASSES, parse_face
-from .embed import Prototype, centre_colour, default_embedder, prototypes
+from .embed import Prototype, centre_colour, default_embedder, dominant_colour, prototypes
 from .errors import EnrollmentError
 from .faces import INK_SIZE, SIL_SIZE, Features, extract, view_agreement
 from .gems import gem_colour_features
@@ -58,9 +58,12 @@ class Enrollment:
     source: str = "user"
     #: Glyph-embedding vectors (:mod:`vision.embed`), one row a template (NaN where the
     #: view has none: a store made before the embedding, or without its model), the
-    #: body colour of each view's crop, and the id of the network that made them.
+    #: centre colour of each view's crop, and the id of the network that made them.
     emb: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     emb_colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    #: Each view's own colour (:func:`vision.embed.dominant_colour`; NaN rows: a store
+    #: made before it was kept, whose views then take part whatever a die's colour).
+    emb_body: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     embed_model: str = ""
     _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
     _protos: dict[tuple[str, ...], list[Prototype]] = field(default_factory=dict, repr=False, compare=False)
@@ -83,11 +86,13 @@ class Enrollment:
         self._protos.clear()
 
     def _aligned_emb(self) -> None:
-        """``emb`` and ``emb_colour`` with one row per template (NaN rows where missing)."""
+        """``emb``, ``emb_colour`` and ``emb_body`` with one row per template (NaN rows where missing)."""
         n, d = len(self.label), self.emb.shape[1] if self.emb.ndim == 2 else 0
         if self.emb.shape[0] != n:
             self.emb = np.full((n, d), np.nan, np.float32)
             self.emb_colour = np.zeros((n, 3), np.float32)
+        if self.emb_body.shape[0] != n:
+            self.emb_body = np.full((n, 3), np.nan, np.float32)
 
     def glyph_prototypes(self, kinds: Sequence[str]) -> list[Prototype]:
         """The glyph-embedding prototypes (:func:`vision.embed.prototypes`) of the
@@ -103,7 +108,7 @@ class Enrollment:
                         and bool(np.isfinite(self.emb[i]).all())]
                 if rows:
                     out = prototypes(self.emb[rows], [self.classes[int(self.label[i])] for i in rows],
-                                     self.emb_colour[rows])
+                                     self.emb_colour[rows], self.emb_body[rows])
             self._protos[key] = out
         return self._protos[key]
 
@@ -141,9 +146,11 @@ class Enrollment:
             vec = emb.embed_crops(feat.crop[None])
             self.emb = np.vstack([self.emb, vec.astype(np.float32)])
             self.emb_colour = np.vstack([self.emb_colour, centre_colour(feat.crop).reshape(1, 3)])
+            self.emb_body = np.vstack([self.emb_body, dominant_colour(feat.crop).reshape(1, 3)])
         else:
             self.emb = np.vstack([self.emb, np.full((1, self.emb.shape[1]), np.nan, np.float32)])
             self.emb_colour = np.vstack([self.emb_colour, np.zeros((1, 3), np.float32)])
+            self.emb_body = np.vstack([self.emb_body, np.full((1, 3), np.nan, np.float32)])
 
     def remove(self, kind: str, face: int | str | None = None) -> int:
         """Forget the templates of one face (or of the whole kind); returns how many."""
@@ -158,7 +165,7 @@ class Enrollment:
     def _subset(self, keep: np.ndarray) -> None:
         self._changed()
         self._aligned_emb()
-        self.emb, self.emb_colour = self.emb[keep], self.emb_colour[keep]
+        self.emb, self.emb_colour, self.emb_body = self.emb[keep], self.emb_colour[keep], self.emb_body[keep]
         used = sorted(set(int(v) for v in self.label[keep]))
         remap = {old: new for new, old in enumerate(used)}
         self.classes = [self.classes[i] for i in used]
@@ -171,8 +178,11 @@ class Enrollment:
         out = Enrollment(list(self.classes), self.ink.copy(), self.sil.copy(), self.colour.copy(),
                          self.ink_frac.copy(), self.gem.copy(), self.label.copy(), self.source)
         out.emb, out.emb_colour, out.embed_model = self.emb.copy(), self.emb_colour.copy(), self.embed_model
+        out.emb_body = self.emb_body.copy()
         out._aligned_emb()
         other_emb = other.emb if other.emb.shape[0] == len(other.label) else np.zeros((len(other.label), 0))
+        other_body = other.emb_body if other.emb_body.shape[0] == len(other.label) \
+            else np.full((len(other.label), 3), np.nan, np.float32)
         same_net = other.embed_model == out.embed_model or not out.embed_model
         if not out.embed_model and other.embed_model:  # this store has no vectors: take the other's network
             out.embed_model = other.embed_model
@@ -196,6 +206,7 @@ class Enrollment:
             out.emb = np.vstack([out.emb, vec.astype(np.float32)])
             out.emb_colour = np.vstack([out.emb_colour, other.emb_colour[rows] if len(other.emb_colour) == len(
                 other.label) else np.zeros((len(rows), 3), np.float32)])
+            out.emb_body = np.vstack([out.emb_body, other_body[rows]])
         return out
 
     def gem_samples(self) -> tuple[np.ndarray, list[str]]:
@@ -213,6 +224,7 @@ class Enrollment:
         np.savez_compressed(tmp, ink=self.ink.astype(np.float16), sil=self.sil.astype(np.float16),
                             colour=self.colour, ink_frac=self.ink_frac, gem=self.gem, label=self.label,
                             emb=self.emb.astype(np.float16), emb_colour=self.emb_colour.astype(np.float16),
+                            emb_body=self.emb_body.astype(np.float16),
                             meta=np.array(json.dumps({"classes": self.classes, "source": self.source,
                                                       "version": DEFAULT_VERSION, "ink_size": INK_SIZE,
                                                       "sil_size": SIL_SIZE, "embed_model": self.embed_model})))
@@ -238,6 +250,8 @@ class Enrollment:
                     out.emb = z["emb"].astype(np.float32)
                     out.emb_colour = z["emb_colour"].astype(np.float32)
                     out.embed_model = str(meta.get("embed_model", ""))
+                if "emb_body" in z.files:  # else NaN rows (:meth:`_aligned_emb`): no colour gate
+                    out.emb_body = z["emb_body"].astype(np.float32)
                 out._aligned_emb()
                 return out
         except FileNotFoundError:

@@ -307,7 +307,7 @@ def glyph_opinion(feat: Features, enrollment: Templates, m: Match) -> Match:
     or finds it like none of them. Unchanged when the embedding is unsure, when the
     store has no vectors for the kind (made before the embedding) or the network is not
     installed."""
-    from .embed import NONE, READ, SYMBOL_KINDS, centre_colour, decide as glyph_decide, default_embedder
+    from .embed import NONE, READ, SYMBOL_KINDS, centre_colour, decide as glyph_decide, default_embedder, dominant_colour
 
     protos_of = getattr(enrollment, "glyph_prototypes", None)
     if m.pending or m.kind not in SYMBOL_KINDS or feat.crop is None or protos_of is None:
@@ -316,7 +316,8 @@ def glyph_opinion(feat: Features, enrollment: Templates, m: Match) -> Match:
     emb = default_embedder() if protos else None
     if emb is None:
         return m
-    e = glyph_decide(emb.embed_crops(feat.crop[None])[0], protos, emb.params, centre_colour(feat.crop))
+    e = glyph_decide(emb.embed_crops(feat.crop[None])[0], protos, emb.params, centre_colour(feat.crop),
+                     dominant_colour(feat.crop))
     if e.status == NONE or (e.status == READ and e.face != m.face):
         return Match(m.kind, m.face, m.score, 0.0, 0.0, True, m.candidates)
     return m

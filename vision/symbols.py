@@ -11,7 +11,8 @@ custom die enrolled under those kinds) by the open-set rule of :func:`vision.emb
   of the next face: ``read``;
 - otherwise ``pending``, with the leading faces as candidates;
 - far from every prototype (or of a body colour no enrolled view has): not claimed
-  (``None``): a pip d6, a candy or the tray floor is no symbol die.
+  (``None``): a pip d6, a candy or the tray floor is no symbol die. A candidate of a
+  colour no enrolled view has (:func:`vision.embed.usable_mask`) is not even embedded.
 
 It runs *on request* (``on_request``): when the game's step expects one of its
 ``kinds``. The enrollment is asked for at each call (``enrollment`` may be a callable:
@@ -27,7 +28,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .detect import Candidate
-from .embed import NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colour, decide, default_embedder
+from .embed import (NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colour, decide, default_embedder,
+                    dominant_colours, usable_mask)
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,8 +69,9 @@ class SymbolClassifier:
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
         """One :class:`ObjectRead` per candidate, or ``None`` when it is no enrolled symbol die.
 
-        ``bodies`` is not used: the body colour is taken from the crop itself
-        (:func:`vision.embed.centre_colour`), as it was for the enrolled views."""
+        ``bodies`` is not used: the colours are taken from the crop itself
+        (:func:`vision.embed.centre_colour`, :func:`vision.embed.dominant_colours`), as
+        they were for the enrolled views."""
         out: list[ObjectRead | None] = [None] * len(candidates)
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
         if not mine:
@@ -76,10 +79,15 @@ class SymbolClassifier:
         protos = self.enrollment().glyph_prototypes(self.kinds)
         if not protos:
             return out
+        factor = self.embedder.factor
         crops = self.embedder.crops(frame, [(candidates[i].cx, candidates[i].cy, candidates[i].side) for i in mine])
-        vectors = self.embedder.embed_crops(crops)
-        for i, crop, v in zip(mine, crops, vectors):
-            m = decide(v, protos, self.params, centre_colour(crop, self.embedder.factor))
+        ok = usable_mask(protos, self.params, np.stack([centre_colour(c, factor) for c in crops]),
+                         dominant_colours(crops, factor))
+        near = [j for j in range(len(crops)) if ok[j].any()]
+        vectors = self.embedder.embed_crops(crops[near])  # the others are no enrolled symbol die
+        for j, v in zip(near, vectors):
+            m = decide(v, [p for p, keep in zip(protos, ok[j]) if keep], self.params)  # colours gated above
+            i = mine[j]
             if m.status == NONE or m.kind is None:
                 continue
             box = candidates[i].box

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import shared_data
-from vision.embed import NONE, READ, EmbedParams, Embedder, available, centre_colour, decide, prototypes
+from vision.embed import NONE, READ, EmbedParams, Embedder, available, centre_colour, decide, prototypes, usable
 from vision.enroll import Enrollment
 from vision.errors import EnrollmentError
 from vision.faces import extract
@@ -117,6 +117,20 @@ def test_enrollment_keeps_vectors_and_old_stores_still_load(emb: Embedder, tmp_p
     assert back.embed_model == store.embed_model
     assert np.allclose(back.emb, store.emb, atol=2e-3)
     assert len(back.glyph_prototypes(("lieu",))) == 2
+    # each view's own colour is kept: blue, whatever the glyph
+    assert np.isfinite(back.emb_body).all() and np.allclose(back.emb_body, store.emb_body, atol=0.5)
+    assert (back.emb_body[:, 2] < 110).all(), back.emb_body  # b* well below neutral 128: blue
+    # a store saved before the views' own colour was kept loads; its faces take any colour
+    with np.load(tmp_path / "e.npz") as z:
+        older = {k: z[k] for k in z.files if k != "emb_body"}
+    np.savez_compressed(tmp_path / "older.npz", **older)
+    before = Enrollment.load(tmp_path / "older.npz")
+    ps = before.glyph_prototypes(("lieu",))
+    assert len(ps) == 2 and all(np.isnan(p.bodies).all() for p in ps)
+    white = np.array([235.0, 128.0, 128.0])
+    assert len(usable(ps, emb.params, body=white)) == 2
+    assert usable(back.glyph_prototypes(("lieu",)), emb.params, body=white) == []
+    assert np.isfinite(Enrollment().merged(back).emb_body).all()
     # a store saved before the embedding (no emb arrays) loads, with no vectors
     with np.load(tmp_path / "e.npz") as z:
         old = {k: z[k] for k in z.files if k not in ("emb", "emb_colour")}

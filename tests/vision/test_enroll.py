@@ -44,6 +44,8 @@ def test_shipped_enrollment_is_what_the_renderer_makes() -> None:
         assert np.abs(a - b).max() < 0.02
         assert np.allclose(fresh.colour[fresh.label == fresh.classes.index(cls)],
                            shipped.colour[shipped.label == shipped.classes.index(cls)][:2], atol=1.0)
+        assert np.allclose(fresh.emb_body[fresh.label == fresh.classes.index(cls)],
+                           shipped.emb_body[shipped.label == shipped.classes.index(cls)][:2], atol=1.0)
 
 
 def test_save_load_round_trip(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ second opinion that can only stop a template's guess (vision.faces.glyph_opinion
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -132,6 +134,61 @@ def test_pip_dice_and_bare_floor_are_not_claimed(store: Enrollment) -> None:
     cands += [Candidate(60.0 + 90 * i, 420.0, 60.0, 0.5) for i in range(6)]  # tray floor
     for o in clf.classify(scene.image, cands):
         assert o is None or o.status != STATUS_READ, o
+
+
+def test_a_die_of_a_colour_no_enrolled_view_has_is_not_even_embedded(store: Enrollment) -> None:
+    """White d6 beside a blue and a red symbol die: only the two coloured dice are
+    embedded (the speed of a Péripéties step), and they are still read."""
+    clf = SymbolClassifier(store)
+    scene = render_tray(7810, objects=[("d6", 5), ("lieu", "ville"), ("d6", 2), ("sentence", "bagne"), ("d6", 6)],
+                        spec=PHOTO, with_background=False)
+    cands = [Candidate(lab.center[0], lab.center[1], float(np.sqrt(lab.box[2] * lab.box[3])) * 0.85, 0.9)
+             for lab in scene.labels]
+    embedded: list[int] = []
+    real = clf.embedder.embed_crops
+
+    def spy(crops: np.ndarray) -> np.ndarray:
+        embedded.append(len(crops))
+        return real(crops)
+
+    clf.embedder = copy.copy(clf.embedder)
+    clf.embedder.embed_crops = spy  # type: ignore[method-assign]
+    out = clf.classify(scene.image, cands)
+    assert embedded == [2]
+    for lab, o in zip(scene.labels, out):
+        if lab.kind == "d6":
+            assert o is None
+        else:
+            assert o is not None and o.kind == lab.kind and o.value in (lab.value, None), (lab, o)
+
+
+def test_every_rendered_symbol_die_passes_the_colour_gate_of_its_kind() -> None:
+    """The shipped enrollment's own colours (:func:`vision.embed.dominant_colours`) let
+    every rendered symbol die, in any light the renderer draws and cut tight or loose, be
+    compared with its own kind's faces: the gate that spares the white d6 never hides a
+    symbol die."""
+    from dataclasses import replace
+
+    from vision.embed import default_embedder, dominant_colours, usable_mask
+    from vision.enroll import default_enrollment
+
+    emb = default_embedder()
+    assert emb is not None
+    protos = default_enrollment().glyph_prototypes(SYMBOL_KINDS)
+    spec = SceneSpec(size=(800, 600), markers=False, crop_to_tray=True)
+    seen = 0
+    for seed in range(20):
+        scene = render_tray(8100 + seed, kinds=list(SYMBOL_KINDS) + ["d6"], n_objects=6, spec=spec,
+                            with_background=False)
+        labs = [lab for lab in scene.labels if lab.kind in SYMBOL_KINDS]
+        for tight in (0.85, 1.0):  # the label's box is the rotated die's: larger than its side
+            crops = emb.crops(scene.image, [(lab.center[0], lab.center[1],
+                                             tight * float(np.sqrt(lab.box[2] * lab.box[3]))) for lab in labs])
+            ok = usable_mask(protos, replace(emb.params, colour_gate=None), None, dominant_colours(crops))
+            for lab, row in zip(labs, ok):
+                assert any(keep and p.kind == lab.kind for p, keep in zip(protos, row)), (seed, tight, lab)
+        seen += len(labs)
+    assert seen >= 80
 
 
 def test_an_empty_or_old_enrollment_claims_nothing(photos: list) -> None:
