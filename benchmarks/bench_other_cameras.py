@@ -134,13 +134,10 @@ def _into_webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator,
 
 
 def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A webcam's softness, noise, white balance and JPEG 30-60."""
-    out = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.6, 1.4))).astype(np.float32)
-    out *= np.asarray(rng.uniform(0.85, 1.15, 3), np.float32)[None, None, :]
-    out += np.asarray(rng.normal(0, rng.uniform(2, 5), out.shape), np.float32)
-    u8 = np.clip(out, 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", u8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 61))])
-    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+    """A webcam's softness, noise, white balance and JPEG 30-60 (:func:`vision.train.degrade.webcam`)."""
+    from vision.train.degrade import webcam as degraded
+
+    return degraded(img, rng)
 
 
 def small(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
@@ -153,8 +150,9 @@ def webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Fr
 
 
 def jpeg30(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
-    ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 30])
-    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), labels
+    from vision.train.degrade import jpeg
+
+    return jpeg(img, 30), labels
 
 
 PHOTO_CONDITIONS: list[tuple[str, Make | None]] = [

@@ -36,6 +36,7 @@ MODULES = [
     "vision.die_colour",
     "vision.background",
     "vision.reader",
+    "vision.train.degrade",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]
 

@@ -113,6 +113,32 @@ def test_train_one_step_exports_models_cv2_reads(tmp_path: Path) -> None:
     assert read.error is None and read.size == (640, 640)
 
 
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@NEEDS_PHOTOS
+def test_cross_validation_third_stage_and_degraded_tuning(tmp_path: Path) -> None:
+    """``--then`` twice: the third stage is fine-tuned from the second's folds; with
+    ``--degraded`` the thresholds are tuned on the dice as taken, under JPEG 30 and under a
+    webcam: three times as many out-of-fold dice."""
+    import shutil
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "vision" / "models", models)
+    res = subprocess.run([sys.executable, "-m", "vision.train.cv", str(PHOTOS), "--folds", "2", "--smoke", "--no-final",
+                          "--degraded", "--work", str(tmp_path / "work"), "--models", str(models),
+                          "--then", "--jpeg 0.5 --lr 3e-4", "--then", "--lr 1e-4"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:] + res.stdout[-2000:]
+    for k in (0, 1):
+        third = tmp_path / "work" / f"fold_{k}_then2"
+        assert json.loads((third / "recipe.json").read_text()) == [
+            "--lr", "1e-4", "--finetune", str(tmp_path / "work" / f"fold_{k}_then")]
+    tuned = json.loads((models / "d6.json").read_text())["tuned"]
+    assert tuned["then"] == ["--jpeg 0.5 --lr 3e-4", "--lr 1e-4"]
+    assert tuned["split"] == "out-of-fold, 2 folds of train, as taken and degraded (JPEG 30, webcam)"
+    assert "fold 1, webcam:" in res.stdout and "fold 0, JPEG 30:" in res.stdout
+
 @NEEDS_PHOTOS
 def test_training_learns_from_the_fixed_labels_unless_told_otherwise() -> None:
     from vision.labelled import LABEL_FIXES, list_photos
@@ -160,3 +186,33 @@ def test_cross_validation_retrains_a_fold_trained_with_another_recipe(tmp_path: 
     assert _fold_done(tmp_path, "train-but:0/5", 1, "none", recipe)
     assert not _fold_done(tmp_path, "train-but:0/5", 1, "none", ["--jpeg", "0.7"])
     assert not _fold_done(tmp_path, "train-but:0/5", 1, "none")
+
+
+def test_candy_crops_are_the_fit_candies_cut_as_a_die_is() -> None:
+    """The "not a die" candies of ``train_d6 --candies``: cut from the colour-candies
+    *fit* photos only, at a candy (a colourful middle), the same for the same seed."""
+    from tests.helpers import shared_data
+    from vision.embed import dominant_colours
+    from vision.train.train_d6 import candy_crops
+
+    folder = shared_data("colour-candies") / "colour-candies"
+    crops = candy_crops(40, 7, folder)
+    assert crops.shape == (40, 48, 48, 3) and crops.dtype == np.uint8
+    assert np.array_equal(crops, candy_crops(40, 7, folder)) and not np.array_equal(crops, candy_crops(40, 8, folder))
+    chroma = np.hypot(*(dominant_colours(crops)[:, 1:] - 128).T)
+    assert np.median(chroma) > 30, chroma  # coloured candies, not the white tray
+    seen: list[str] = []
+    import vision.gem_data as gem_data
+
+    real = gem_data.list_gem_photos
+
+    def spy(f: Path | str, split: str = "all") -> list:
+        seen.append(split)
+        return real(f, split)
+
+    gem_data.list_gem_photos = spy  # type: ignore[assignment]
+    try:
+        candy_crops(2, 1, folder)
+    finally:
+        gem_data.list_gem_photos = real  # type: ignore[assignment]
+    assert seen == ["fit"]

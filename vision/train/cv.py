@@ -10,11 +10,20 @@ trained with another recipe is trained again.
 the default recipe, then fine-tuned with the other cameras' recipe): each fold's
 classifiers (and the final ones) are fine-tuned from the first stage's
 (``train_d6 --finetune``) with ARGS, in ``--work/fold_k_then``, and the out-of-fold
-probabilities are those of the fine-tuned ones. The committed thresholds::
+probabilities are those of the fine-tuned ones. ``--then`` again adds a third stage,
+fine-tuned from the second's (``fold_k_then2``), and so on.
 
-    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final \\
+``--degraded``: the thresholds are tuned on the out-of-fold dice as taken *and* as other
+cameras take them (:data:`vision.train.degrade.DEGRADATIONS`: JPEG 30, a webcam's
+softness, noise, white balance and JPEG), three times as many dice, so that a threshold
+that only holds on clean photos is not chosen. The committed thresholds (6 December
+2026; CANDIES: ``../shared/data/colour-candies``)::
+
+    nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final --degraded \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
-                --other-share 0.25 --lr 3e-4 --steps-cls 800"
+                --other-share 0.25 --lr 3e-4 --steps-cls 800" \\
+        --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
+                --other-share 0.25 --lr 3e-4 --steps-cls 400 --candies CANDIES --candy-share 0.3"
 
 Why. The honesty thresholds (``confidence``, ``margin``, ``not_a_die``) must be tuned on
 probabilities the classifiers give to dice they never learnt from. Keeping 25 photos
@@ -109,19 +118,25 @@ def _run_jobs(args: argparse.Namespace, jobs: Sequence[tuple[str, Path, int, int
             print(f"[{n}/{len(futs)}] trained on {split} in {secs:.0f} s ({time.time() - t0:.0f} s so far)", flush=True)
 
 
-def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str = "") -> tuple[list[dict[str, Any]], int]:
+def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str = "",
+                degraded: bool = False) -> tuple[list[dict[str, Any]], int]:
     """Out-of-fold records (as :func:`vision.train.tune.records`) of the whole training part;
-    ``stage="_then"``: those of the second stage (``--then``)."""
+    ``stage="_then"``: those of the second stage (``--then``; ``_then2`` the third...).
+    ``degraded``: the photos also as other cameras take them
+    (:data:`vision.train.degrade.DEGRADATIONS`), each version's dice counted apart."""
+    from vision.train.degrade import DEGRADATIONS
     from vision.train.tune import records
 
     recs: list[dict[str, Any]] = []
     n_true = 0
-    for k in range(folds):
-        r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}{stage}", detector=models / "d6_detector.onnx",
-                       det_settings=models / "d6.json")
-        recs += r
-        n_true += n
-        print(f"fold {k}: {n} dice, {len(r)} candidates", flush=True)
+    versions = [("as taken", None)] + (list(DEGRADATIONS.items()) if degraded else [])
+    for name, transform in versions:
+        for k in range(folds):
+            r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}{stage}", detector=models / "d6_detector.onnx",
+                           det_settings=models / "d6.json", transform=transform)
+            recs += r
+            n_true += n
+            print(f"fold {k}, {name}: {n} dice, {len(r)} candidates", flush=True)
     return recs, n_true
 
 
@@ -140,9 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--normalise", action="store_true", help="train_d6 --normalise (crops stretched to a standard contrast)")
     ap.add_argument("--no-final", action="store_true", help="tune only; keep the committed classifiers")
     ap.add_argument("--dry-run", action="store_true", help="print the thresholds, write nothing to --models")
-    ap.add_argument("--then", default=None, metavar="ARGS",
+    ap.add_argument("--then", action="append", default=[], metavar="ARGS",
                     help="a second stage: fine-tune each fold's classifiers (and the final ones) with these "
-                         "train_d6 arguments; the thresholds are tuned on the fine-tuned ones")
+                         "train_d6 arguments; the thresholds are tuned on the fine-tuned ones. Again for a "
+                         "third stage, fine-tuned from the second's, and so on")
+    ap.add_argument("--degraded", action="store_true",
+                    help="tune on the out-of-fold dice as taken and as other cameras take them "
+                         "(vision.train.degrade: JPEG 30, a webcam's softness, noise, white balance)")
     ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
     argv = list(sys.argv[1:] if argv is None else argv)
     recipe = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -177,19 +196,22 @@ def main(argv: list[str] | None = None) -> int:
 
     _run_jobs(args, [(split, out, seed, args.steps_cls, rec) for split, out, seed, rec in to_do(lambda _: recipe)],
               detector, t0)
+    def fine_tune(then: list[str], prev: str) -> Callable[[Path], list[str]]:
+        """The recipe of a stage: ``then``, from the previous stage's (``prev``) classifiers."""
+        return lambda first: then + ["--finetune", str(first.with_name(first.name + prev))]
+
     stage = ""
-    if args.then is not None:
-        stage = "_then"
-        then = shlex.split(args.then)
+    for n, then_args in enumerate(args.then):
+        prev, stage = stage, "_then" + (str(n + 1) if n else "")
         _run_jobs(args, [(split, out, seed, None, rec)
-                         for split, out, seed, rec in to_do(lambda first: then + ["--finetune", str(first)], stage)],
+                         for split, out, seed, rec in to_do(fine_tune(shlex.split(then_args), prev), stage)],
                   detector, t0)
-        final = final.with_name(final.name + stage)
+    final = final.with_name(final.name + stage)
 
     from vision.nets import load_settings
     from vision.train.tune import tune
 
-    recs, n_true = oof_records(args.photos, args.work, args.folds, args.models, stage)
+    recs, n_true = oof_records(args.photos, args.work, args.folds, args.models, stage, args.degraded)
     det = float(load_settings(args.models / "d6.json").get("thresholds", {}).get("det", 0.4))
     thr = tune(recs, n_true, args.safety, args.cost, t_det=det)
     print(json.dumps(thr), flush=True)
@@ -212,12 +234,15 @@ def main(argv: list[str] | None = None) -> int:
                            "command": "python -m vision.train.train_d6 PHOTOS (detector, on fit) && "
                                       f"python -m vision.train.cv PHOTOS --folds {args.folds} "
                                       f"--classifiers {args.classifiers} --seed {args.seed}"
-                                      + (f" --then {shlex.quote(args.then)}" if args.then is not None else "")
+                                      + "".join(f" --then {shlex.quote(t)}" for t in args.then)
+                                      + (" --degraded" if args.degraded else "")
                                       + (" -- " + " ".join(recipe) if recipe else "")}
         print(f"final classifiers (trained on the whole training part) copied to {args.models}", flush=True)
     meta["thresholds"] = {k: v for k, v in thr.items() if not k.startswith("_")}
-    meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train", "safety": args.safety, "cost": args.cost,
-                     **({"then": args.then} if args.then is not None else {}),
+    meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train"
+                              + (", as taken and degraded (JPEG 30, webcam)" if args.degraded else ""),
+                     "safety": args.safety, "cost": args.cost,
+                     **({"then": args.then if len(args.then) > 1 else args.then[0]} if args.then else {}),
                      **{k[1:].replace("calib_", "oof_"): v for k, v in thr.items() if k.startswith("_")}}
     path.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"thresholds written to {path} ({time.time() - t0:.0f} s in all)")

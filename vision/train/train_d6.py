@@ -352,6 +352,36 @@ def other_dice(n: int, seed: int, backgrounds: Sequence[np.ndarray]) -> np.ndarr
     return out
 
 
+def candy_crops(n: int, seed: int, folder: Path) -> np.ndarray:
+    """``n`` crops of the coloured candies of the ``fit`` photos of ``folder`` (the
+    colour-candies set; its ``test`` photos are never used), cut as the reader cuts a die
+    (:func:`vision.pips.crop`), centre moved up to 15 % and side 0.8-1.3 times the candy's:
+    "not a die" for the pip reader. Round glossy candies in a d6 step were read as 2s and
+    3s, their highlights taken for pips: the networks had never seen one."""
+    from vision.gem_data import list_gem_photos, load_gem_labels
+    from vision.pips import crop
+
+    rng = np.random.default_rng(seed)
+    spots: list[tuple[np.ndarray, float, float, float]] = []
+    photos = list_gem_photos(folder, "fit")
+    for ph in photos:
+        img = cv2.imread(str(ph.path))
+        if img is None:
+            continue
+        for lab in load_gem_labels(ph, img.shape[1], img.shape[0]):
+            spots.append((img, *lab.centre, lab.side))
+    if not spots:
+        raise SystemExit(f"no labelled candy in the fit photos of {folder}")
+    out = np.empty((n, CROP, CROP, 3), np.uint8)
+    for i in range(n):
+        img, cx, cy, side = spots[int(rng.integers(len(spots)))]
+        dx, dy = rng.uniform(-0.15, 0.15, 2) * side
+        out[i] = crop(img, cx + dx, cy + dy, side * rng.uniform(0.8, 1.3), CROP)
+        if rng.random() < 0.5:
+            out[i] = out[i][:, ::-1]
+    return out
+
+
 def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float = 0.5) -> np.ndarray:
     """``n`` crops of "not a die" that look like pips: one to four round dots (dark,
     light or coloured, radius 5-14 % of the crop, soft-edged) on a patch of tray floor or
@@ -386,23 +416,27 @@ def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float 
 def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int, Label]],
                neg: list[tuple[int, tuple[float, float, float]]], n_neg: int, others: np.ndarray | None,
                rng: np.random.Generator, p_jpeg: float, p_camera: float = 0.0,
-               other_share: float = 0.5) -> tuple[list[np.ndarray], list[int]]:
+               other_share: float = 0.5, candies: np.ndarray | None = None,
+               candy_share: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
     """One batch of the classifier: the drawn ``dice``, then ``n_neg`` "not a die" crops
-    (half of them rendered dice of other kinds when ``others`` is given)."""
+    (a share ``other_share`` of them from ``others``, rendered dice of other kinds and
+    dots, and a share ``candy_share`` from ``candies``, when given)."""
     xs, ys = [], []
     for i, lab in dice:
         cx, cy = lab.centre
         xs.append(cls_sample(data[i][0], cx, cy, lab.side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
         ys.append(lab.face - 1)
     n_other = 0 if others is None or not len(others) else int(round(n_neg * other_share))
-    for k in rng.integers(len(neg), size=n_neg - n_other) if neg else []:
+    n_candy = 0 if candies is None or not len(candies) else int(round(n_neg * candy_share))
+    for k in rng.integers(len(neg), size=n_neg - n_other - n_candy) if neg else []:
         i, (cx, cy, side) = neg[k]
         xs.append(cls_sample(data[i][0], cx, cy, side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
         ys.append(NOT_A_DIE)
-    if n_other and others is not None:
-        for k in rng.integers(len(others), size=n_other):
-            xs.append(np.ascontiguousarray(np.rot90(others[k], int(rng.integers(4)))))
-            ys.append(NOT_A_DIE)
+    for pool, count in ((others, n_other), (candies, n_candy)):
+        if count and pool is not None:
+            for k in rng.integers(len(pool), size=count):
+                xs.append(np.ascontiguousarray(np.rot90(pool[k], int(rng.integers(4)))))
+                ys.append(NOT_A_DIE)
     return xs, ys
 
 
@@ -441,7 +475,8 @@ def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
 def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
                      batch: int = 64, log: Any = print, norm: str = "none", p_jpeg: float = 0.0,
                      others: np.ndarray | None = None, init: Path | None = None, lr: float = 3e-3,
-                     p_camera: float = 0.0, other_share: float = 0.5) -> Any:
+                     p_camera: float = 0.0, other_share: float = 0.5, candies: np.ndarray | None = None,
+                     candy_share: float = 0.0) -> Any:
     """Train one crop classifier (from scratch, or fine-tune the exported ``init`` with
     its BatchNorms frozen in eval mode)."""
     import torch
@@ -468,7 +503,8 @@ def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list
     for step in range(steps):
         p = 0.5 / len(dice) + 0.5 * hard / hard.sum()
         idx = rng.choice(len(dice), size=batch - n_neg, p=p / p.sum())
-        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg, p_camera, other_share)
+        xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg, p_camera, other_share,
+                            candies, candy_share)
         x = torch.from_numpy(to_blob(np.stack(xs), norm))  # as at run time
         y = torch.tensor(ys)
         out = net(x)
@@ -562,6 +598,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--other-share", type=float, default=0.5, metavar="P",
                     help="share of each batch's not-a-die crops taken from the rendered ones "
                          "(--other-dice, --dots; default 0.5)")
+    ap.add_argument("--candies", type=Path, default=None, metavar="DIR",
+                    help="the colour-candies folder: crops of its fit photos' candies as 'not a die' "
+                         "(train_d6.candy_crops)")
+    ap.add_argument("--candy-crops", type=int, default=3000, metavar="N",
+                    help="how many candy crops to cut (default 3000)")
+    ap.add_argument("--candy-share", type=float, default=0.25, metavar="P",
+                    help="share of each batch's not-a-die crops taken from the candy crops (default 0.25)")
     ap.add_argument("--camera", type=float, default=0.0, metavar="P",
                     help="share of the crops seen as by another camera: oblique, small, soft, another "
                          "white balance (train_d6.camera_jitter; default 0)")
@@ -627,6 +670,8 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "extra": [str(e) for e in args.extra], "jpeg": args.jpeg, "other_dice": args.other_dice,
                     "parts": args.parts, "wide": args.wide, "camera": args.camera,
                     "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
+                    "candies": None if args.candies is None else {"folder": args.candies.name, "crops": args.candy_crops,
+                                                                  "share": args.candy_share},
                     "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
@@ -682,6 +727,10 @@ def main(argv: list[str] | None = None) -> int:
                          [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.dots_flat)
         others = dots if others is None else np.concatenate([others, dots])
         print(f"{len(dots)} dot crops drawn ({time.time() - t0:.0f} s)", flush=True)
+    candies = None
+    if args.candies is not None:
+        candies = candy_crops(8 if args.smoke else args.candy_crops, args.seed + 5, args.candies)
+        print(f"{len(candies)} candy crops cut ({time.time() - t0:.0f} s)", flush=True)
     names = [cls_name(k) for k in range(args.classifiers)]
     for k, name in enumerate(names):
         if args.only_cls and k + 1 != args.only_cls:
@@ -690,7 +739,8 @@ def main(argv: list[str] | None = None) -> int:
                                norm="crop" if args.normalise else "none", p_jpeg=args.jpeg, others=others,
                                init=None if args.finetune is None else args.finetune / name,
                                lr=args.lr or (6e-4 if args.finetune else 3e-3), p_camera=args.camera,
-                               other_share=args.other_share)
+                               other_share=args.other_share, candies=candies,
+                               candy_share=args.candy_share if candies is not None else 0.0)
         export(cls, (1, 3, CROP, CROP), args.out / name)
     _write_meta(args, names, len(data), steps_det, steps_cls, time.time() - t0)
     print(f"done in {time.time() - t0:.0f} s -> {args.out}")

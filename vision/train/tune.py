@@ -23,7 +23,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -36,10 +36,14 @@ from vision.result import ObjectRead
 
 
 def records(folder: Path, split: str, models: Path, detector: Path | None = None,
-            det_settings: Path | None = None) -> tuple[list[dict[str, Any]], int]:
+            det_settings: Path | None = None,
+            transform: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None,
+            ) -> tuple[list[dict[str, Any]], int]:
     """Per candidate (detector threshold 0.05): score, 7 probabilities, true face or 0.
     The classifiers are those of ``models``; the detector is ``detector`` (default: the
-    one in ``models``) with the input size of ``det_settings`` (default: ``models``)."""
+    one in ``models``) with the input size of ``det_settings`` (default: ``models``).
+    ``transform(photo, rng)``: each photo as another camera takes it
+    (:mod:`vision.train.degrade`; ``rng`` seeded by the photo's place in the split)."""
     import cv2
 
     cfg = load_settings(models / "d6.json")
@@ -49,11 +53,13 @@ def records(folder: Path, split: str, models: Path, detector: Path | None = None
     clf = PipClassifier([models / n for n in cfg.get("classifiers", ["d6_classifier.onnx"])], settings=cfg)
     recs: list[dict[str, Any]] = []
     n_true = 0
-    for ph in list_photos(folder, split):
+    for i, ph in enumerate(list_photos(folder, split)):
         img = cv2.imread(str(ph.path))
         if img is None:
             continue
         labels = load_labels(ph.path, img.shape[1], img.shape[0], fixes=True)
+        if transform is not None:
+            img = transform(img, np.random.default_rng(1000 + i))
         n_true += len(labels)
         cands = det.detect(img)
         probs = clf.probabilities(img, cands)
