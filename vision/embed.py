@@ -43,7 +43,7 @@ from .nets import MODELS_DIR, load_net, load_settings
 from .result import STATUS_PENDING, STATUS_READ
 
 __all__ = ["Embedder", "EmbedParams", "Prototype", "EmbedMatch", "prototypes", "decide", "available",
-           "default_embedder", "centre_colour", "dominant_colour",
+           "default_embedder", "centre_colour", "centre_colours", "dominant_colour",
            "dominant_colours", "usable", "usable_mask", "SYMBOL_KINDS", "READ", "PENDING", "NONE"]
 
 MODEL = "glyph_embed.onnx"
@@ -132,12 +132,25 @@ def centre_colour(crop: np.ndarray, factor: float = 1.3) -> np.ndarray:
     >>> [int(round(v)) for v in centre_colour(c)]
     [110, 144, 70]
     """
-    from .die_colour import lab8
+    return np.asarray(centre_colours(crop[None], factor)[0])
 
-    n = crop.shape[0]
+
+def _lab8(bgr: np.ndarray) -> np.ndarray:
+    """N x 3 OpenCV 8-bit Lab of N float BGR colours (0..255), as :func:`vision.die_colour.lab8`."""
+    import cv2
+
+    lab = cv2.cvtColor((bgr / 255.0).astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    return np.stack([lab[:, 0] * 255 / 100, lab[:, 1] + 128, lab[:, 2] + 128], axis=1).astype(np.float32)
+
+
+def centre_colours(crops: np.ndarray, factor: float = 1.3) -> np.ndarray:
+    """:func:`centre_colour` of each of N square crops (N x n x n x 3 uint8): N x 3."""
+    if not len(crops):
+        return np.zeros((0, 3), np.float32)
+    n = crops.shape[1]
     r = max(1, int(round(n / factor / 4)))
-    patch = crop[n // 2 - r:n // 2 + r + 1, n // 2 - r:n // 2 + r + 1].reshape(-1, 3)
-    return np.array(lab8(np.median(patch, axis=0).astype(np.float32)), np.float32)
+    patch = crops[:, n // 2 - r:n // 2 + r + 1, n // 2 - r:n // 2 + r + 1].reshape(len(crops), -1, 3)
+    return _lab8(np.median(patch, axis=1))
 
 
 def dominant_colour(crop: np.ndarray, factor: float = 1.3, share: float = 0.3) -> np.ndarray:
@@ -159,23 +172,23 @@ def dominant_colour(crop: np.ndarray, factor: float = 1.3, share: float = 0.3) -
 
 @functools.lru_cache(maxsize=8)
 def _disc(n: int, factor: float) -> np.ndarray:
-    yy, xx = np.mgrid[:n, :n] - (n - 1) / 2
-    return np.asarray(np.hypot(xx, yy) <= 0.45 * n / factor)
+    """The pixels within 0.45 die sides of the centre, one in four (every other row and
+    column: a colour's median needs no more)."""
+    yy, xx = np.mgrid[:n, :n]
+    near = np.hypot(xx - (n - 1) / 2, yy - (n - 1) / 2) <= 0.45 * n / factor
+    return np.asarray(near & (yy % 2 == 0) & (xx % 2 == 0))
 
 
 def dominant_colours(crops: np.ndarray, factor: float = 1.3, share: float = 0.3) -> np.ndarray:
     """:func:`dominant_colour` of each of N square crops (N x n x n x 3 uint8): N x 3."""
-    import cv2
-
     if not len(crops):
         return np.zeros((0, 3), np.float32)
-    px = crops[:, _disc(crops.shape[1], factor)].astype(np.float32) / 255.0  # N x K x 3
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(px.shape)
-    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    px = crops[:, _disc(crops.shape[1], factor)]  # N x K x 3
+    lab = _lab8(px.reshape(-1, 3).astype(np.float32)).reshape(px.shape)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     k = max(1, int(px.shape[1] * share))
     top = np.take_along_axis(lab, np.argpartition(-chroma, k - 1, axis=1)[:, :k, None], axis=1)
-    out = np.median(top, axis=1)
-    return np.stack([out[:, 0] * 255 / 100, out[:, 1] + 128, out[:, 2] + 128], axis=1).astype(np.float32)
+    return np.asarray(np.median(top, axis=1), np.float32)
 
 
 class Embedder:

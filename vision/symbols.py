@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .detect import Candidate
-from .embed import (NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colour, decide, default_embedder,
+from .embed import (NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colours, decide, default_embedder,
                     dominant_colours, usable_mask)
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
@@ -81,8 +81,7 @@ class SymbolClassifier:
             return out
         factor = self.embedder.factor
         crops = self.embedder.crops(frame, [(candidates[i].cx, candidates[i].cy, candidates[i].side) for i in mine])
-        ok = usable_mask(protos, self.params, np.stack([centre_colour(c, factor) for c in crops]),
-                         dominant_colours(crops, factor))
+        ok = usable_mask(protos, self.params, centre_colours(crops, factor), dominant_colours(crops, factor))
         near = [j for j in range(len(crops)) if ok[j].any()]
         vectors = self.embedder.embed_crops(crops[near])  # the others are no enrolled symbol die
         for j, v in zip(near, vectors):
