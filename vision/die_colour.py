@@ -35,7 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["PALETTE", "UNKNOWN", "colour_name", "lab_of", "lab8", "white_balanced_lab"]
+__all__ = ["PALETTE", "UNKNOWN", "colour_name", "lab_of", "lab8", "lab8_rows", "white_balanced_lab"]
 
 UNKNOWN = "unknown"
 #: The words a die's colour may be (besides :data:`UNKNOWN`).
@@ -112,9 +112,19 @@ def lab8(med: np.ndarray | None) -> tuple[float, float, float]:
     >>> lab8(None)
     (0.0, 128.0, 128.0)
     """
-    import cv2
-
     if med is None:
         return (0.0, 128.0, 128.0)
-    lab = cv2.cvtColor((np.asarray(med) / 255.0).astype(np.float32).reshape(1, 1, 3), cv2.COLOR_BGR2LAB)[0, 0]
-    return (float(lab[0]) * 255 / 100, float(lab[1]) + 128, float(lab[2]) + 128)
+    L, a, b = lab8_rows(np.asarray(med, np.float32).reshape(1, 3))[0]
+    return (float(L), float(a), float(b))
+
+
+def lab8_rows(bgr: np.ndarray) -> np.ndarray:
+    """:func:`lab8` of N BGR colours at once (N x 3, 0..255): N x 3 float32.
+
+    >>> lab8_rows(np.array([[200.0, 100.0, 20.0], [255, 255, 255]])).round().tolist()
+    [[110.0, 144.0, 70.0], [255.0, 128.0, 128.0]]
+    """
+    import cv2
+
+    lab = cv2.cvtColor((np.asarray(bgr) / 255.0).astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    return np.stack([lab[:, 0] * 255 / 100, lab[:, 1] + 128, lab[:, 2] + 128], axis=1).astype(np.float32)

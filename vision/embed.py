@@ -39,6 +39,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .die_colour import lab8_rows
 from .nets import MODELS_DIR, load_net, load_settings
 from .result import STATUS_PENDING, STATUS_READ
 
@@ -135,14 +136,6 @@ def centre_colour(crop: np.ndarray, factor: float = 1.3) -> np.ndarray:
     return np.asarray(centre_colours(crop[None], factor)[0])
 
 
-def _lab8(bgr: np.ndarray) -> np.ndarray:
-    """N x 3 OpenCV 8-bit Lab of N float BGR colours (0..255), as :func:`vision.die_colour.lab8`."""
-    import cv2
-
-    lab = cv2.cvtColor((bgr / 255.0).astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    return np.stack([lab[:, 0] * 255 / 100, lab[:, 1] + 128, lab[:, 2] + 128], axis=1).astype(np.float32)
-
-
 def centre_colours(crops: np.ndarray, factor: float = 1.3) -> np.ndarray:
     """:func:`centre_colour` of each of N square crops (N x n x n x 3 uint8): N x 3."""
     if not len(crops):
@@ -150,7 +143,7 @@ def centre_colours(crops: np.ndarray, factor: float = 1.3) -> np.ndarray:
     n = crops.shape[1]
     r = max(1, int(round(n / factor / 4)))
     patch = crops[:, n // 2 - r:n // 2 + r + 1, n // 2 - r:n // 2 + r + 1].reshape(len(crops), -1, 3)
-    return _lab8(np.median(patch, axis=1))
+    return lab8_rows(np.median(patch, axis=1))
 
 
 def dominant_colour(crop: np.ndarray, factor: float = 1.3, share: float = 0.3) -> np.ndarray:
@@ -184,7 +177,7 @@ def dominant_colours(crops: np.ndarray, factor: float = 1.3, share: float = 0.3)
     if not len(crops):
         return np.zeros((0, 3), np.float32)
     px = crops[:, _disc(crops.shape[1], factor)]  # N x K x 3
-    lab = _lab8(px.reshape(-1, 3).astype(np.float32)).reshape(px.shape)
+    lab = lab8_rows(px.reshape(-1, 3).astype(np.float32)).reshape(px.shape)
     chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     k = max(1, int(px.shape[1] * share))
     top = np.take_along_axis(lab, np.argpartition(-chroma, k - 1, axis=1)[:, :k, None], axis=1)
