@@ -186,6 +186,43 @@ def _noise(h: int = 200, w: int = 200) -> np.ndarray:
     return np.random.default_rng(0).integers(0, 255, (h, w, 3), dtype=np.uint8)
 
 
+class _Asked:
+    """A plug-in classifier that records the candidates it is asked about; reads those at
+    the x centres ``reads`` (as a d6 1 or a "lieu" temple), claims nothing else."""
+
+    def __init__(self, kind: str, open_set: bool, reads: "set[float]") -> None:
+        self.kinds, self.open_set, self.reads = (kind,), open_set, reads
+        self.asked: list[float] = []
+
+    def classify(self, frame, candidates, bodies):  # type: ignore[no-untyped-def]
+        self.asked += [c.cx for c in candidates]
+        return [ObjectRead(self.kinds[0], 1 if self.kinds[0] == "d6" else "temple", c.box, 0.99)
+                if c.cx in self.reads else None for c in candidates]
+
+
+def test_a_die_an_open_set_reader_reads_is_not_shown_to_the_others() -> None:
+    """The open-set (symbol) reader is asked first; a die it reads is not shown to the
+    other classifiers (their claims could not change it: :func:`vision.reader.best_claim`),
+    the others still are, and the pip-like reader's read of the others stands."""
+    from vision.detect import Candidate
+
+    cands = [Candidate(40.0, 40.0, 30.0, 0.9), Candidate(120.0, 40.0, 30.0, 0.9)]
+
+    class Boxes:
+        kinds = ("d6", "lieu")
+
+        def detect(self, frame: np.ndarray) -> list[Candidate]:
+            return list(cands)
+
+    symbol = _Asked("lieu", True, {40.0})
+    pips = _Asked("d6", False, {40.0, 120.0})
+    reader = Reader(detectors=[Boxes()], classifiers=[pips, symbol], warm_up=False)
+    frame = np.random.default_rng(0).integers(0, 255, (160, 200, 3), dtype=np.uint8)  # not a blank frame
+    objs = reader.read(frame, kinds={"d6", "lieu"}).objects
+    assert symbol.asked == [40.0, 120.0] and pips.asked == [120.0]
+    assert sorted((o.kind, o.value, o.status) for o in objs) == [("d6", 1, STATUS_READ), ("lieu", "temple", STATUS_READ)]
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
