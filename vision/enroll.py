@@ -91,7 +91,7 @@ class Enrollment:
         if self.emb.shape[0] != n:
             self.emb = np.full((n, d), np.nan, np.float32)
             self.emb_colour = np.zeros((n, 3), np.float32)
-        if self.emb_body.shape[0] != n:
+        if self.emb_body.shape != (n, 3):  # missing (an older store) or malformed: no colour gate
             self.emb_body = np.full((n, 3), np.nan, np.float32)
 
     def glyph_prototypes(self, kinds: Sequence[str]) -> list[Prototype]:

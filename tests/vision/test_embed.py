@@ -131,6 +131,10 @@ def test_enrollment_keeps_vectors_and_old_stores_still_load(emb: Embedder, tmp_p
     assert len(usable(ps, emb.params, body=white)) == 2
     assert usable(back.glyph_prototypes(("lieu",)), emb.params, body=white) == []
     assert np.isfinite(Enrollment().merged(back).emb_body).all()
+    # a malformed own-colour array (a damaged file) loads as unknown colours, not a crash later
+    older["emb_body"] = np.zeros((4, 2), np.float16)
+    np.savez_compressed(tmp_path / "bad.npz", **older)
+    assert all(np.isnan(p.bodies).all() for p in Enrollment.load(tmp_path / "bad.npz").glyph_prototypes(("lieu",)))
     # a store saved before the embedding (no emb arrays) loads, with no vectors
     with np.load(tmp_path / "e.npz") as z:
         old = {k: z[k] for k in z.files if k not in ("emb", "emb_colour")}
