@@ -84,3 +84,36 @@ def test_a_known_trays_opinion_comes_from_the_tray_classifiers_of_d6_json() -> N
     assert clf.tray.tray is clf.tray  # one level only
     given = PipClassifier(model=MODELS_DIR / cfg["classifiers"][0])
     assert given.tray is given  # explicit models: the same classifiers everywhere
+
+
+class ByBrightness(FakeNet):
+    """``probs`` for bright crops, ``dark`` for the others (the crop's mean decides)."""
+
+    def __init__(self, probs: list[float], dark: list[float]) -> None:
+        super().__init__(probs)
+        self.dark = np.log(np.asarray(dark, np.float64))
+
+    def __call__(self, blob: np.ndarray) -> np.ndarray:
+        out = super().__call__(blob)
+        out[blob.mean(axis=(1, 2, 3)) < 0.5] = self.dark
+        return out
+
+
+def test_a_die_the_first_network_is_sure_of_is_not_shown_to_the_second() -> None:
+    """``sure_alone`` (d6.json): the second network sees only the crops the first is not
+    sure of; the sure one keeps the first network's answer, the other gets the average."""
+    very_sure = [0.001, 0.001, 0.995, 0.001, 0.001, 0.0005, 0.0005]
+    frame = np.zeros((100, 300, 3), np.uint8)
+    frame[:, :150] = 255  # the first candidate on white, the second on black
+    cands = [Candidate(60.0, 50.0, 30.0, 0.9), Candidate(220.0, 50.0, 30.0, 0.9)]
+    a, b = ByBrightness(very_sure, SURE), FakeNet(SURE)
+    clf = _classifier(a, b)
+    clf.sure_alone = 0.99
+    p = clf.probabilities(frame, cands)
+    assert a.calls == [2] and b.calls == [1]
+    np.testing.assert_allclose(p[0], very_sure, atol=1e-6)
+    np.testing.assert_allclose(p[1], SURE, atol=1e-6)  # (SURE + SURE) / 2
+    clf.sure_alone = None  # without it: both networks on both crops, as before
+    a.calls, b.calls = [], []
+    clf.probabilities(frame, cands)
+    assert a.calls == [2] and b.calls == [2]
