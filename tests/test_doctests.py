@@ -37,6 +37,7 @@ MODULES = [
     "vision.background",
     "vision.reader",
     "vision.train.degrade",
+    "vision.train.tune",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]
 

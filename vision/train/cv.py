@@ -13,6 +13,11 @@ classifiers (and the final ones) are fine-tuned from the first stage's
 probabilities are those of the fine-tuned ones. ``--then`` again adds a third stage,
 fine-tuned from the second's (``fold_k_then2``), and so on.
 
+``--sure-alone P``: checks on the same out-of-fold dice that letting the first network
+alone read the crops it is that sure of (``d6.json`` ``sure_alone``, the speed of
+:meth:`vision.pips.PipClassifier._first_look`) changes no decision for the worse, and
+writes it only then (committed: 0.99, no decision changed of 3,324 dice).
+
 ``--degraded``: the thresholds are tuned on the out-of-fold dice as taken *and* as other
 cameras take them (:data:`vision.train.degrade.DEGRADATIONS`: JPEG 30, a webcam's
 softness, noise, white balance and JPEG), three times as many dice, so that a threshold
@@ -20,6 +25,7 @@ that only holds on clean photos is not chosen. The committed thresholds (6 Decem
 2026; CANDIES: ``../shared/data/colour-candies``)::
 
     nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final --degraded \\
+        --sure-alone 0.99 \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
                 --other-share 0.25 --lr 3e-4 --steps-cls 800" \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
@@ -61,6 +67,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Sequence
+
+import numpy as np
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -119,11 +127,12 @@ def _run_jobs(args: argparse.Namespace, jobs: Sequence[tuple[str, Path, int, int
 
 
 def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str = "",
-                degraded: bool = False) -> tuple[list[dict[str, Any]], int]:
+                degraded: bool = False, sure_alone: float | None = None) -> tuple[list[dict[str, Any]], int]:
     """Out-of-fold records (as :func:`vision.train.tune.records`) of the whole training part;
     ``stage="_then"``: those of the second stage (``--then``; ``_then2`` the third...).
     ``degraded``: the photos also as other cameras take them
-    (:data:`vision.train.degrade.DEGRADATIONS`), each version's dice counted apart."""
+    (:data:`vision.train.degrade.DEGRADATIONS`), each version's dice counted apart.
+    ``sure_alone``: as :func:`vision.train.tune.records`."""
     from vision.train.degrade import DEGRADATIONS
     from vision.train.tune import records
 
@@ -133,7 +142,7 @@ def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str =
     for name, transform in versions:
         for k in range(folds):
             r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}{stage}", detector=models / "d6_detector.onnx",
-                           det_settings=models / "d6.json", transform=transform)
+                           det_settings=models / "d6.json", transform=transform, sure_alone=sure_alone)
             recs += r
             n_true += n
             print(f"fold {k}, {name}: {n} dice, {len(r)} candidates", flush=True)
@@ -162,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--degraded", action="store_true",
                     help="tune on the out-of-fold dice as taken and as other cameras take them "
                          "(vision.train.degrade: JPEG 30, a webcam's softness, noise, white balance)")
+    ap.add_argument("--sure-alone", type=float, default=None, metavar="P",
+                    help="check out of fold that letting the first network alone read the crops it is this "
+                         "sure of (d6.json sure_alone) changes no decision for the worse; written only then "
+                         "(without it, a sure_alone already in d6.json is removed: not checked with these thresholds)")
     ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
     argv = list(sys.argv[1:] if argv is None else argv)
     recipe = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -215,6 +228,20 @@ def main(argv: list[str] | None = None) -> int:
     det = float(load_settings(args.models / "d6.json").get("thresholds", {}).get("det", 0.4))
     thr = tune(recs, n_true, args.safety, args.cost, t_det=det)
     print(json.dumps(thr), flush=True)
+    alone: dict[str, Any] = {}
+    if args.sure_alone is not None:
+        from vision.train.tune import decisions
+
+        quick, _ = oof_records(args.photos, args.work, args.folds, args.models, stage, args.degraded, args.sure_alone)
+        faces = np.array([r["face"] for r in recs])
+        both, first = decisions(recs, thr), decisions(quick, thr)
+        right = [int(((d == faces) & (faces > 0)).sum()) for d in (both, first)]
+        wrong = [int(((d > 0) & (d != faces) & (faces > 0)).sum()) for d in (both, first)]
+        alone = {"value": args.sure_alone, "decisions_changed": int((both != first).sum()),
+                 "auto": right[1], "silent": wrong[1], "kept": right[1] >= right[0] and wrong[1] <= wrong[0]}
+        print(f"sure_alone {args.sure_alone}: {alone['decisions_changed']} decisions changed out of fold; "
+              f"right automatically {right[0]} -> {right[1]}, silently wrong {wrong[0]} -> {wrong[1]}"
+              f"{'' if alone['kept'] else ': worse, not written'}", flush=True)
     if args.dry_run:
         return 0
     path = args.models / "d6.json"
@@ -239,10 +266,15 @@ def main(argv: list[str] | None = None) -> int:
                                       + (" -- " + " ".join(recipe) if recipe else "")}
         print(f"final classifiers (trained on the whole training part) copied to {args.models}", flush=True)
     meta["thresholds"] = {k: v for k, v in thr.items() if not k.startswith("_")}
+    if alone.get("kept"):
+        meta["sure_alone"] = args.sure_alone
+    elif alone or "sure_alone" in meta:  # checked and worse, or not checked with these classifiers
+        meta.pop("sure_alone", None)
     meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train"
                               + (", as taken and degraded (JPEG 30, webcam)" if args.degraded else ""),
                      "safety": args.safety, "cost": args.cost,
                      **({"then": args.then if len(args.then) > 1 else args.then[0]} if args.then else {}),
+                     **({"sure_alone": alone} if alone else {}),
                      **{k[1:].replace("calib_", "oof_"): v for k, v in thr.items() if k.startswith("_")}}
     path.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"thresholds written to {path} ({time.time() - t0:.0f} s in all)")

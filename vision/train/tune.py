@@ -38,12 +38,14 @@ from vision.result import ObjectRead
 def records(folder: Path, split: str, models: Path, detector: Path | None = None,
             det_settings: Path | None = None,
             transform: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None,
-            ) -> tuple[list[dict[str, Any]], int]:
+            sure_alone: float | None = None) -> tuple[list[dict[str, Any]], int]:
     """Per candidate (detector threshold 0.05): score, 7 probabilities, true face or 0.
     The classifiers are those of ``models``; the detector is ``detector`` (default: the
     one in ``models``) with the input size of ``det_settings`` (default: ``models``).
     ``transform(photo, rng)``: each photo as another camera takes it
-    (:mod:`vision.train.degrade`; ``rng`` seeded by the photo's place in the split)."""
+    (:mod:`vision.train.degrade`; ``rng`` seeded by the photo's place in the split).
+    ``sure_alone``: the classifiers' first network alone reads the crops it is that sure
+    of (:attr:`vision.pips.PipClassifier.sure_alone`); default: every network on every crop."""
     import cv2
 
     cfg = load_settings(models / "d6.json")
@@ -51,6 +53,7 @@ def records(folder: Path, split: str, models: Path, detector: Path | None = None
     det = DiceDetector(detector or models / "d6_detector.onnx", det_size=dcfg["det_size"], stride=dcfg["stride"],
                        threshold=0.05)
     clf = PipClassifier([models / n for n in cfg.get("classifiers", ["d6_classifier.onnx"])], settings=cfg)
+    clf.sure_alone = sure_alone
     recs: list[dict[str, Any]] = []
     n_true = 0
     for i, ph in enumerate(list_photos(folder, split)):
@@ -111,6 +114,27 @@ def tune(recs: list[dict[str, Any]], n_true: int, safety: float, cost: float = 2
             "margin": round(choice[2], 3), "_calib_found": n_found, "_calib_true": n_true,
             "_calib_auto": int(choice[0]), "_calib_silent": int(choice[3]),
             "_calib_wrong_best": int(wrong.sum())}
+
+
+def decisions(recs: list[dict[str, Any]], thr: dict[str, float]) -> np.ndarray:
+    """Per record, what the rule ``thr`` makes of it: -1 dropped (detector or "not a
+    die"), 0 pending, else the face read.
+
+    >>> r = [{"score": 0.9, "p": np.array([.01, .01, .9, .02, .02, .02, .02]), "face": 3},
+    ...      {"score": 0.9, "p": np.array([.3, .3, .1, .1, .1, .05, .05]), "face": 1},
+    ...      {"score": 0.1, "p": np.array([.9, .02, .02, .02, .02, .01, .01]), "face": 0}]
+    >>> decisions(r, {"det": 0.35, "not_a_die": 0.6, "confidence": 0.76, "margin": 0.0}).tolist()
+    [3, 0, -1]
+    """
+    score = np.array([r["score"] for r in recs])
+    p = np.array([r["p"] for r in recs])
+    faces = p[:, :6]
+    order = np.argsort(-faces, axis=1)
+    top = faces[np.arange(len(p)), order[:, 0]]
+    second = faces[np.arange(len(p)), order[:, 1]]
+    read = (top >= thr["confidence"]) & (top - second >= thr["margin"])
+    out = np.where(read, order[:, 0] + 1, 0)
+    return np.where((score >= thr["det"]) & (p[:, 6] < thr["not_a_die"]), out, -1)
 
 
 def main(argv: list[str] | None = None) -> int:
