@@ -49,6 +49,7 @@ import numpy as np  # noqa: E402
 
 from vision.eval import Tally, match  # noqa: E402
 from vision.labelled import Label, list_photos, load_labels, shared_photos_dir  # noqa: E402
+from vision.train.degrade import jpeg, webcam as degrade  # noqa: E402  (a webcam's softness, noise, white balance, JPEG)
 
 Frame = tuple[np.ndarray, list[Label]]
 Make = Callable[[np.ndarray, list[Label], np.random.Generator], Frame]
@@ -133,13 +134,6 @@ def _into_webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator,
     return frame, map_labels(labels, H)
 
 
-def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A webcam's softness, noise, white balance and JPEG 30-60 (:func:`vision.train.degrade.webcam`)."""
-    from vision.train.degrade import webcam as degraded
-
-    return degraded(img, rng)
-
-
 def small(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
     return _into_webcam(img, labels, rng, tilt=False)
 
@@ -150,8 +144,6 @@ def webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Fr
 
 
 def jpeg30(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
-    from vision.train.degrade import jpeg
-
     return jpeg(img, 30), labels
 
 
@@ -163,7 +155,7 @@ PHOTO_CONDITIONS: list[tuple[str, Make | None]] = [
 
 def white_d6(seed: int, degraded: bool, size: tuple[int, int] = WEBCAM) -> Frame:
     """A rendered tray of plain white d6 (no markers) with dice of 25-35 px in a
-    ``size`` frame, tilted 15-30°; ``degraded``: through :func:`degrade`."""
+    ``size`` frame, tilted 15-30°; ``degraded``: through :func:`vision.train.degrade.webcam`."""
     from vision.synth import SceneSpec, render_tray
 
     rng = np.random.default_rng(10_000 + seed)

@@ -36,6 +36,7 @@ MODULES = [
     "vision.die_colour",
     "vision.background",
     "vision.reader",
+    "vision.pips",
     "vision.train.degrade",
     "vision.train.tune",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),

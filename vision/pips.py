@@ -46,7 +46,7 @@ from .detect import Candidate
 from .nets import MODELS_DIR, load_net, load_settings
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["PipClassifier", "crop", "to_blob"]
+__all__ = ["PipClassifier", "crop", "judge", "to_blob"]
 
 NOT_A_DIE = 6
 TTA_BELOW = 0.93  # a second look (eight views) at a die whose best class is under this
@@ -182,18 +182,37 @@ class PipClassifier:
         return out
 
     def decide(self, cand: Candidate, p: np.ndarray) -> ObjectRead | None:
-        if float(p[NOT_A_DIE]) >= self.not_a_die:
+        judged = judge(p, self.not_a_die, self.confidence, self.margin)
+        if judged is None:
             return None
+        face, ok = judged
         faces = p[:6]
         order = np.argsort(-faces)
-        best, second = int(order[0]), int(order[1])
-        conf = float(faces[best])
-        ok = conf >= self.confidence and conf - float(faces[second]) >= self.margin
         cands = tuple((int(k) + 1, round(float(faces[k]), 4)) for k in order[:3] if faces[k] >= 0.01)
-        if not math.isfinite(conf):
-            return None
         return ObjectRead(
-            kind=self.kind, value=best + 1, box=cand.box, confidence=conf,
+            kind=self.kind, value=face, box=cand.box, confidence=float(faces[face - 1]),
             status=STATUS_READ if ok else STATUS_PENDING,
             candidates=cands if not ok else (),
         )
+
+
+def judge(p: np.ndarray, not_a_die: float, confidence: float, margin: float) -> tuple[int, bool] | None:
+    """The read rule on one crop's 7 probabilities (faces 1..6, not a die): ``None`` for
+    "not a die" (or no number), else the best face and whether it is read (at least
+    ``confidence``, and ahead of the second face by ``margin``), pending otherwise.
+
+    >>> judge(np.array([.01, .01, .9, .02, .02, .02, .02]), 0.6, 0.76, 0.0)
+    (3, True)
+    >>> judge(np.array([.4, .3, .1, .1, .05, .03, .02]), 0.6, 0.76, 0.0)
+    (1, False)
+    >>> judge(np.array([.05, .05, .05, .05, .05, .05, .7]), 0.6, 0.76, 0.0) is None
+    True
+    """
+    if float(p[NOT_A_DIE]) >= not_a_die:
+        return None
+    faces = p[:6]
+    order = np.argsort(-faces)
+    conf, second = float(faces[order[0]]), float(faces[order[1]])
+    if not math.isfinite(conf):
+        return None
+    return int(order[0]) + 1, conf >= confidence and conf - second >= margin

@@ -149,6 +149,26 @@ def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str =
     return recs, n_true
 
 
+def check_sure_alone(recs: list[dict[str, Any]], quick: list[dict[str, Any]], thr: dict[str, float],
+                     value: float) -> dict[str, Any]:
+    """What reading with ``sure_alone`` = ``value`` (records ``quick``) changes against the
+    whole ensemble (``recs``, the same candidates) under the rule ``thr``: decisions
+    changed, right automatically and silently wrong with it, and whether it is kept (no
+    worse on either count)."""
+    from vision.train.tune import decisions
+
+    faces = np.array([r["face"] for r in recs])
+    both, first = decisions(recs, thr), decisions(quick, thr)
+    right = [int(((d == faces) & (faces > 0)).sum()) for d in (both, first)]
+    wrong = [int(((d > 0) & (d != faces) & (faces > 0)).sum()) for d in (both, first)]
+    out = {"value": value, "decisions_changed": int((both != first).sum()),
+           "auto": right[1], "silent": wrong[1], "kept": right[1] >= right[0] and wrong[1] <= wrong[0]}
+    print(f"sure_alone {value}: {out['decisions_changed']} decisions changed out of fold; right automatically "
+          f"{right[0]} -> {right[1]}, silently wrong {wrong[0]} -> {wrong[1]}"
+          f"{'' if out['kept'] else ': worse, not written'}", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("photos", type=Path)
@@ -209,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
 
     _run_jobs(args, [(split, out, seed, args.steps_cls, rec) for split, out, seed, rec in to_do(lambda _: recipe)],
               detector, t0)
+
     def fine_tune(then: list[str], prev: str) -> Callable[[Path], list[str]]:
         """The recipe of a stage: ``then``, from the previous stage's (``prev``) classifiers."""
         return lambda first: then + ["--finetune", str(first.with_name(first.name + prev))]
@@ -230,18 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(thr), flush=True)
     alone: dict[str, Any] = {}
     if args.sure_alone is not None:
-        from vision.train.tune import decisions
-
         quick, _ = oof_records(args.photos, args.work, args.folds, args.models, stage, args.degraded, args.sure_alone)
-        faces = np.array([r["face"] for r in recs])
-        both, first = decisions(recs, thr), decisions(quick, thr)
-        right = [int(((d == faces) & (faces > 0)).sum()) for d in (both, first)]
-        wrong = [int(((d > 0) & (d != faces) & (faces > 0)).sum()) for d in (both, first)]
-        alone = {"value": args.sure_alone, "decisions_changed": int((both != first).sum()),
-                 "auto": right[1], "silent": wrong[1], "kept": right[1] >= right[0] and wrong[1] <= wrong[0]}
-        print(f"sure_alone {args.sure_alone}: {alone['decisions_changed']} decisions changed out of fold; "
-              f"right automatically {right[0]} -> {right[1]}, silently wrong {wrong[0]} -> {wrong[1]}"
-              f"{'' if alone['kept'] else ': worse, not written'}", flush=True)
+        alone = check_sure_alone(recs, quick, thr, args.sure_alone)
     if args.dry_run:
         return 0
     path = args.models / "d6.json"

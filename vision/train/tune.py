@@ -31,7 +31,7 @@ from vision.detect import DiceDetector
 from vision.eval import match
 from vision.labelled import list_photos, load_labels
 from vision.nets import load_settings
-from vision.pips import PipClassifier
+from vision.pips import PipClassifier, judge
 from vision.result import ObjectRead
 
 
@@ -117,8 +117,9 @@ def tune(recs: list[dict[str, Any]], n_true: int, safety: float, cost: float = 2
 
 
 def decisions(recs: list[dict[str, Any]], thr: dict[str, float]) -> np.ndarray:
-    """Per record, what the rule ``thr`` makes of it: -1 dropped (detector or "not a
-    die"), 0 pending, else the face read.
+    """Per record, what the rule ``thr`` makes of it (the run-time rule,
+    :func:`vision.pips.judge`): -1 dropped (detector or "not a die"), 0 pending, else
+    the face read.
 
     >>> r = [{"score": 0.9, "p": np.array([.01, .01, .9, .02, .02, .02, .02]), "face": 3},
     ...      {"score": 0.9, "p": np.array([.3, .3, .1, .1, .1, .05, .05]), "face": 1},
@@ -126,15 +127,11 @@ def decisions(recs: list[dict[str, Any]], thr: dict[str, float]) -> np.ndarray:
     >>> decisions(r, {"det": 0.35, "not_a_die": 0.6, "confidence": 0.76, "margin": 0.0}).tolist()
     [3, 0, -1]
     """
-    score = np.array([r["score"] for r in recs])
-    p = np.array([r["p"] for r in recs])
-    faces = p[:, :6]
-    order = np.argsort(-faces, axis=1)
-    top = faces[np.arange(len(p)), order[:, 0]]
-    second = faces[np.arange(len(p)), order[:, 1]]
-    read = (top >= thr["confidence"]) & (top - second >= thr["margin"])
-    out = np.where(read, order[:, 0] + 1, 0)
-    return np.where((score >= thr["det"]) & (p[:, 6] < thr["not_a_die"]), out, -1)
+    out = []
+    for r in recs:
+        judged = None if r["score"] < thr["det"] else judge(r["p"], thr["not_a_die"], thr["confidence"], thr["margin"])
+        out.append(-1 if judged is None else judged[0] if judged[1] else 0)
+    return np.array(out, np.int64)
 
 
 def main(argv: list[str] | None = None) -> int:
