@@ -117,3 +117,23 @@ def test_a_die_the_first_network_is_sure_of_is_not_shown_to_the_second() -> None
     a.calls, b.calls = [], []
     clf.probabilities(frame, cands)
     assert a.calls == [2] and b.calls == [2]
+
+
+def test_a_crop_the_first_network_is_sure_is_no_die_is_not_shown_to_the_second() -> None:
+    """``sure_alone`` also spares the second network the crops the first calls "not a die"
+    at that probability (a bowl of candies in a d6 step: some forty per photo); a crop
+    it calls "not a die" less surely is still averaged with the second."""
+    sure_not = [0.001, 0.001, 0.001, 0.001, 0.001, 0.0, 0.995]
+    fairly_not = [0.02, 0.02, 0.02, 0.02, 0.02, 0.0, 0.9]
+    frame = np.zeros((100, 300, 3), np.uint8)
+    frame[:, :150] = 255
+    cands = [Candidate(60.0, 50.0, 30.0, 0.9), Candidate(220.0, 50.0, 30.0, 0.9)]
+    second = [0.04, 0.04, 0.04, 0.04, 0.04, 0.0, 0.8]
+    a, b = ByBrightness(sure_not, fairly_not), FakeNet(second)
+    clf = _classifier(a, b)
+    clf.sure_alone = 0.99
+    p = clf.probabilities(frame, cands)
+    assert a.calls == [2] and b.calls == [1]
+    np.testing.assert_allclose(p[0], sure_not, atol=1e-6)
+    np.testing.assert_allclose(p[1], (np.array(fairly_not) + np.array(second)) / 2, atol=1e-6)
+    assert clf.classify(frame, cands) == [None, None]
