@@ -221,3 +221,63 @@ def test_candy_crops_are_the_fit_candies_cut_as_a_die_is() -> None:
     finally:
         gem_data.list_gem_photos = real  # type: ignore[assignment]
     assert seen == ["fit"]
+
+
+def test_candy_scenes_show_the_fit_candies_at_a_die_size() -> None:
+    """The trays with no die of ``train_d6 --candies`` for the detector: the candies' fit
+    photos only, each scaled so that its median candy is as large as a die at the
+    detector's input."""
+    from tests.helpers import shared_data
+    from vision.gem_data import list_gem_photos, load_gem_labels
+    from vision.train.train_d6 import candy_scenes
+
+    folder = shared_data("colour-candies") / "colour-candies"
+    scenes = candy_scenes(folder, die_px=20.0)
+    fit = list_gem_photos(folder, "fit")
+    assert len(scenes) == len(fit) > 50
+    assert not set(p.path.name for p in fit) & set(p.path.name for p in list_gem_photos(folder, "test"))
+    img, base = scenes[0]
+    assert img.shape == (1080, 1920, 3)
+    sides = [lab.side for lab in load_gem_labels(fit[0], 1920, 1080)]
+    assert float(np.median(sides)) * base == pytest.approx(20.0)
+    assert candy_scenes(folder, die_px=40.0)[0][1] == pytest.approx(2 * base)
+
+
+@NEEDS_TORCH
+def test_load_folded_gives_back_the_exported_networks() -> None:
+    """``train_d6 --finetune`` starts from the committed ONNX files: the torch networks
+    rebuilt from them (BatchNorms folded) answer as ``cv2.dnn`` does, detector and
+    classifier; a file of another shape is refused."""
+    import cv2
+    import torch
+
+    from vision.train.nets_torch import CentreNet
+    from vision.train.train_d6 import crop_net_from_onnx, load_folded
+
+    models = ROOT / "vision" / "models"
+    for net, name, shape in [(load_folded(CentreNet(), models / "d6_detector.onnx"), "d6_detector.onnx", (1, 3, 320, 320)),
+                             (crop_net_from_onnx(models / "d6_classifier.onnx"), "d6_classifier.onnx", (3, 3, 48, 48))]:
+        x = np.random.default_rng(0).random(shape, dtype=np.float32)
+        cvnet = cv2.dnn.readNetFromONNX(str(models / name))
+        cvnet.setInput(x)
+        net.eval()
+        with torch.no_grad():
+            assert np.abs(cvnet.forward() - net(torch.from_numpy(x)).numpy()).max() < 1e-4, name
+    with pytest.raises(ValueError, match="convolutions"):
+        load_folded(CentreNet(), models / "d6_classifier.onnx")
+
+
+@pytest.mark.slow
+@NEEDS_TORCH
+@NEEDS_PHOTOS
+def test_train_only_the_detector_fine_tuned_with_candy_trays(tmp_path: Path) -> None:
+    from tests.helpers import shared_data
+
+    candies = shared_data("colour-candies") / "colour-candies"
+    res = subprocess.run([sys.executable, "-m", "vision.train.train_d6", str(PHOTOS), "--out", str(tmp_path), "--smoke",
+                          "--only-det", "--finetune", str(ROOT / "vision" / "models"), "--candies", str(candies)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert (tmp_path / "d6_detector.onnx").exists() and not (tmp_path / "d6_classifier.onnx").exists()
+    meta = json.loads((tmp_path / "d6.json").read_text())
+    assert meta["classifiers"] == [] and meta["trained"]["candies"]["folder"] == "colour-candies"

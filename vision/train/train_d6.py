@@ -140,11 +140,13 @@ def _in_patch(m: np.ndarray, labels: list[Any], scale: float) -> list[tuple[floa
     return out
 
 
-def det_sample(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def det_sample(img: np.ndarray, labels: list[Label], rng: np.random.Generator,
+               base: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One training patch (3 x PATCH x PATCH float) and its target (5 x P/4 x P/4:
-    heat, log side, off x, off y, mask)."""
+    heat, log side, off x, off y, mask). ``base``: the photo's scale before the random
+    zoom (default: the photo's longer side to DET_SIZE, as the reader's first look)."""
     h, w = img.shape[:2]
-    base = DET_SIZE / max(h, w)
+    base = DET_SIZE / max(h, w) if base is None else base
     scale = base * math.exp(rng.uniform(math.log(0.7), math.log(1.4)))
     angle = float(rng.uniform(0, 360))
     flip = bool(rng.random() < 0.5)
@@ -182,12 +184,13 @@ def det_loss(out: Any, tgt: Any) -> Any:
 
 def fit_centre_net(next_batch: Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]], steps: int,
                    seed: int, width: tuple[int, int, int, int, int] | None = None, minutes: float | None = None,
-                   log: Any = print, tag: str = "") -> tuple[Any, int]:
+                   log: Any = print, tag: str = "", init: Path | None = None, lr: float = 4e-3) -> tuple[Any, int]:
     """The training loop every centre network shares (the d6, gem, d10 and object
     detectors): a :class:`~vision.train.nets_torch.CentreNet` (``width``: its default
-    if None) fitted by AdamW with a one-cycle schedule on ``next_batch(rng)`` (inputs,
-    targets), :func:`det_loss`; stops after ``steps`` or ``minutes`` of wall time. Torch's
-    and numpy's draws both come from ``seed``. Returns the network (eval mode) and the
+    if None; ``init``: an exported one to fine-tune, :func:`load_folded`) fitted by AdamW
+    with a one-cycle schedule peaking at ``lr`` on ``next_batch(rng)`` (inputs, targets),
+    :func:`det_loss`; stops after ``steps`` or ``minutes`` of wall time. Torch's and
+    numpy's draws both come from ``seed``. Returns the network (eval mode) and the
     number of steps done."""
     import torch
 
@@ -196,9 +199,13 @@ def fit_centre_net(next_batch: Callable[[np.random.Generator], tuple[np.ndarray,
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = CentreNet() if width is None else CentreNet(width)
-    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=max(steps, 1), pct_start=0.1)
-    net.train()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+    if init is None:
+        net.train()
+    else:
+        load_folded(net, init)
+        freeze_norms(net)
     t0 = time.time()
     avg = None
     done = 0
@@ -221,17 +228,48 @@ def fit_centre_net(next_batch: Callable[[np.random.Generator], tuple[np.ndarray,
     return net, done
 
 
-def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed: int, batch: int = 12, log: Any = print) -> Any:
+def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed: int, batch: int = 12, log: Any = print,
+                   empty: Sequence[tuple[np.ndarray, float]] = (), empty_share: float = 0.0,
+                   init: Path | None = None, lr: float = 4e-3) -> Any:
+    """The die-centre detector (from scratch, or fine-tuned from the exported ``init``).
+    ``empty``: photos with no die (and the scale to show each at, see
+    :func:`candy_scenes`), a share ``empty_share`` of the patches: whatever is in them is
+    no die."""
     def next_batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         xs, ts = [], []
         for _ in range(batch):
-            img, labels = data[int(rng.integers(len(data)))]
-            x, t = det_sample(img, labels, rng)
+            if empty and rng.random() < empty_share:
+                img, base = empty[int(rng.integers(len(empty)))]
+                x, t = det_sample(img, [], rng, base=base)
+            else:
+                img, labels = data[int(rng.integers(len(data)))]
+                x, t = det_sample(img, labels, rng)
             xs.append(x)
             ts.append(t)
         return np.stack(xs), np.stack(ts)
 
-    return fit_centre_net(next_batch, steps, seed, log=log, tag="det ")[0]
+    return fit_centre_net(next_batch, steps, seed, log=log, tag="det ", init=init, lr=lr)[0]
+
+
+def candy_scenes(folder: Path, die_px: float = 20.0) -> list[tuple[np.ndarray, float]]:
+    """The ``fit`` photos of the colour-candies set (its ``test`` photos are never used),
+    each with the scale that shows its candies at ``die_px``, a die's side at the
+    detector's input in the reader's first look at a 640 px photo: trays with no die for
+    :func:`train_detector`. In a d6 step the detector proposed some forty candies per
+    photo, each then classified (and refused) by the pip networks."""
+    from vision.gem_data import list_gem_photos, load_gem_labels
+
+    out = []
+    for ph in list_gem_photos(folder, "fit"):
+        img = cv2.imread(str(ph.path))
+        if img is None:
+            continue
+        sides = [lab.side for lab in load_gem_labels(ph, img.shape[1], img.shape[0])]
+        if sides:
+            out.append((img, die_px / float(np.median(sides))))
+    if not out:
+        raise SystemExit(f"no labelled candy in the fit photos of {folder}")
+    return out
 
 
 # -- classifier -----------------------------------------------------------------------
@@ -440,36 +478,65 @@ def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int,
     return xs, ys
 
 
-def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
-    """A :class:`~vision.train.nets_torch.CropNet` holding the weights of an exported
-    classifier (the export folds each BatchNorm into its convolution: the BatchNorm is
-    set to the identity plus the folded bias, and must stay in eval mode while
-    fine-tuning, see :func:`train_classifier`)."""
+def load_folded(net: Any, path: Path) -> Any:
+    """Load into ``net`` (a :class:`~vision.train.nets_torch.CropNet` or ``CentreNet``)
+    the weights of its exported ONNX file. The export folds each BatchNorm into its
+    convolution, so each BatchNorm is set to the identity plus the folded bias and must
+    stay in eval mode while fine-tuning (see :func:`freeze_norms`). The ONNX convolutions
+    are taken in graph order, the network's in the order of its modules (the same for
+    these networks); a linear layer is taken by name. Returns ``net``."""
     import onnx
     import torch
     from onnx import numpy_helper
 
-    from vision.train.nets_torch import CropNet
-
     model = onnx.load(str(path))
     weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    net = CropNet(n_classes)
-    blocks = [m for m in net.features if isinstance(m, torch.nn.Sequential)]
-    if len(blocks) != len(convs):
-        raise ValueError(f"{path}: {len(convs)} convolutions, CropNet has {len(blocks)}")
+    mods = list(net.modules())
+    pairs = [(m, mods[i + 1] if i + 1 < len(mods) and isinstance(mods[i + 1], torch.nn.BatchNorm2d) else None)
+             for i, m in enumerate(mods) if isinstance(m, torch.nn.Conv2d)]
+    if len(pairs) != len(convs):
+        raise ValueError(f"{path}: {len(convs)} convolutions, {type(net).__name__} has {len(pairs)}")
+
+    def put(param: Any, name: str) -> None:
+        value = torch.from_numpy(weights[name].copy())
+        if tuple(param.shape) != tuple(value.shape):
+            raise ValueError(f"{path}: {name} is {tuple(value.shape)}, the network wants {tuple(param.shape)}")
+        param.copy_(value)
+
     with torch.no_grad():
-        for block, node in zip(blocks, convs):
-            conv: Any = block[0]
-            bn: Any = block[1]
-            conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+        for (conv, bn), node in zip(pairs, convs):
+            put(conv.weight, node.input[1])
+            if bn is None:
+                put(conv.bias, node.input[2])
+                continue
             bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+            put(bn.bias, node.input[2])
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        net.fc.weight.copy_(torch.from_numpy(weights["fc.weight"].copy()))
-        net.fc.bias.copy_(torch.from_numpy(weights["fc.bias"].copy()))
+        for name, mod in net.named_modules():
+            if isinstance(mod, torch.nn.Linear):
+                put(mod.weight, f"{name}.weight")
+                put(mod.bias, f"{name}.bias")
     return net
+
+
+def freeze_norms(net: Any) -> None:
+    """Training mode with every BatchNorm in eval mode (a network from :func:`load_folded`)."""
+    import torch
+
+    net.train()
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
+def crop_net_from_onnx(path: Path, n_classes: int = 7) -> Any:
+    """A :class:`~vision.train.nets_torch.CropNet` holding the weights of an exported
+    classifier (:func:`load_folded`)."""
+    from vision.train.nets_torch import CropNet
+
+    return load_folded(CropNet(n_classes), path)
 
 
 def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list[tuple[float, float, float]]], steps: int, seed: int,
@@ -493,10 +560,7 @@ def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
     if init is not None:
-        net.train()
-        for m in net.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.eval()
+        freeze_norms(net)
     n_neg = batch // 5
     t0 = time.time()
     avg = None
@@ -581,8 +645,11 @@ def _parser() -> argparse.ArgumentParser:
                     help="render N crops of dice of other kinds (vision.train.numeral_faces) as "
                          "'not a die' (half of the not-a-die share of each batch)")
     ap.add_argument("--finetune", type=Path, default=None, metavar="DIR",
-                    help="start each classifier from the one of the same name in DIR (e.g. vision/models) "
-                         "instead of from scratch")
+                    help="start each classifier (and the detector, when it is trained here) from the one of "
+                         "the same name in DIR (e.g. vision/models) instead of from scratch")
+    ap.add_argument("--only-det", action="store_true", help="train (or fine-tune) the detector only")
+    ap.add_argument("--lr-det", type=float, default=None,
+                    help="peak learning rate of the detector (default 4e-3; 1e-3 with --finetune)")
     ap.add_argument("--lr", type=float, default=None,
                     help="peak learning rate of the classifiers (default 3e-3; 6e-4 with --finetune)")
     ap.add_argument("--parts", type=float, default=0.0, metavar="N",
@@ -600,11 +667,13 @@ def _parser() -> argparse.ArgumentParser:
                          "(--other-dice, --dots; default 0.5)")
     ap.add_argument("--candies", type=Path, default=None, metavar="DIR",
                     help="the colour-candies folder: crops of its fit photos' candies as 'not a die' "
-                         "(train_d6.candy_crops)")
+                         "(train_d6.candy_crops); and, when the detector is trained here, its fit photos as "
+                         "trays with no die (train_d6.candy_scenes)")
     ap.add_argument("--candy-crops", type=int, default=3000, metavar="N",
                     help="how many candy crops to cut (default 3000)")
     ap.add_argument("--candy-share", type=float, default=0.25, metavar="P",
-                    help="share of each batch's not-a-die crops taken from the candy crops (default 0.25)")
+                    help="share of each batch's not-a-die crops taken from the candy crops, and of the "
+                         "detector's patches taken from the candy photos (default 0.25)")
     ap.add_argument("--camera", type=float, default=0.0, metavar="P",
                     help="share of the crops seen as by another camera: oblique, small, soft, another "
                          "white balance (train_d6.camera_jitter; default 0)")
@@ -672,7 +741,7 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
                     "candies": None if args.candies is None else {"folder": args.candies.name, "crops": args.candy_crops,
                                                                   "share": args.candy_share},
-                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
+                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr, "lr_det": args.lr_det,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
@@ -688,7 +757,11 @@ def _detector(args: argparse.Namespace, data: list[tuple[np.ndarray, list[Label]
             print(f"--skip-det: no {det_path}", file=sys.stderr)
             return None
         return det_path
-    det = train_detector(data, steps, args.seed, batch=2 if args.smoke else 12)
+    empty = [] if args.candies is None else candy_scenes(args.candies)
+    init = None if args.finetune is None else args.finetune / "d6_detector.onnx"
+    det = train_detector(data, steps, args.seed, batch=2 if args.smoke else 12, empty=empty,
+                         empty_share=args.candy_share if empty else 0.0, init=init,
+                         lr=args.lr_det or (1e-3 if init is not None else 4e-3))
     export(det, (1, 3, DET_SIZE, DET_SIZE), det_path)
     return det_path
 
@@ -715,6 +788,10 @@ def main(argv: list[str] | None = None) -> int:
     det_path = _detector(args, data, steps_det)
     if det_path is None:
         return 1
+    if args.only_det:
+        _write_meta(args, [], len(data), steps_det, 0, time.time() - t0)
+        print(f"detector done in {time.time() - t0:.0f} s -> {det_path}")
+        return 0
     negs = mine_negatives(det_path, data, args.seed + 2, parts=args.parts, wide=args.wide)
     print(f"{sum(len(n) for n in negs)} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
     others = None

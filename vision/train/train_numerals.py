@@ -201,7 +201,7 @@ def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
-    from vision.train.train_d6 import crop_net_from_onnx
+    from vision.train.train_d6 import crop_net_from_onnx, freeze_norms
 
     if init is None:
         net = CropNet(n_classes=n_classes)
@@ -213,11 +213,10 @@ def train(xs: np.ndarray, ys: np.ndarray, steps: int, seed: int, batch: int = 64
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
     t0 = time.time()
     avg = None
-    net.train()
-    if init is not None:
-        for m in net.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.eval()
+    if init is None:
+        net.train()
+    else:
+        freeze_norms(net)
     for step in range(steps):
         idx = rng.integers(len(xs), size=batch)
         b = np.stack([np.rot90(xs[k], int(rng.integers(4))) for k in idx])
