@@ -281,3 +281,24 @@ def test_train_only_the_detector_fine_tuned_with_candy_trays(tmp_path: Path) -> 
     assert (tmp_path / "d6_detector.onnx").exists() and not (tmp_path / "d6_classifier.onnx").exists()
     meta = json.loads((tmp_path / "d6.json").read_text())
     assert meta["classifiers"] == [] and meta["trained"]["candies"]["folder"] == "colour-candies"
+
+
+def test_render_set_gives_labelled_white_d6_trays_the_same_for_the_same_seed() -> None:
+    """``train_d6 --renders N``: N rendered trays of plain white d6, labelled as the
+    photos are (a face 1-6 and the box of the die as seen, inside the frame)."""
+    from vision.train.train_d6 import render_set
+
+    trays = render_set(3, 700_000)
+    assert len(trays) == 3
+    for img, labels in trays:
+        h, w = img.shape[:2]
+        assert img.dtype == np.uint8 and (w, h) in {(1280, 960), (1280, 720), (960, 720)}
+        assert 6 <= len(labels) <= 12
+        for lab in labels:
+            x, y, bw, bh = lab.box
+            assert lab.face in range(1, 7) and 0 <= x and x + bw <= w and 0 <= y and y + bh <= h
+            die = img[int(y + bh * 0.3):int(y + bh * 0.7), int(x + bw * 0.3):int(x + bw * 0.7)]
+            assert np.median(die) > 150  # a white die, not the dark felt
+    again = render_set(1, 700_000)[0]
+    assert np.array_equal(again[0], trays[0][0]) and again[1] == trays[0][1]
+    assert not np.array_equal(render_set(1, 700_001)[0][0][:100], trays[0][0][:100])

@@ -70,6 +70,25 @@ def load_set(folder: Path, split: str, limit: int | None = None,
     return out
 
 
+def render_set(n: int, seed: int) -> list[tuple[np.ndarray, list[Label]]]:
+    """``n`` rendered trays of plain white d6 (:func:`vision.synth.render_tray`, no
+    markers, on its dark felt under a random light; seeds ``seed``, ``seed + 1``...), labelled as the
+    photos are (the box of each die as seen): dice for the classifiers to learn besides
+    the photos'. Without them, clean white d6 on a dark felt were called "not a die" at
+    0.8-0.99: the dot negatives (``--dots``) look like them to a network that never saw
+    a plain white die on a plain floor."""
+    from vision.synth import SceneSpec, render_tray
+
+    out = []
+    for i in range(n):
+        rng = np.random.default_rng(seed + i)
+        size = ((1280, 960), (1280, 720), (960, 720))[int(rng.integers(3))]
+        scene = render_tray(seed + i, kinds=["d6"], spec=SceneSpec(size=size, markers=False), with_background=False)
+        out.append((scene.image, [Label(int(lab.value), tuple(float(v) for v in lab.box))  # type: ignore[arg-type]
+                                  for lab in scene.labels]))
+    return out
+
+
 def colour_jitter(img: np.ndarray, rng: np.random.Generator, hue: bool = True) -> np.ndarray:
     """Hue shift, saturation, brightness, contrast, blur, noise (uint8 BGR in and out)."""
     if hue and rng.random() < 0.8:
@@ -647,6 +666,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--finetune", type=Path, default=None, metavar="DIR",
                     help="start each classifier (and the detector, when it is trained here) from the one of "
                          "the same name in DIR (e.g. vision/models) instead of from scratch")
+    ap.add_argument("--renders", type=int, default=0, metavar="N",
+                    help="learn also from N rendered trays of plain white d6 (train_d6.render_set; default 0)")
     ap.add_argument("--only-det", action="store_true", help="train (or fine-tune) the detector only")
     ap.add_argument("--lr-det", type=float, default=None,
                     help="peak learning rate of the detector (default 4e-3; 1e-3 with --finetune)")
@@ -741,7 +762,7 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
                     "candies": None if args.candies is None else {"folder": args.candies.name, "crops": args.candy_crops,
                                                                   "share": args.candy_share},
-                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr, "lr_det": args.lr_det,
+                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr, "lr_det": args.lr_det, "renders": args.renders,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
@@ -779,6 +800,8 @@ def main(argv: list[str] | None = None) -> int:
     data = load_set(args.photos, args.split, limit=2 if args.smoke else None, fixes=not args.labels_as_given)
     for folder in args.extra:
         data += load_set(folder, "all", fixes=not args.labels_as_given)
+    if args.renders:
+        data += render_set(2 if args.smoke else args.renders, 700_000 + 1000 * args.seed)
     if not data:
         print(f"no labelled photos in {args.photos}", file=sys.stderr)
         return 1
