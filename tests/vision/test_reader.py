@@ -223,6 +223,38 @@ def test_a_die_an_open_set_reader_reads_is_not_shown_to_the_others() -> None:
     assert sorted((o.kind, o.value, o.status) for o in objs) == [("d6", 1, STATUS_READ), ("lieu", "temple", STATUS_READ)]
 
 
+def test_a_pip_read_is_weighed_again_against_the_symbol_reader_at_the_general_detectors_box() -> None:
+    """The die-centre detector's box on a symbol die can sit off the die, where the
+    symbol reader finds nothing and the pip networks read a face; the general (object)
+    detector's box over the same die is shown to the symbol reader, whose read then
+    stands (:meth:`Reader._open_set_again`). A pip read with no general box over it, or
+    where the symbol reader finds nothing either, stays."""
+    from vision.detect import Candidate
+
+    class Dice:
+        kinds = ("d6",)
+
+        def detect(self, frame: np.ndarray) -> list[Candidate]:
+            return [Candidate(48.0, 48.0, 30.0, 0.9), Candidate(120.0, 40.0, 30.0, 0.9),
+                    Candidate(170.0, 120.0, 30.0, 0.9)]
+
+    class General:
+        kinds = ("lieu",)
+        general = True
+
+        def detect(self, frame: np.ndarray) -> list[Candidate]:  # the first die, 8 px off; the second
+            return [Candidate(40.0, 40.0, 30.0, 0.8, "object"), Candidate(121.0, 41.0, 30.0, 0.8, "object")]
+
+    symbol = _Asked("lieu", True, {40.0})
+    pips = _Asked("d6", False, {48.0, 120.0, 170.0})
+    reader = Reader(detectors=[Dice(), General()], classifiers=[pips, symbol], warm_up=False)
+    frame = np.random.default_rng(0).integers(0, 255, (160, 200, 3), dtype=np.uint8)
+    objs = reader.read(frame, kinds={"d6", "lieu"}).objects
+    assert sorted((o.kind, o.value, o.status) for o in objs) == [
+        ("d6", 1, STATUS_READ), ("d6", 1, STATUS_READ), ("lieu", "temple", STATUS_READ)]
+    assert sorted(symbol.asked) == [40.0, 48.0, 120.0, 121.0, 170.0]  # each once at each box
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
