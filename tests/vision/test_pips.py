@@ -6,6 +6,7 @@ import numpy as np
 
 from vision.detect import Candidate
 from vision.pips import PipClassifier
+from vision.result import STATUS_READ
 
 
 class FakeNet:
@@ -137,3 +138,24 @@ def test_a_crop_the_first_network_is_sure_is_no_die_is_not_shown_to_the_second()
     np.testing.assert_allclose(p[0], sure_not, atol=1e-6)
     np.testing.assert_allclose(p[1], (np.array(fairly_not) + np.array(second)) / 2, atol=1e-6)
     assert clf.classify(frame, cands) == [None, None]
+
+
+def test_plain_white_d6_on_a_dark_felt_are_read_as_dice() -> None:
+    """Rendered plain white d6 on a dark felt, cut where they lie (seeds apart from those
+    the classifiers learnt, ``train_d6.render_set``): read, and right. Before the
+    classifiers learnt such renders, 12 of these 42 were "not a die" and 13 read."""
+    from vision.synth import SceneSpec, render_tray
+
+    clf = PipClassifier()
+    seen = missed = right = wrong = 0
+    for seed in range(950_000, 950_006):
+        scene = render_tray(seed, kinds=["d6"], spec=SceneSpec(size=(960, 720), markers=False), with_background=False)
+        cands = [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 0.9) for x, y, w, h in (lab.box for lab in scene.labels)]
+        for lab, obj in zip(scene.labels, clf.classify(scene.image, cands)):
+            seen += 1
+            missed += obj is None
+            if obj is not None and obj.status == STATUS_READ:
+                right += obj.value == lab.value
+                wrong += obj.value != lab.value
+    assert seen == 42 and wrong == 0
+    assert missed <= 2 and right >= 38, (missed, right)

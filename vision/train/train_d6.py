@@ -72,11 +72,11 @@ def load_set(folder: Path, split: str, limit: int | None = None,
 
 def render_set(n: int, seed: int) -> list[tuple[np.ndarray, list[Label]]]:
     """``n`` rendered trays of plain white d6 (:func:`vision.synth.render_tray`, no
-    markers, on its dark felt under a random light; seeds ``seed``, ``seed + 1``...), labelled as the
-    photos are (the box of each die as seen): dice for the classifiers to learn besides
-    the photos'. Without them, clean white d6 on a dark felt were called "not a die" at
-    0.8-0.99: the dot negatives (``--dots``) look like them to a network that never saw
-    a plain white die on a plain floor."""
+    markers, on its dark felt under a random light; seeds ``seed``, ``seed + 1``...),
+    labelled as the photos are (the box of each die as seen): dice for the classifiers
+    to learn besides the photos'. Without them, clean white d6 on a dark felt were
+    called "not a die" at 0.8-0.99: the dot negatives (``--dots``) look like them to a
+    network that never saw a plain white die on a plain floor."""
     from vision.synth import SceneSpec, render_tray
 
     out = []
