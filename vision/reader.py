@@ -601,10 +601,11 @@ class Reader:
                         classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
         """``objs`` with each one read by a classifier of a closed set (the pip networks)
         weighed again against what the open-set classifiers say at the general
-        detector's box over it (:func:`best_claim`). The die-centre detector's box on a
-        symbol die can sit a fifth of a side off, enough for the symbol reader to find
-        nothing there and leave the die to the pip networks: a blue "ville" was read as
-        a d6 6 at 0.82, where the object detector's box reads "ville" at 0.99."""
+        detector's box over it, when that box is another crop (:func:`_moved`), by
+        :func:`best_claim`. The die-centre detector's box on a symbol die can sit a
+        fifth of a side off, enough for the symbol reader to find nothing there and
+        leave the die to the pip networks: a blue "ville" was read as a d6 6 at 0.82,
+        where the object detector's box reads "ville" at 0.99."""
         first = [clf for clf in classifiers if getattr(clf, "open_set", False)]
         open_set = {k for clf in first for k in getattr(clf, "kinds", ())}
         over: dict[int, Candidate] = {}
