@@ -100,13 +100,19 @@ class ByBrightness(FakeNet):
         return out
 
 
+def _white_and_black() -> tuple[np.ndarray, list[Candidate]]:
+    """A frame and two candidates, the first on white, the second on black (for
+    :class:`ByBrightness`)."""
+    frame = np.zeros((100, 300, 3), np.uint8)
+    frame[:, :150] = 255
+    return frame, [Candidate(60.0, 50.0, 30.0, 0.9), Candidate(220.0, 50.0, 30.0, 0.9)]
+
+
 def test_a_die_the_first_network_is_sure_of_is_not_shown_to_the_second() -> None:
     """``sure_alone`` (d6.json): the second network sees only the crops the first is not
     sure of; the sure one keeps the first network's answer, the other gets the average."""
     very_sure = [0.001, 0.001, 0.995, 0.001, 0.001, 0.0005, 0.0005]
-    frame = np.zeros((100, 300, 3), np.uint8)
-    frame[:, :150] = 255  # the first candidate on white, the second on black
-    cands = [Candidate(60.0, 50.0, 30.0, 0.9), Candidate(220.0, 50.0, 30.0, 0.9)]
+    frame, cands = _white_and_black()
     a, b = ByBrightness(very_sure, SURE), FakeNet(SURE)
     clf = _classifier(a, b)
     clf.sure_alone = 0.99
@@ -126,9 +132,7 @@ def test_a_crop_the_first_network_is_sure_is_no_die_is_not_shown_to_the_second()
     it calls "not a die" less surely is still averaged with the second."""
     sure_not = [0.001, 0.001, 0.001, 0.001, 0.001, 0.0, 0.995]
     fairly_not = [0.02, 0.02, 0.02, 0.02, 0.02, 0.0, 0.9]
-    frame = np.zeros((100, 300, 3), np.uint8)
-    frame[:, :150] = 255
-    cands = [Candidate(60.0, 50.0, 30.0, 0.9), Candidate(220.0, 50.0, 30.0, 0.9)]
+    frame, cands = _white_and_black()
     second = [0.04, 0.04, 0.04, 0.04, 0.04, 0.0, 0.8]
     a, b = ByBrightness(sure_not, fairly_not), FakeNet(second)
     clf = _classifier(a, b)
