@@ -208,10 +208,14 @@ def _uniform(frame: np.ndarray) -> bool:
     return math.sqrt(max(var, 0.0)) < 2.0
 
 
+def _centre_gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The distance between the centres of two boxes (x, y, w, h)."""
+    return math.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2)
+
+
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     """Boxes whose centres are within half the larger side: the same object."""
-    d = math.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2)
-    return d < 0.5 * max(a[2], a[3], b[2], b[3])
+    return _centre_gap(a, b) < 0.5 * max(a[2], a[3], b[2], b[3])
 
 
 #: A box off by more than this share of a die's side is another look at it
@@ -227,8 +231,14 @@ def _moved(a: tuple[int, int, int, int], b: tuple[int, int, int, int], share: fl
     (False, True)
     """
     side = max(b[2], b[3], 1)
-    d = math.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2)
-    return d > share * side or abs(max(a[2], a[3]) - side) > share * side
+    return _centre_gap(a, b) > share * side or abs(max(a[2], a[3]) - side) > share * side
+
+
+def _open_set(classifiers: Sequence[ObjectClassifier]) -> tuple[list[ObjectClassifier], set[str]]:
+    """The open-set classifiers among ``classifiers`` (those that compare a die with the
+    players' enrolled faces, :func:`best_claim`) and the kinds they read."""
+    first = [clf for clf in classifiers if getattr(clf, "open_set", False)]
+    return first, {k for clf in first for k in getattr(clf, "kinds", ())}
 
 
 def _merge(cands: list[Candidate]) -> list[Candidate]:
@@ -606,17 +616,18 @@ class Reader:
         fifth of a side off, enough for the symbol reader to find nothing there and
         leave the die to the pip networks: a blue "ville" was read as a d6 6 at 0.82,
         where the object detector's box reads "ville" at 0.99."""
-        first = [clf for clf in classifiers if getattr(clf, "open_set", False)]
-        open_set = {k for clf in first for k in getattr(clf, "kinds", ())}
+        first, open_set = _open_set(classifiers)
         over: dict[int, Candidate] = {}
         for i, o in enumerate(objs):
             if first and o.status == STATUS_READ and o.kind not in open_set:
                 c = next((c for c in found if _overlap(c.box, o.box) and _moved(c.box, o.box)), None)
                 if c is not None:
                     over[i] = c
+        if not over:
+            return objs
         out = list(objs)
         bodies = [lab8(_median_bgr(frame, c)) for c in over.values()]
-        for clf in first if over else []:
+        for clf in first:
             for i, claim in zip(over, clf.classify(frame, list(over.values()), bodies)):
                 if claim is not None:
                     out[i] = best_claim([out[i], claim], open_set)
@@ -685,8 +696,7 @@ class Reader:
         meds = [_median_bgr(frame, c) for c in cands]
         bodies = [lab8(m) for m in meds]
         claims: list[list[ObjectRead]] = [[] for _ in cands]
-        first = [clf for clf in classifiers if getattr(clf, "open_set", False)]
-        open_set = {k for clf in first for k in getattr(clf, "kinds", ())}
+        first, open_set = _open_set(classifiers)
         for clf in first + [clf for clf in classifiers if clf not in first]:
             ask = [i for i, cl in enumerate(claims)
                    if clf in first or not any(o.status == STATUS_READ and o.kind in open_set for o in cl)]
