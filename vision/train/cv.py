@@ -22,14 +22,18 @@ writes it only then (committed: 0.99, no decision changed of 3,324 dice).
 cameras take them (:data:`vision.train.degrade.DEGRADATIONS`: JPEG 30, a webcam's
 softness, noise, white balance and JPEG), three times as many dice, so that a threshold
 that only holds on clean photos is not chosen. The committed thresholds (6 December
-2026; CANDIES: ``../shared/data/colour-candies``)::
+2026; CANDIES: ``../shared/data/colour-candies``; the last stage, with ``--renders 30``,
+gave the same thresholds as the one before)::
 
     nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final --degraded \\
         --sure-alone 0.99 \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
                 --other-share 0.25 --lr 3e-4 --steps-cls 800" \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
-                --other-share 0.25 --lr 3e-4 --steps-cls 400 --candies CANDIES --candy-share 0.3"
+                --other-share 0.25 --lr 3e-4 --steps-cls 400 --candies CANDIES --candy-share 0.3" \\
+        --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
+                --other-share 0.25 --lr 3e-4 --steps-cls 400 --candies CANDIES --candy-share 0.3 \\
+                --renders 30"
 
 Why. The honesty thresholds (``confidence``, ``margin``, ``not_a_die``) must be tuned on
 probabilities the classifiers give to dice they never learnt from. Keeping 25 photos

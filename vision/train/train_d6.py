@@ -276,6 +276,12 @@ def candy_scenes(folder: Path, die_px: float = 20.0) -> list[tuple[np.ndarray, f
     detector's input in the reader's first look at a 640 px photo: trays with no die for
     :func:`train_detector`. In a d6 step the detector proposed some forty candies per
     photo, each then classified (and refused) by the pip networks."""
+    return [(img, die_px / float(np.median([lab.side for lab in labels]))) for img, labels in _candy_photos(folder)]
+
+
+def _candy_photos(folder: Path) -> list[tuple[np.ndarray, list[Any]]]:
+    """The ``fit`` photos of the colour-candies set ``folder`` that hold a labelled candy,
+    with their labels (:class:`vision.gem_data.GemLabel`); none: a clear error."""
     from vision.gem_data import list_gem_photos, load_gem_labels
 
     out = []
@@ -283,9 +289,9 @@ def candy_scenes(folder: Path, die_px: float = 20.0) -> list[tuple[np.ndarray, f
         img = cv2.imread(str(ph.path))
         if img is None:
             continue
-        sides = [lab.side for lab in load_gem_labels(ph, img.shape[1], img.shape[0])]
-        if sides:
-            out.append((img, die_px / float(np.median(sides))))
+        labels = load_gem_labels(ph, img.shape[1], img.shape[0])
+        if labels:
+            out.append((np.asarray(img), labels))
     if not out:
         raise SystemExit(f"no labelled candy in the fit photos of {folder}")
     return out
@@ -415,20 +421,10 @@ def candy_crops(n: int, seed: int, folder: Path) -> np.ndarray:
     (:func:`vision.pips.crop`), centre moved up to 15 % and side 0.8-1.3 times the candy's:
     "not a die" for the pip reader. Round glossy candies in a d6 step were read as 2s and
     3s, their highlights taken for pips: the networks had never seen one."""
-    from vision.gem_data import list_gem_photos, load_gem_labels
     from vision.pips import crop
 
     rng = np.random.default_rng(seed)
-    spots: list[tuple[np.ndarray, float, float, float]] = []
-    photos = list_gem_photos(folder, "fit")
-    for ph in photos:
-        img = cv2.imread(str(ph.path))
-        if img is None:
-            continue
-        for lab in load_gem_labels(ph, img.shape[1], img.shape[0]):
-            spots.append((img, *lab.centre, lab.side))
-    if not spots:
-        raise SystemExit(f"no labelled candy in the fit photos of {folder}")
+    spots = [(img, *lab.centre, lab.side) for img, labels in _candy_photos(folder) for lab in labels]
     out = np.empty((n, CROP, CROP, 3), np.uint8)
     for i in range(n):
         img, cx, cy, side = spots[int(rng.integers(len(spots)))]
@@ -762,7 +758,8 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
                     "candies": None if args.candies is None else {"folder": args.candies.name, "crops": args.candy_crops,
                                                                   "share": args.candy_share},
-                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr, "lr_det": args.lr_det, "renders": args.renders,
+                    "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
+                    "lr_det": args.lr_det, "renders": args.renders,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
