@@ -18,9 +18,9 @@ A die the first network alone reads at ``sure_alone`` (0.99, "not a die" under 0
 more is not shown to the second: out of fold, on the 1,108 training dice as taken, under
 JPEG 30 and under a webcam, that changed no decision and spared the second network half
 of the crops (6 December 2026). Nor is a crop the first network calls "not a die" at
-``sure_alone`` or more: again no decision changed out of fold, and a d6 step on a photo
-of some forty candies (each proposed by the detector, each refused) takes 78 ms instead
-of 86.
+``sure_no_die`` (0.8) or more: again no decision changed out of fold, and a d6 step on a
+1920 x 1080 photo of some forty candies (each proposed by the detector, each refused)
+takes 69 ms instead of 77 (86 with neither; at 0.99 it took 78 ms against 86).
 
 On a known tray the candidates come from the tray's own segmentation, sized in
 millimetres (a pip is never one), and the reader asks :attr:`PipClassifier.tray` for its
@@ -115,6 +115,10 @@ class PipClassifier:
         #: sees every crop); see :meth:`probabilities`.
         sure = cfg.get("sure_alone")
         self.sure_alone = None if sure is None else float(sure)
+        #: A crop the first network calls "not a die" at this or more is not shown to the
+        #: others either (``None``: at :attr:`sure_alone`); ``sure_no_die`` in ``d6.json``.
+        no_die = cfg.get("sure_no_die")
+        self.sure_no_die = None if no_die is None else float(no_die)
         #: Claim only candidates of these ``Candidate.source`` (default: the die-centre
         #: detector's, ``""``); ``None``: every candidate. The networks never saw a candy:
         #: the gem detector's candidates are not theirs.
@@ -125,7 +129,8 @@ class PipClassifier:
         if model is None and isinstance(tray_cfg, dict):
             self.tray = PipClassifier([MODELS_DIR / n for n in tray_cfg["classifiers"]],
                                       settings={**cfg, "thresholds": tray_cfg["thresholds"], "tray": None,
-                                                "sure_alone": tray_cfg.get("sure_alone")},
+                                                "sure_alone": tray_cfg.get("sure_alone"),
+                                                "sure_no_die": tray_cfg.get("sure_no_die")},
                                       tta=tta, sources=sources)
             self.tray._run(np.zeros((1, self.size, self.size, 3), np.uint8))  # the first run is slow
 
@@ -141,14 +146,16 @@ class PipClassifier:
 
     def _first_look(self, crops: np.ndarray) -> np.ndarray:
         """The ensemble's probabilities, except that a crop the first network alone is
-        :attr:`sure_alone` sure of (of its face, or that it is no die) keeps that
-        network's answer (the others are not run on it)."""
+        :attr:`sure_alone` sure of (of its face), or calls "not a die" at
+        :attr:`sure_no_die` (default: :attr:`sure_alone`), keeps that network's answer
+        (the others are not run on it)."""
         if self.sure_alone is None or len(self.nets) < 2:
             return self._run(crops)
         blob = to_blob(crops, self.norm)
         p = self._softmax(self.nets[0], blob)
         sure_face = (p[:, :6].max(axis=1) >= self.sure_alone) & (p[:, NOT_A_DIE] < SURE_NOT_A_DIE)
-        rest = np.nonzero(~sure_face & (p[:, NOT_A_DIE] < self.sure_alone))[0]
+        no_die = self.sure_alone if self.sure_no_die is None else self.sure_no_die
+        rest = np.nonzero(~sure_face & (p[:, NOT_A_DIE] < no_die))[0]
         if len(rest):
             sub = blob[rest]
             p[rest] = (p[rest] + sum(self._softmax(net, sub) for net in self.nets[1:])) / len(self.nets)

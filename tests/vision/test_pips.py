@@ -142,6 +142,12 @@ def test_a_crop_the_first_network_is_sure_is_no_die_is_not_shown_to_the_second()
     np.testing.assert_allclose(p[0], sure_not, atol=1e-6)
     np.testing.assert_allclose(p[1], (np.array(fairly_not) + np.array(second)) / 2, atol=1e-6)
     assert clf.classify(frame, cands) == [None, None]
+    # ``sure_no_die`` (d6.json) sets that bar apart from the faces': at 0.8 the second crop is spared too
+    clf.sure_no_die = 0.8
+    a.calls, b.calls = [], []
+    p = clf.probabilities(frame, cands)
+    assert a.calls == [2] and b.calls == []
+    np.testing.assert_allclose(p[1], fairly_not, atol=1e-6)
 
 
 def test_plain_white_d6_on_a_dark_felt_are_read_as_dice() -> None:

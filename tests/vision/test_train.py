@@ -120,13 +120,14 @@ def test_train_one_step_exports_models_cv2_reads(tmp_path: Path) -> None:
 def test_cross_validation_third_stage_and_degraded_tuning(tmp_path: Path) -> None:
     """``--then`` twice: the third stage is fine-tuned from the second's folds; with
     ``--degraded`` the thresholds are tuned on the dice as taken, under JPEG 30 and under a
-    webcam: three times as many out-of-fold dice; ``--sure-alone`` is checked on them."""
+    webcam: three times as many out-of-fold dice; ``--sure-alone`` (with ``--sure-no-die``) is
+    checked on them."""
     import shutil
 
     models = tmp_path / "models"
     shutil.copytree(ROOT / "vision" / "models", models)
     res = subprocess.run([sys.executable, "-m", "vision.train.cv", str(PHOTOS), "--folds", "2", "--smoke", "--no-final",
-                          "--degraded", "--sure-alone", "0.99", "--work", str(tmp_path / "work"), "--models", str(models),
+                          "--degraded", "--sure-alone", "0.99", "--sure-no-die", "0.8", "--work", str(tmp_path / "work"), "--models", str(models),
                           "--then", "--jpeg 0.5 --lr 3e-4", "--then", "--lr 1e-4"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:] + res.stdout[-2000:]
@@ -140,9 +141,10 @@ def test_cross_validation_third_stage_and_degraded_tuning(tmp_path: Path) -> Non
     assert "fold 1, webcam:" in res.stdout and "fold 0, JPEG 30:" in res.stdout
     # the first network alone on the crops it is sure of: checked out of fold, kept only if no worse
     alone = tuned["sure_alone"]
-    assert alone["value"] == 0.99 and isinstance(alone["decisions_changed"], int)
+    assert alone["value"] == 0.99 and alone["no_die"] == 0.8 and isinstance(alone["decisions_changed"], int)
     meta = json.loads((models / "d6.json").read_text())
     assert meta.get("sure_alone") == (0.99 if alone["kept"] else None)
+    assert meta.get("sure_no_die") == (0.8 if alone["kept"] else None)
 
 @NEEDS_PHOTOS
 def test_training_learns_from_the_fixed_labels_unless_told_otherwise() -> None:

@@ -16,7 +16,9 @@ fine-tuned from the second's (``fold_k_then2``), and so on.
 ``--sure-alone P``: checks on the same out-of-fold dice that letting the first network
 alone read the crops it is that sure of (``d6.json`` ``sure_alone``, the speed of
 :meth:`vision.pips.PipClassifier._first_look`) changes no decision for the worse, and
-writes it only then (committed: 0.99, no decision changed of 3,324 dice).
+writes it only then (committed: 0.99, no decision changed of 3,324 dice). ``--sure-no-die
+P`` with it: the first network alone also drops the crops it calls "not a die" at P or
+more (``d6.json`` ``sure_no_die``; committed: 0.8, checked the same way, 0 changed).
 
 ``--degraded``: the thresholds are tuned on the out-of-fold dice as taken *and* as other
 cameras take them (:data:`vision.train.degrade.DEGRADATIONS`: JPEG 30, a webcam's
@@ -26,7 +28,7 @@ that only holds on clean photos is not chosen. The committed thresholds (6 Decem
 gave the same thresholds as the one before)::
 
     nice -n 10 python -m vision.train.cv ../shared/data/tray-dice-photos --jobs 2 --no-final --degraded \\
-        --sure-alone 0.99 \\
+        --sure-alone 0.99 --sure-no-die 0.8 \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
                 --other-share 0.25 --lr 3e-4 --steps-cls 800" \\
         --then "--jpeg 0.5 --parts 1 --wide 0.5 --camera 0.3 --dots 2000 --dots-flat 0 \\
@@ -131,12 +133,13 @@ def _run_jobs(args: argparse.Namespace, jobs: Sequence[tuple[str, Path, int, int
 
 
 def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str = "",
-                degraded: bool = False, sure_alone: float | None = None) -> tuple[list[dict[str, Any]], int]:
+                degraded: bool = False, sure_alone: float | None = None,
+                sure_no_die: float | None = None) -> tuple[list[dict[str, Any]], int]:
     """Out-of-fold records (as :func:`vision.train.tune.records`) of the whole training part;
     ``stage="_then"``: those of the second stage (``--then``; ``_then2`` the third...).
     ``degraded``: the photos also as other cameras take them
     (:data:`vision.train.degrade.DEGRADATIONS`), each version's dice counted apart.
-    ``sure_alone``: as :func:`vision.train.tune.records`."""
+    ``sure_alone``, ``sure_no_die``: as :func:`vision.train.tune.records`."""
     from vision.train.degrade import DEGRADATIONS
     from vision.train.tune import records
 
@@ -146,7 +149,8 @@ def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str =
     for name, transform in versions:
         for k in range(folds):
             r, n = records(photos, f"fold:{k}/{folds}", work / f"fold_{k}{stage}", detector=models / "d6_detector.onnx",
-                           det_settings=models / "d6.json", transform=transform, sure_alone=sure_alone)
+                           det_settings=models / "d6.json", transform=transform, sure_alone=sure_alone,
+                           sure_no_die=sure_no_die)
             recs += r
             n_true += n
             print(f"fold {k}, {name}: {n} dice, {len(r)} candidates", flush=True)
@@ -154,8 +158,9 @@ def oof_records(photos: Path, work: Path, folds: int, models: Path, stage: str =
 
 
 def check_sure_alone(recs: list[dict[str, Any]], quick: list[dict[str, Any]], thr: dict[str, float],
-                     value: float) -> dict[str, Any]:
-    """What reading with ``sure_alone`` = ``value`` (records ``quick``) changes against the
+                     value: float, no_die: float | None = None) -> dict[str, Any]:
+    """What reading with ``sure_alone`` = ``value`` (and ``sure_no_die`` = ``no_die``;
+    records ``quick``) changes against the
     whole ensemble (``recs``, the same candidates) under the rule ``thr``: decisions
     changed, right automatically and silently wrong with it, and whether it is kept (no
     worse on either count)."""
@@ -165,9 +170,11 @@ def check_sure_alone(recs: list[dict[str, Any]], quick: list[dict[str, Any]], th
     both, first = decisions(recs, thr), decisions(quick, thr)
     right = [int(((d == faces) & (faces > 0)).sum()) for d in (both, first)]
     wrong = [int(((d > 0) & (d != faces) & (faces > 0)).sum()) for d in (both, first)]
-    out = {"value": value, "decisions_changed": int((both != first).sum()),
+    out = {"value": value, **({"no_die": no_die} if no_die is not None else {}),
+           "decisions_changed": int((both != first).sum()),
            "auto": right[1], "silent": wrong[1], "kept": right[1] >= right[0] and wrong[1] <= wrong[0]}
-    print(f"sure_alone {value}: {out['decisions_changed']} decisions changed out of fold; right automatically "
+    also = "" if no_die is None else f", sure_no_die {no_die}"
+    print(f"sure_alone {value}{also}: {out['decisions_changed']} decisions changed out of fold; right automatically "
           f"{right[0]} -> {right[1]}, silently wrong {wrong[0]} -> {wrong[1]}"
           f"{'' if out['kept'] else ': worse, not written'}", flush=True)
     return out
@@ -199,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="check out of fold that letting the first network alone read the crops it is this "
                          "sure of (d6.json sure_alone) changes no decision for the worse; written only then "
                          "(without it, a sure_alone already in d6.json is removed: not checked with these thresholds)")
+    ap.add_argument("--sure-no-die", type=float, default=None, metavar="P",
+                    help="with --sure-alone: the first network alone also drops the crops it calls 'not a die' "
+                         "at P or more (d6.json sure_no_die; default: at the --sure-alone value); checked with it")
     ap.add_argument("--smoke", action="store_true", help="one training step each (tests)")
     argv = list(sys.argv[1:] if argv is None else argv)
     recipe = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -255,8 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(thr), flush=True)
     alone: dict[str, Any] = {}
     if args.sure_alone is not None:
-        quick, _ = oof_records(args.photos, args.work, args.folds, args.models, stage, args.degraded, args.sure_alone)
-        alone = check_sure_alone(recs, quick, thr, args.sure_alone)
+        quick, _ = oof_records(args.photos, args.work, args.folds, args.models, stage, args.degraded, args.sure_alone,
+                               args.sure_no_die)
+        alone = check_sure_alone(recs, quick, thr, args.sure_alone, args.sure_no_die)
     if args.dry_run:
         return 0
     path = args.models / "d6.json"
@@ -281,8 +292,11 @@ def main(argv: list[str] | None = None) -> int:
                                       + (" -- " + " ".join(recipe) if recipe else "")}
         print(f"final classifiers (trained on the whole training part) copied to {args.models}", flush=True)
     meta["thresholds"] = {k: v for k, v in thr.items() if not k.startswith("_")}
+    meta.pop("sure_no_die", None)
     if alone.get("kept"):
         meta["sure_alone"] = args.sure_alone
+        if args.sure_no_die is not None:
+            meta["sure_no_die"] = args.sure_no_die
     elif alone or "sure_alone" in meta:  # checked and worse, or not checked with these classifiers
         meta.pop("sure_alone", None)
     meta["tuned"] = {"split": f"out-of-fold, {args.folds} folds of train"

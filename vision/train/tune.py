@@ -38,14 +38,15 @@ from vision.result import ObjectRead
 def records(folder: Path, split: str, models: Path, detector: Path | None = None,
             det_settings: Path | None = None,
             transform: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None,
-            sure_alone: float | None = None) -> tuple[list[dict[str, Any]], int]:
+            sure_alone: float | None = None, sure_no_die: float | None = None) -> tuple[list[dict[str, Any]], int]:
     """Per candidate (detector threshold 0.05): score, 7 probabilities, true face or 0.
     The classifiers are those of ``models``; the detector is ``detector`` (default: the
     one in ``models``) with the input size of ``det_settings`` (default: ``models``).
     ``transform(photo, rng)``: each photo as another camera takes it
     (:mod:`vision.train.degrade`; ``rng`` seeded by the photo's place in the split).
     ``sure_alone``: the classifiers' first network alone reads the crops it is that sure
-    of (:attr:`vision.pips.PipClassifier.sure_alone`); default: every network on every crop."""
+    of (:attr:`vision.pips.PipClassifier.sure_alone`), and the crops it calls "not a die"
+    at ``sure_no_die`` (default: ``sure_alone``); default: every network on every crop."""
     import cv2
 
     cfg = load_settings(models / "d6.json")
@@ -53,7 +54,7 @@ def records(folder: Path, split: str, models: Path, detector: Path | None = None
     det = DiceDetector(detector or models / "d6_detector.onnx", det_size=dcfg["det_size"], stride=dcfg["stride"],
                        threshold=0.05)
     clf = PipClassifier([models / n for n in cfg.get("classifiers", ["d6_classifier.onnx"])], settings=cfg)
-    clf.sure_alone = sure_alone
+    clf.sure_alone, clf.sure_no_die = sure_alone, sure_no_die
     recs: list[dict[str, Any]] = []
     n_true = 0
     for i, ph in enumerate(list_photos(folder, split)):
