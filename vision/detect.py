@@ -55,12 +55,12 @@ class Candidate:
 
 
 def centre_peaks(out: np.ndarray, scale: float, stride: int, threshold: float, max_objects: int,
-                 size: tuple[int, int], source: str = "") -> list[Candidate]:
+                 size: tuple[int, int], source: str = "", apart: float = 0.45) -> list[Candidate]:
     """Candidates from a centre network's output (heat, log side, sub-cell x and y offsets
     on a grid of ``stride`` input pixels; the input was the frame times ``scale``): local
     maxima of the heat at least ``threshold``, strongest first, in frame pixels of a frame
     of ``size`` (w, h). A peak in the padding is dropped, and so is a weaker peak within
-    0.45 sides of a stronger one (the same object)."""
+    ``apart`` sides of a stronger one (the same object)."""
     import cv2
 
     w, h = size
@@ -69,6 +69,8 @@ def centre_peaks(out: np.ndarray, scale: float, stride: int, threshold: float, m
     iy, ix = np.nonzero(peaks)
     order = np.argsort(-heat[iy, ix])[:max_objects]
     found: list[Candidate] = []
+    # the kept centres and sides as arrays too: a crowded frame has hundreds of peaks
+    kept = np.empty((len(order), 3), np.float64)
     for k in order:
         y, x = int(iy[k]), int(ix[k])
         cx = (x + float(out[2, y, x])) * stride / scale
@@ -76,8 +78,10 @@ def centre_peaks(out: np.ndarray, scale: float, stride: int, threshold: float, m
         side = math.exp(min(float(out[1, y, x]), 6.0)) * stride / scale
         if not (0 <= cx < w and 0 <= cy < h):
             continue
-        if any(math.hypot(c.cx - cx, c.cy - cy) < 0.45 * max(c.side, side) for c in found):
+        n = len(found)
+        if n and bool(np.any(np.hypot(kept[:n, 0] - cx, kept[:n, 1] - cy) < apart * np.maximum(kept[:n, 2], side))):
             continue
+        kept[n] = (cx, cy, side)
         found.append(Candidate(cx, cy, side, float(heat[y, x]), source=source))
     return found
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detect import PART_INSIDE, PART_SMALLER, Candidate, drop_parts
+from vision.detect import PART_INSIDE, PART_SMALLER, Candidate, centre_peaks, drop_parts
 from vision.reader import Reader
 
 
@@ -16,6 +16,26 @@ def test_a_candidate_inside_a_much_larger_one_is_dropped() -> None:
     beside = Candidate(135.0, 100.0, 12.0, 0.5)  # centre outside the die's box: judged by size only
     kept = drop_parts([corner_pip, die, beside])
     assert die in kept and corner_pip not in kept and beside in kept
+
+
+def _two_peaks(gap_cells: int) -> np.ndarray:
+    """A centre network's output (heat, log side, offsets) with two peaks ``gap_cells``
+    apart on a row, the left one stronger, each 10 cells (40 input pixels) across."""
+    out = np.zeros((4, 20, 40), np.float32)
+    out[1] = np.log(10.0)
+    out[0, 10, 10], out[0, 10, 10 + gap_cells] = 0.9, 0.8
+    return out
+
+
+def test_a_weaker_peak_within_apart_sides_of_a_stronger_is_the_same_object() -> None:
+    """An oblong candy seen larger than learnt gives two peaks half a side apart: at the
+    gem detector's ``apart`` (0.6) one object, at the default (0.45) two; peaks a side
+    apart (touching objects) stay two either way."""
+    half, whole = _two_peaks(5), _two_peaks(10)
+    assert len(centre_peaks(half, 1.0, 4, 0.5, 10, (160, 80))) == 2
+    (one,) = centre_peaks(half, 1.0, 4, 0.5, 10, (160, 80), apart=0.6)
+    assert one.score == pytest.approx(0.9) and one.cx == pytest.approx(40.0) and one.side == pytest.approx(40.0)
+    assert len(centre_peaks(whole, 1.0, 4, 0.5, 10, (160, 80), apart=0.6)) == 2
 
 
 def test_a_die_of_nearly_the_same_size_inside_the_box_is_kept() -> None:

@@ -76,6 +76,48 @@ def test_reads_match_the_labels_on_held_aside_photos(held_aside, reader_parts) -
     assert total.orange_as_gem == 0
 
 
+@pytest.mark.parametrize("camera", ["camera 2x farther", "camera 2x closer"])
+def test_gems_are_found_from_a_camera_farther_or_closer(held_aside, camera: str) -> None:
+    """The same held-aside photos as a camera twice as far (a mirrored mosaic of the
+    tray, scaled back) or twice as close (its middle) takes them: the detector looks
+    again at other scales; with one look (``search=False``) it finds far fewer."""
+    from vision.gem_detect import GemDetector
+    from vision.gem_eval import TRANSFORMS, GemTally, score
+
+    tallies = {}
+    for search in (True, False):
+        det, clf, total = GemDetector(search=search), GemClassifier(), GemTally()
+        for frame, labels in held_aside:
+            image, labs = TRANSFORMS[camera](frame, labels)
+            cands = det.detect(image)
+            total.add(score(cands, clf.classify(image, cands, []), labs))
+        tallies[search] = total
+    looked, once = tallies[True], tallies[False]
+    assert looked.found >= 0.97 * looked.gems and looked.right >= 0.95 * looked.gems
+    assert looked.wrong == 0 and looked.orange_as_gem == 0 and looked.extra_read <= 0.01 * looked.gems
+    assert once.found < 0.95 * once.gems or once.extra_read > 0.05 * once.gems  # what the second look mends
+
+
+def test_camera_transforms_keep_the_labels_on_their_candies() -> None:
+    """``camera 2x closer`` / ``farther`` (``vision.gem_eval``) move each label with its
+    candy: a red disc stays under its label's centre; the farther mosaics show it four times."""
+    import cv2
+
+    from vision.gem_data import GemLabel
+    from vision.gem_eval import TRANSFORMS
+
+    frame = np.full((400, 600, 3), 230, np.uint8)
+    cv2.circle(frame, (250, 170), 12, (0, 0, 255), -1)
+    label = GemLabel("red", (238.0, 158.0, 24.0, 24.0))
+    for name, count in (("camera 2x closer", 1), ("camera 1.5x closer", 1), ("camera 1.5x farther", 4),
+                        ("camera 2x farther", 4)):
+        image, labs = TRANSFORMS[name](frame, [label])
+        assert len(labs) == count, name
+        for lab in labs:
+            x, y = (round(v) for v in lab.centre)
+            assert tuple(image[y, x]) == (0, 0, 255) or image[y, x, 2] > 200 > image[y, x, 1], name
+
+
 def test_the_reader_plugs_in_and_reports_gems(candies: Path, reader_parts) -> None:
     from vision.reader import Reader
 
