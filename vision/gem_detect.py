@@ -99,7 +99,14 @@ class GemDetector:
         h, w = frame.shape[:2]
         s = (det_size or self.det_size) / max(h, w)
         nw, nh = max(1, round(w * s)), max(1, round(h * s))
-        small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        if 0.5 < s <= 0.6:
+            # OpenCV's area average is fast at exactly 2:1 and slow at other ratios (11 ms
+            # for a 1920 x 1080 frame to 1088 px, one thread): halve, then interpolate up
+            # by at most 1.2 (a 640-px frame to 544 would lose its detail that way)
+            half = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+            small = cv2.resize(half, (nw, nh), interpolation=cv2.INTER_LINEAR)
+        else:
+            small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
         ph, pw = -(-nh // 16) * 16, -(-nw // 16) * 16
         canvas = np.full((ph, pw, 3), 127, np.uint8)
         canvas[:nh, :nw] = small
