@@ -22,9 +22,9 @@ with clearly the most strong candidates is kept (:meth:`GemDetector.detect`). Me
 on the held-aside candy photos (``bench_gems.py``, 6 December 2026, fifth session): the
 photos as taken are read as before (every first look is sure); gems half as large in
 the frame (a camera twice as far: the photo and its mirror images in a 2 x 2 mosaic)
-found 17.1 % -> 86.8 %, two thirds as large 61.4 -> 87.0 %, twice as large (the middle
-of the photo) 93.1 -> 99.0 % with 22 candies cut by the edge read instead of 234
-false reads; the dice photos (640 x 640) read as a gem step as before (1 die read as a
+found 20.4 % -> 99.5 %, two thirds as large 62.1 -> 99.6 %, twice as large (the middle
+of the photo) 93.1 -> 99.0 % with 6 candies counted twice instead of 234; the dice
+photos (640 x 640) read as a gem step as before (1 die read as a
 gem, 10 pending, in 100 photos: no second look at so small a frame).
 """
 
