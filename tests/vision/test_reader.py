@@ -53,6 +53,49 @@ def test_reads_held_aside_and_training_photos(reader: Reader, split: str) -> Non
     assert tally.false <= 2
 
 
+def _middle_quarter(path: Path, upscale: float = 1.0) -> tuple[np.ndarray, list]:
+    """The middle quarter of a 640-px photo (a camera twice as close: dice about 12 % of
+    the frame's side), ``upscale`` times larger, with the labels of the dice whose centre
+    it holds."""
+    from vision.labelled import Label
+
+    img = cv2.imread(str(path))
+    labels = [Label(lab.face, (lab.box[0] - 160, lab.box[1] - 160, lab.box[2], lab.box[3]))
+              for lab in load_labels(path, 640, 640) if 160 <= lab.centre[0] < 480 and 160 <= lab.centre[1] < 480]
+    mid = np.ascontiguousarray(img[160:480, 160:480])
+    if upscale != 1.0:
+        mid = cv2.resize(mid, None, fx=upscale, fy=upscale, interpolation=cv2.INTER_CUBIC)
+        labels = [Label(lab.face, tuple(v * upscale for v in lab.box)) for lab in labels]  # type: ignore[misc]
+    return mid, labels
+
+
+@needs_photos
+@pytest.mark.parametrize("upscale", [1.0, 6.0])
+def test_dice_far_larger_than_learnt_are_found_by_a_farther_look(reader: Reader, upscale: float) -> None:
+    """Dice of 12 % of the frame's side (a 320-px frame, or a 1920-px close-up) come out of
+    the die-centre network's first look as their pips and parts, unsure; the farther look
+    (``Reader._farther_look``) finds them at 0.6 of the scale. Measured on all 50
+    held-aside photos: found 70.0 -> 97.3 % (69.3 -> 97.0 % at 1920 px, where 9 pips had
+    been read as dice)."""
+    tallies = {}
+    for farther in (True, False):
+        tally = Tally()
+        for path in _some_photos("test", 8):
+            frame, labels = _middle_quarter(path, upscale)
+            if farther:
+                read = reader.read(frame, kinds={"d6"})
+            else:
+                with pytest.MonkeyPatch.context() as mp:
+                    mp.setattr(Reader, "_farther_look", lambda self, *a: None)
+                    read = reader.read(frame, kinds={"d6"})
+            tally.add(read, labels)
+        tallies[farther] = tally
+    looked, once = tallies[True].summary(), tallies[False].summary()
+    assert tallies[True].true >= 30
+    assert looked["recall"] >= 0.93 and looked["auto_right"] >= 0.75 and tallies[True].silent <= 1
+    assert once["recall"] <= 0.85  # what the farther look mends
+
+
 def test_candies_in_a_d6_step_are_never_read_as_dice(reader: Reader) -> None:
     """The 36 held-aside candy photos read as a d6 step (a bowl of candies in the tray of
     a dice game): no candy read as a die. Before the pip networks learnt candies as
