@@ -24,8 +24,8 @@ photos as taken are read as before (every first look is sure); gems half as larg
 the frame (a camera twice as far: the photo and its mirror images in a 2 x 2 mosaic)
 found 20.4 % -> 99.5 %, two thirds as large 62.1 -> 99.6 %, twice as large (the middle
 of the photo) 93.1 -> 99.0 % with 6 candies counted twice instead of 234; the dice
-photos (640 x 640) read as a gem step as before (1 die read as a
-gem, 10 pending, in 100 photos: no second look at so small a frame).
+photos (640 x 640) read as a gem step as before (1 die read as a gem, 10 pending, in
+100 photos: no second look at so small a frame).
 """
 
 from __future__ import annotations
@@ -89,7 +89,6 @@ class GemDetector:
         self.max_objects = int(max_objects)
         #: Look again at other scales when the first look is unsure (``False``: one look).
         self.search = bool(search)
-        self.apart = APART
 
     def heat(self, frame: np.ndarray, det_size: int | None = None) -> tuple[np.ndarray, float]:
         """The network's 4 x H/4 x W/4 output for ``frame`` scaled so that its longer side
@@ -119,7 +118,7 @@ class GemDetector:
         h, w = frame.shape[:2]
         out, s = self.heat(frame, det_size)
         return centre_peaks(out, s, self.stride, self.threshold, self.max_objects, (w, h), source=GEM_SOURCE,
-                            apart=self.apart), s
+                            apart=APART), s
 
     def detect(self, frame: np.ndarray) -> list[Candidate]:
         """Candidates in ``frame`` (H x W x 3 BGR uint8), strongest first: the first look,

@@ -690,13 +690,14 @@ class Reader:
             cands.extend(det.detect(frame))
         if len(detectors) > 1:
             cands = _merge(cands)
-        if farther and all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors):
+        d6_only = all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors)
+        if farther and d6_only:
             far = self._farther_look(frame, cands, detectors)
             if far is not None:  # dice larger than learnt: found; no closer look at them
                 return self._classify(frame, far, classifiers)
         if not cands:
             return []
-        if all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors):
+        if d6_only:
             first_scale = min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2])
             region = _zoom_region(frame, cands)
             if region is None:
