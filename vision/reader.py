@@ -756,11 +756,12 @@ class Reader:
 
         if not all(isinstance(d, DiceDetector) for d in detectors):
             return None
-        scale = min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2])  # the first look's
+        # the first look's scale (a frame smaller than the input is not enlarged)
+        scale = min(1.0, min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2]))
         mean = float(np.mean([c.score for c in cands])) if cands else 0.0
         if mean >= FARTHER_SURE or (cands and float(np.median([c.side for c in cands])) * scale < FARTHER_MIN_PX):
             return None  # sure, or small candidates: dice smaller than learnt (the closer look's)
-        far = min(1.0, scale) * FARTHER_SCALE
+        far = scale * FARTHER_SCALE
         found = [c for d in detectors if isinstance(d, DiceDetector) for c in d.detect(frame, scale=far)]
         if len(detectors) > 1:
             found = _merge(found)
