@@ -159,15 +159,19 @@ class DiceDetector:
         #: "not a die" crops).
         self.keep_parts = keep_parts
 
+    def input_scale(self, frame: np.ndarray) -> float:
+        """The first look's scale of ``frame``: its longer side to ``det_size``, never
+        enlarged (a crop around a die or two, enlarged, made its dice far larger than
+        learnt, and their pips were read as 1s)."""
+        return min(1.0, float(self.det_size) / float(max(frame.shape[:2])))
+
     def detect(self, frame: np.ndarray, scale: float | None = None) -> list[Candidate]:
         """Candidates in ``frame`` (H x W x 3 BGR uint8), strongest first. ``scale``: the
         frame's scale at the network's input (default: its longer side to ``det_size``,
         or 1 for a smaller frame; the reader's second look sets it from the dice's size,
         at most 1)."""
         h, w = frame.shape[:2]
-        # never enlarged: a frame smaller than the input (a crop around a die or two)
-        # enlarged made its dice far larger than learnt, and their pips were read as 1s
-        s = min(1.0, self.det_size / max(h, w)) if scale is None else float(scale)
+        s = self.input_scale(frame) if scale is None else float(scale)
         small = shrink(frame, s)
         nh, nw = small.shape[:2]
         # padded to a multiple of 32 px, not to a square: the network is fully

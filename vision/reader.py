@@ -234,6 +234,12 @@ def _moved(a: tuple[int, int, int, int], b: tuple[int, int, int, int], share: fl
     return _centre_gap(a, b) > share * side or abs(max(a[2], a[3]) - side) > share * side
 
 
+def _first_scale(frame: np.ndarray, detectors: Sequence[Detector]) -> float:
+    """The scale of ``frame`` at the input of the die-centre detectors' first look
+    (:meth:`vision.detect.DiceDetector.input_scale`; the smallest of them)."""
+    return float(min(min(1.0, float(getattr(d, "det_size", 320)) / max(frame.shape[:2])) for d in detectors))
+
+
 def _open_set(classifiers: Sequence[ObjectClassifier]) -> tuple[list[ObjectClassifier], set[str]]:
     """The open-set classifiers among ``classifiers`` (those that compare a die with the
     players' enrolled faces, :func:`best_claim`) and the kinds they read."""
@@ -698,7 +704,7 @@ class Reader:
         if not cands:
             return []
         if d6_only:
-            first_scale = min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2])
+            first_scale = _first_scale(frame, detectors)
             region = _zoom_region(frame, cands)
             if region is None:
                 closer = self._closer_look(frame, cands, detectors)
@@ -756,8 +762,7 @@ class Reader:
 
         if not all(isinstance(d, DiceDetector) for d in detectors):
             return None
-        # the first look's scale (a frame smaller than the input is not enlarged)
-        scale = min(1.0, min(float(getattr(d, "det_size", 320)) for d in detectors) / max(frame.shape[:2]))
+        scale = _first_scale(frame, detectors)
         mean = float(np.mean([c.score for c in cands])) if cands else 0.0
         if mean >= FARTHER_SURE or (cands and float(np.median([c.side for c in cands])) * scale < FARTHER_MIN_PX):
             return None  # sure, or small candidates: dice smaller than learnt (the closer look's)
