@@ -108,15 +108,23 @@ def _white_and_black() -> tuple[np.ndarray, list[Candidate]]:
     return frame, [Candidate(60.0, 50.0, 30.0, 0.9), Candidate(220.0, 50.0, 30.0, 0.9)]
 
 
+def _first_sure(on_white: list[float], on_black: list[float], second: list[float]
+                ) -> tuple[PipClassifier, ByBrightness, FakeNet, np.ndarray, list[Candidate], np.ndarray]:
+    """A pair whose first network says ``on_white`` / ``on_black`` of the white and the
+    black crop of :func:`_white_and_black`, the second ``second``, ``sure_alone`` 0.99:
+    the classifier, both networks, the frame, its candidates and their probabilities."""
+    frame, cands = _white_and_black()
+    a, b = ByBrightness(on_white, on_black), FakeNet(second)
+    clf = _classifier(a, b)
+    clf.sure_alone = 0.99
+    return clf, a, b, frame, cands, clf.probabilities(frame, cands)
+
+
 def test_a_die_the_first_network_is_sure_of_is_not_shown_to_the_second() -> None:
     """``sure_alone`` (d6.json): the second network sees only the crops the first is not
     sure of; the sure one keeps the first network's answer, the other gets the average."""
     very_sure = [0.001, 0.001, 0.995, 0.001, 0.001, 0.0005, 0.0005]
-    frame, cands = _white_and_black()
-    a, b = ByBrightness(very_sure, SURE), FakeNet(SURE)
-    clf = _classifier(a, b)
-    clf.sure_alone = 0.99
-    p = clf.probabilities(frame, cands)
+    clf, a, b, frame, cands, p = _first_sure(very_sure, SURE, SURE)
     assert a.calls == [2] and b.calls == [1]
     np.testing.assert_allclose(p[0], very_sure, atol=1e-6)
     np.testing.assert_allclose(p[1], SURE, atol=1e-6)  # (SURE + SURE) / 2
@@ -132,12 +140,8 @@ def test_a_crop_the_first_network_is_sure_is_no_die_is_not_shown_to_the_second()
     it calls "not a die" less surely is still averaged with the second."""
     sure_not = [0.001, 0.001, 0.001, 0.001, 0.001, 0.0, 0.995]
     fairly_not = [0.02, 0.02, 0.02, 0.02, 0.02, 0.0, 0.9]
-    frame, cands = _white_and_black()
     second = [0.04, 0.04, 0.04, 0.04, 0.04, 0.0, 0.8]
-    a, b = ByBrightness(sure_not, fairly_not), FakeNet(second)
-    clf = _classifier(a, b)
-    clf.sure_alone = 0.99
-    p = clf.probabilities(frame, cands)
+    clf, a, b, frame, cands, p = _first_sure(sure_not, fairly_not, second)
     assert a.calls == [2] and b.calls == [1]
     np.testing.assert_allclose(p[0], sure_not, atol=1e-6)
     np.testing.assert_allclose(p[1], (np.array(fairly_not) + np.array(second)) / 2, atol=1e-6)
