@@ -19,12 +19,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
 from .nets import MODELS_DIR, OnnxNet, load_net
 
-__all__ = ["centre_peaks", "Candidate", "DiceDetector", "drop_parts", "shrink", "PART_INSIDE", "PART_SMALLER"]
+__all__ = ["centre_medians", "centre_peaks", "Candidate", "DiceDetector", "drop_parts", "shrink", "PART_INSIDE",
+           "PART_SMALLER"]
 
 #: A candidate inside the box of one at least this many times its side is a part of that
 #: die (a pip, a face's corner): dropped (see :func:`drop_parts`).
@@ -52,6 +54,36 @@ class Candidate:
     def box(self) -> tuple[int, int, int, int]:
         half = self.side / 2
         return (round(self.cx - half), round(self.cy - half), round(self.side), round(self.side))
+
+
+def centre_medians(frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+    """N x 3 float32: the median BGR of each candidate's central square (half its side,
+    cut at the frame's edges), NaN where that square lies outside the frame. The
+    candidates whose squares have one shape are taken together (one median over a stack
+    of patches: the same numbers as one median per patch, a tenth of the time for a
+    tray of 200 candies).
+
+    >>> f = np.zeros((20, 20, 3), np.uint8); f[:10] = 200
+    >>> centre_medians(f, [Candidate(5.0, 4.0, 8.0, 1.0), Candidate(5.0, 15.0, 8.0, 1.0),
+    ...                    Candidate(50.0, 5.0, 8.0, 1.0)]).tolist()
+    [[200.0, 200.0, 200.0], [0.0, 0.0, 0.0], [nan, nan, nan]]
+    """
+    h, w = frame.shape[:2]
+    out = np.full((len(candidates), 3), np.nan, np.float32)
+    spans: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for i, c in enumerate(candidates):
+        r = max(1, int(c.side / 4))
+        x0, x1 = max(0, int(c.cx) - r), min(w, int(c.cx) + r + 1)
+        y0, y1 = max(0, int(c.cy) - r), min(h, int(c.cy) + r + 1)
+        if x1 > x0 and y1 > y0:
+            spans.setdefault((y1 - y0, x1 - x0), []).append((i, y0, x0))
+    for (ph, pw), members in spans.items():
+        idx, y0s, x0s = (np.array(v) for v in zip(*members))
+        rows = (y0s[:, None] + np.arange(ph))[:, :, None]
+        cols = (x0s[:, None] + np.arange(pw))[:, None, :]
+        patches = frame[rows, cols].reshape(len(idx), ph * pw, -1)
+        out[idx] = np.median(patches, axis=1)
+    return out
 
 
 def centre_peaks(out: np.ndarray, scale: float, stride: int, threshold: float, max_objects: int,

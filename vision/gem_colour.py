@@ -42,7 +42,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .detect import Candidate
+from .detect import Candidate, centre_medians
 from .nets import MODELS_DIR, ModelError
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
@@ -79,16 +79,8 @@ def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.nd
     """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre."""
     import cv2
 
-    h, w = frame.shape[:2]
     wb = np.maximum(np.asarray(white, np.float32), 1.0)
-    meds = np.zeros((len(candidates), 3), np.float32)
-    for i, c in enumerate(candidates):
-        r = max(1, int(c.side / 4))
-        x0, x1 = max(0, int(c.cx) - r), min(w, int(c.cx) + r + 1)
-        y0, y1 = max(0, int(c.cy) - r), min(h, int(c.cy) + r + 1)
-        patch = frame[y0:y1, x0:x1] if x1 > x0 and y1 > y0 else frame[:0, :0]
-        if patch.size:
-            meds[i] = np.median(patch.reshape(-1, 3), axis=0)
+    meds: np.ndarray = np.nan_to_num(centre_medians(frame, candidates), nan=0.0)  # outside the frame: black
     rel = np.clip(meds / wb, 0.0, 1.5).astype(np.float32)
     return cv2.cvtColor(rel.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
 

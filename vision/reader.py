@@ -53,8 +53,8 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
 
 import numpy as np
 
-from .detect import Candidate
-from .die_colour import lab8
+from .detect import Candidate, centre_medians
+from .die_colour import lab8, lab8_rows
 from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
@@ -163,24 +163,29 @@ def decode(source: str | Path | bytes | np.ndarray) -> np.ndarray:
     return frame
 
 
-def _median_bgr(frame: np.ndarray, cand: Candidate) -> np.ndarray | None:
-    """The median BGR (float) of the central half of the candidate's square, or None
-    when that lies outside the frame."""
-    h, w = frame.shape[:2]
-    r = max(1, int(cand.side / 4))
-    x0, x1 = max(0, int(cand.cx) - r), min(w, int(cand.cx) + r + 1)
-    y0, y1 = max(0, int(cand.cy) - r), min(h, int(cand.cy) + r + 1)
-    patch = frame[y0:y1, x0:x1]
-    if patch.size == 0:
-        return None
-    return np.asarray(np.median(patch.reshape(-1, 3), axis=0), np.float32)
+def _medians(frame: np.ndarray, cands: Sequence[Candidate]) -> list[np.ndarray | None]:
+    """The median BGR (float32) of each candidate's central half
+    (:func:`vision.detect.centre_medians`: all at once), or None when that lies outside
+    the frame."""
+    return [None if np.isnan(m[0]) else m for m in centre_medians(frame, cands)]
+
+
+def _bodies(meds: Sequence[np.ndarray | None]) -> list[tuple[float, float, float]]:
+    """:func:`vision.die_colour.lab8` of each of ``meds``, in one colour conversion."""
+    known = [i for i, m in enumerate(meds) if m is not None]
+    out = [lab8(None)] * len(meds)
+    if known:
+        rows = lab8_rows(np.array([meds[i] for i in known], np.float32))
+        for i, (L, a, b) in zip(known, rows.tolist()):
+            out[i] = (L, a, b)
+    return out
 
 
 def body_colour(frame: np.ndarray, cand: Candidate) -> tuple[float, float, float]:
     """Lab colour (OpenCV 8-bit scale: L 0..255, a and b centred on 128) of the median
     BGR of the central half of the candidate's square: the die's body colour (pips are a
     minority of those pixels)."""
-    return lab8(_median_bgr(frame, cand))
+    return _bodies(_medians(frame, [cand]))[0]
 
 
 def _named(obj: ObjectRead, med: np.ndarray | None, white: np.ndarray | None) -> ObjectRead:
@@ -682,7 +687,7 @@ class Reader:
         if not over:
             return objs
         out = list(objs)
-        bodies = [lab8(_median_bgr(frame, c)) for c in over.values()]
+        bodies = _bodies(_medians(frame, list(over.values())))
         for clf in first:
             for i, claim in zip(over, clf.classify(frame, list(over.values()), bodies)):
                 if claim is not None:
@@ -783,8 +788,8 @@ class Reader:
         beats a pending, then confidence; candidates nobody claims are dropped. The
         open-set classifiers are asked first, and a candidate one of them reads is not
         shown to the others (their claims could not change it)."""
-        meds = [_median_bgr(frame, c) for c in cands]
-        bodies = [lab8(m) for m in meds]
+        meds = _medians(frame, cands)
+        bodies = _bodies(meds)
         claims: list[list[ObjectRead]] = [[] for _ in cands]
         first, open_set = _open_set(classifiers)
         for clf in first + [clf for clf in classifiers if clf not in first]:
@@ -857,7 +862,7 @@ class Reader:
         d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
         if d6 and self.pips is not None:
             cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
-            bodies = [body_colour(frame, c) for c in cands]
+            bodies = _bodies(_medians(frame, cands))
             pips = getattr(self.pips, "tray", None) or self.pips  # a known tray's own pip classifiers
             for i, net in zip(d6, pips.classify(frame, cands, bodies)):
                 # a die cut by the frame edge stays pending whatever the network says
@@ -885,7 +890,7 @@ class Reader:
 
         found = read_objects(view, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
-        meds = [_median_bgr(frame, Candidate(t.centre[0], t.centre[1], t.side, 1.0)) for t in found]
+        meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
         objs = [t.read for t in found]
         self._pips_opinion(frame, found, objs)
         self._numerals_opinion(frame, found, objs)
