@@ -76,6 +76,20 @@ def test_reads_match_the_labels_on_held_aside_photos(held_aside, reader_parts) -
     assert total.orange_as_gem == 0
 
 
+def test_the_table_reader_shows_the_held_aside_gems_and_no_orange(candies: Path) -> None:
+    """``gem_eval.evaluate`` (what ``bench_gems.py`` measures) reads through the table's
+    own reader, a step expecting gems, and scores what it shows."""
+    from vision.gem_eval import evaluate
+    from vision.table_setup import table_reader
+
+    photos = list_gem_photos(candies, "test")[::9][:4]
+    t, ms = evaluate(photos, table_reader(None))
+    assert len(ms) == len(photos) and t.photos == len(photos) and t.gems >= 100 and t.orange >= 10
+    assert t.found >= 0.97 * t.gems and t.right >= 0.9 * t.gems
+    assert t.wrong == 0 and t.extra_read == 0 and t.dismissed == 0  # a gem shown or not: no third way
+    assert t.orange_as_gem == 0 and t.orange_dismissed + t.orange_pending == t.orange
+
+
 def test_a_dim_frame_is_brought_up_to_the_light_the_network_learnt(held_aside) -> None:
     """40 % darker, the tray's white falls under the training photos'; the detector
     brightens the frame before its first look (``GemDetector.gain``), which is then as
