@@ -320,14 +320,14 @@ FARTHER_MIN_PX = 13.5
 FARTHER_MIN_DICE = 3
 #: A close-up of one or two dice (a fifth of the frame's side or more): the farther look
 #: finds too few dice to be kept, and each pip of a die was read as a d6 showing 1. In a
-#: frame where the farther look ran and was not kept, looks at FARTHER_SCALE, its square,
-#: its cube... times the first look's scale (down to an input of LARGER_MIN_INPUT px) find
+#: frame whose first look is unsure (:func:`_unsure`), looks at FARTHER_SCALE, its square,
+#: its cube... times the first look's scale (down to an image of LARGER_MIN_INPUT px) find
 #: the larger dice (score FARTHER_SURE or more); one the pip networks *read* (a pending
 #: one may be a heap of small dice) replaces every object inside its box at most
 #: 1/LARGER_RATIO its side: its pips (:meth:`Reader._dice_over_their_pips`). Crops of 4
 #: die sides around each second held-aside die, enlarged to 1920 px (555 dice): read right
-#: automatically 2 -> 175, silently wrong 23 -> 5 (each a pip of a die cut by the frame's
-#: edge), false reads 69 -> 26; every other measured condition the same or better (the
+#: automatically 2 -> 177, silently wrong 23 -> 5 (each a pip of a die cut by the frame's
+#: edge), false reads 69 -> 22; every other measured condition the same or better (the
 #: held-aside photos 2x closer at 1920 px: 252 -> 258 right, 1 -> 0 silent); with a
 #: pending larger die accepted too, rendered white d6 lost a third of their reads.
 LARGER_MIN_INPUT = 48
@@ -533,7 +533,6 @@ class Reader:
         self.pips: Any = None
         gems = (MODELS_DIR / "gem_detector.onnx").exists() and (MODELS_DIR / "gems.json").exists()
         if detectors is None:
-
             found: list[Detector] = [DiceDetector(det_size=int(cfg.get("det_size", 320)),
                                                   stride=int(cfg.get("stride", 4)),
                                                   threshold=float(cfg.get("thresholds", {}).get("det", 0.3)))]
@@ -763,7 +762,6 @@ class Reader:
         else None (the first look stands)."""
         from dataclasses import replace
 
-
         longer = max(frame.shape[:2])
         if longer <= ZOOM_ABOVE or not all(isinstance(d, DiceDetector) for d in detectors):
             return None
@@ -786,16 +784,15 @@ class Reader:
         """Dice far larger than the die-centre network learnt (a camera close to a few
         dice: 12 % of the frame's side or more) come out of the first look as their pips
         and parts, unsure (mean score under :data:`FARTHER_SURE`) and sized 16-30 px at
-        its input. Such a first look is followed by a look at :data:`FARTHER_SCALE` times its scale; its
-        candidates (in frame pixels) replace the first look's when it is sure of at least
-        :data:`FARTHER_MIN_DICE` dice (mean score :data:`FARTHER_SURE`,
-        :data:`FARTHER_GAIN` above the first's) of :data:`FARTHER_MIN_PX` or more at its
-        input; else None (the first look stands)."""
-
+        its input. Such a first look (:func:`_unsure`) is followed by a look at
+        :data:`FARTHER_SCALE` times its scale; its candidates (in frame pixels) replace the
+        first look's when it is sure of at least :data:`FARTHER_MIN_DICE` dice (mean score
+        :data:`FARTHER_SURE`, :data:`FARTHER_GAIN` above the first's) of
+        :data:`FARTHER_MIN_PX` or more at its input; else None (the first look stands)."""
         scale = _first_scale(frame, detectors)
         mean = float(np.mean([c.score for c in cands])) if cands else 0.0
-        if mean >= FARTHER_SURE or (cands and float(np.median([c.side for c in cands])) * scale < FARTHER_MIN_PX):
-            return None  # sure, or small candidates: dice smaller than learnt (the closer look's)
+        if cands and float(np.median([c.side for c in cands])) * scale < FARTHER_MIN_PX:
+            return None  # small candidates: dice smaller than learnt (the closer look's)
         far = scale * FARTHER_SCALE
         found = [c for d in detectors if isinstance(d, DiceDetector) for c in d.detect(frame, scale=far)]
         if len(detectors) > 1:
@@ -816,6 +813,8 @@ class Reader:
         *read* as a d6, the strongest at each place takes the place of the objects inside
         its box at most 1/:data:`LARGER_RATIO` its side (see :data:`LARGER_MIN_INPUT`)."""
 
+        from dataclasses import replace
+
         def holds(c: Candidate, o: ObjectRead) -> bool:
             x, y, w, h = o.box
             return (abs(c.cx - x - w / 2) < c.side / 2 and abs(c.cy - y - h / 2) < c.side / 2
@@ -823,8 +822,6 @@ class Reader:
 
         if not objs:
             return objs
-        from dataclasses import replace
-
         larger: list[Candidate] = []
         scale = _first_scale(frame, detectors) * FARTHER_SCALE
         image = shrink(frame, scale)  # each look's image from the last one's: a 1920-px frame is shrunk once
@@ -840,9 +837,15 @@ class Reader:
             if claim is not None and claim.kind == "d6" and claim.status == STATUS_READ and not any(
                     _overlap(c.box, h.box) for h, _ in hosts):
                 hosts.append((c, claim))
-        used = {next((k for k, (c, _) in enumerate(hosts) if holds(c, o)), -1) for o in objs}
-        return [o for o in objs if not any(holds(c, o) for c, _ in hosts)] + [
-            hosts[k][1] for k in sorted(used) if k >= 0]
+        kept: list[ObjectRead] = []
+        taken: set[int] = set()
+        for o in objs:
+            k = next((k for k, (c, _) in enumerate(hosts) if holds(c, o)), None)
+            if k is None:
+                kept.append(o)
+            else:
+                taken.add(k)
+        return kept + [hosts[k][1] for k in sorted(taken)]
 
     def _classify(self, frame: np.ndarray, cands: Sequence[Candidate],
                   classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
@@ -878,7 +881,6 @@ class Reader:
         brought to :data:`CROP_DIE_PX` per die (the crops' own scale in training) if
         larger. Boxes back in ``frame`` pixels."""
         from dataclasses import replace
-
 
         x0, y0, x1, y1 = region
         sub = frame[y0:y1, x0:x1]
