@@ -337,6 +337,16 @@ LARGER_RATIO = 2.5
 LEARNT_SHARE = 0.058  # the median die side over the photo's longer side in the training photos
 
 
+def _dice_in(image: np.ndarray, scale: float, detectors: Sequence[Detector]) -> list[Candidate]:
+    """The die-centre detectors' candidates in ``image`` (the frame shrunk by ``scale``,
+    looked at as it is), in frame pixels; merged when there are several detectors."""
+    from dataclasses import replace
+
+    found = [replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale)
+             for d in detectors if isinstance(d, DiceDetector) for c in d.detect(image, scale=1.0)]
+    return _merge(found) if len(detectors) > 1 else found
+
+
 def _unsure(cands: Sequence[Candidate]) -> bool:
     """The die-centre network's first look is unsure of its candidates (mean score under
     :data:`FARTHER_SURE`; no candidate at all is unsure too): they may be the pips and
@@ -722,11 +732,14 @@ class Reader:
             cands = _merge(cands)
         d6_only = all(tuple(getattr(d, "kinds", ())) == ("d6",) for d in detectors)
         if farther and d6_only and _unsure(cands) and all(isinstance(d, DiceDetector) for d in detectors):
-            far = self._farther_look(frame, cands, detectors)
+            scale = _first_scale(frame, detectors) * FARTHER_SCALE
+            image = shrink(frame, scale)
+            found = _dice_in(image, scale, detectors)  # the farther look, then the first of the larger dice's
+            far = self._farther_look(cands, found, scale)
             # dice larger than learnt: found (no closer look at them); or maybe a close-up
             objs = (self._classify(frame, far, classifiers) if far is not None
                     else self._read_found(frame, cands, detectors, classifiers, d6_only))
-            return self._dice_over_their_pips(frame, objs, detectors, classifiers)
+            return self._dice_over_their_pips(frame, objs, detectors, classifiers, (image, scale, found))
         return self._read_found(frame, cands, detectors, classifiers, d6_only)
 
     def _read_found(self, frame: np.ndarray, cands: list[Candidate], detectors: Sequence[Detector],
@@ -760,60 +773,51 @@ class Reader:
         and the first look was unsure of its own (:data:`CLOSER_BELOW_SCORE`),
         its candidates (in frame pixels) and its input scale replace the first look's;
         else None (the first look stands)."""
-        from dataclasses import replace
-
         longer = max(frame.shape[:2])
         if longer <= ZOOM_ABOVE or not all(isinstance(d, DiceDetector) for d in detectors):
             return None
         if float(np.median([c.score for c in cands])) >= CLOSER_BELOW_SCORE:
             return None  # dice the network is sure of: real dice of their size, not clusters
         scale = MAX_LOOK_PX / longer
-        small = shrink(frame, scale)
-        found = [replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale)
-                 for d in detectors if isinstance(d, DiceDetector) for c in d.detect(small, scale=1.0)]
-        if len(detectors) > 1:
-            found = _merge(found)
+        found = _dice_in(shrink(frame, scale), scale, detectors)
         if len(found) < CLOSER_MORE * len(cands) or len(found) < len(cands) + 3:
             return None
         if float(np.median([c.side for c in found])) > CLOSER_SMALLER * float(np.median([c.side for c in cands])):
             return None
         return found, scale
 
-    def _farther_look(self, frame: np.ndarray, cands: Sequence[Candidate], detectors: Sequence[Detector]
+    def _farther_look(self, cands: Sequence[Candidate], found: list[Candidate], far: float
                       ) -> list[Candidate] | None:
         """Dice far larger than the die-centre network learnt (a camera close to a few
         dice: 12 % of the frame's side or more) come out of the first look as their pips
         and parts, unsure (mean score under :data:`FARTHER_SURE`) and sized 16-30 px at
-        its input. Such a first look (:func:`_unsure`) is followed by a look at
-        :data:`FARTHER_SCALE` times its scale; its candidates (in frame pixels) replace the
-        first look's when it is sure of at least :data:`FARTHER_MIN_DICE` dice (mean score
-        :data:`FARTHER_SURE`, :data:`FARTHER_GAIN` above the first's) of
-        :data:`FARTHER_MIN_PX` or more at its input; else None (the first look stands)."""
-        scale = _first_scale(frame, detectors)
-        mean = float(np.mean([c.score for c in cands])) if cands else 0.0
-        if cands and float(np.median([c.side for c in cands])) * scale < FARTHER_MIN_PX:
+        its input. Such a first look (:func:`_unsure`, ``cands``) is followed by a look at
+        :data:`FARTHER_SCALE` times its scale (``found``, the frame at scale ``far``);
+        its candidates replace the first look's when it is sure of at least
+        :data:`FARTHER_MIN_DICE` dice (mean score :data:`FARTHER_SURE`,
+        :data:`FARTHER_GAIN` above the first's) of :data:`FARTHER_MIN_PX` or more at its
+        input, and the first look's were not small (dice smaller than learnt: the closer
+        look's); else None (the first look stands)."""
+        if cands and float(np.median([c.side for c in cands])) * far / FARTHER_SCALE < FARTHER_MIN_PX:
             return None  # small candidates: dice smaller than learnt (the closer look's)
-        far = scale * FARTHER_SCALE
-        found = [c for d in detectors if isinstance(d, DiceDetector) for c in d.detect(frame, scale=far)]
-        if len(detectors) > 1:
-            found = _merge(found)
         if len(found) < FARTHER_MIN_DICE:
             return None
+        mean = float(np.mean([c.score for c in cands])) if cands else 0.0
         mean2 = float(np.mean([c.score for c in found]))
         if mean2 < FARTHER_SURE or mean2 <= mean + FARTHER_GAIN:
             return None
         return found if float(np.median([c.side for c in found])) * far >= FARTHER_MIN_PX else None
 
     def _dice_over_their_pips(self, frame: np.ndarray, objs: list[ObjectRead], detectors: Sequence[Detector],
-                              classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
+                              classifiers: Sequence[ObjectClassifier],
+                              farther: tuple[np.ndarray, float, list[Candidate]]) -> list[ObjectRead]:
         """``objs`` (read in a frame whose first look was unsure: its dice may be far
-        larger than learnt) with the objects inside a larger die replaced by that die: looks
-        at :data:`FARTHER_SCALE`, its square... times the first look's scale find the dice
-        that could hold them (score :data:`FARTHER_SURE` or more); of those the classifiers
-        *read* as a d6, the strongest at each place takes the place of the objects inside
-        its box at most 1/:data:`LARGER_RATIO` its side (see :data:`LARGER_MIN_INPUT`)."""
-
-        from dataclasses import replace
+        larger than learnt) with the objects inside a larger die replaced by that die: the
+        farther look (``farther``: its image, its scale, its candidates) and looks at
+        :data:`FARTHER_SCALE` times its scale, and again, find the dice that could hold
+        them (score :data:`FARTHER_SURE` or more); of those the classifiers *read* as a d6,
+        the strongest at each place takes the place of the objects inside its box at most
+        1/:data:`LARGER_RATIO` its side (see :data:`LARGER_MIN_INPUT`)."""
 
         def holds(c: Candidate, o: ObjectRead) -> bool:
             x, y, w, h = o.box
@@ -823,14 +827,12 @@ class Reader:
         if not objs:
             return objs
         larger: list[Candidate] = []
-        scale = _first_scale(frame, detectors) * FARTHER_SCALE
-        image = shrink(frame, scale)  # each look's image from the last one's: a 1920-px frame is shrunk once
+        image, scale, found = farther
         while max(image.shape[:2]) >= LARGER_MIN_INPUT:
-            found = [replace(c, cx=c.cx / scale, cy=c.cy / scale, side=c.side / scale)
-                     for d in detectors if isinstance(d, DiceDetector) for c in d.detect(image, scale=1.0)]
             larger += [c for c in found if c.score >= FARTHER_SURE and any(holds(c, o) for o in objs)]
-            image = shrink(image, FARTHER_SCALE)
+            image = shrink(image, FARTHER_SCALE)  # each look's image from the last one's
             scale *= FARTHER_SCALE
+            found = _dice_in(image, scale, detectors) if max(image.shape[:2]) >= LARGER_MIN_INPUT else []
         larger.sort(key=lambda c: -c.score)
         hosts: list[tuple[Candidate, ObjectRead]] = []
         for c, claim in zip(larger, self._claims(frame, larger, classifiers)):
