@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -18,6 +19,9 @@ from vision.detect import Candidate
 from vision.gem_colour import GemClassifier, GemColours, gem_colours, white_reference
 from vision.gem_data import GEM_OF, list_gem_photos, load_gem_labels, shared_candies_dir
 from vision.nets import ModelError
+
+if TYPE_CHECKING:
+    from vision.gem_eval import GemTally
 
 ROOT = Path(__file__).resolve().parents[2]
 CANDIES = shared_candies_dir()
@@ -61,14 +65,20 @@ def test_split_is_fixed_by_index_and_never_mixes(candies: Path) -> None:
     assert {p.index % 4 for p in test} == {3} and not {p.path for p in test} & {p.path for p in train}
 
 
-def test_reads_match_the_labels_on_held_aside_photos(held_aside, reader_parts) -> None:
+def _tally(det: object, clf: GemClassifier, pairs: list[tuple[np.ndarray, list]]) -> "GemTally":
+    """The plug-ins ``det`` and ``clf`` on each (frame, labels), scored together."""
     from vision.gem_eval import GemTally, score
 
-    det, clf = reader_parts
     total = GemTally()
-    for frame, labels in held_aside:
-        cands = det.detect(frame)
+    for frame, labels in pairs:
+        cands = det.detect(frame)  # type: ignore[attr-defined]
         total.add(score(cands, clf.classify(frame, cands, []), labels))
+    return total
+
+
+def test_reads_match_the_labels_on_held_aside_photos(held_aside, reader_parts) -> None:
+    det, clf = reader_parts
+    total = _tally(det, clf, held_aside)
     assert total.gems >= 100 and total.orange >= 10
     assert total.found >= 0.97 * total.gems
     assert total.right >= 0.9 * total.gems
@@ -95,10 +105,10 @@ def test_a_dim_frame_is_brought_up_to_the_light_the_network_learnt(held_aside) -
     brightens the frame before its first look (``GemDetector.gain``), which is then as
     sure as on the photo itself and finds the gems; without the gain it is unsure."""
     from vision.gem_detect import MAX_GAIN, SURE_LOOK, GemDetector
-    from vision.gem_eval import GemTally, score
 
-    det, clf, total = GemDetector(), GemClassifier(), GemTally()
+    det = GemDetector()
     sure = {True: 0, False: 0}
+    dimmed = []
     for frame, labels in held_aside:
         assert GemDetector.gain(frame) < 1.05
         dim = (frame.astype(np.float32) * 0.6).astype(np.uint8)
@@ -106,8 +116,8 @@ def test_a_dim_frame_is_brought_up_to_the_light_the_network_learnt(held_aside) -
         for brought_up in (True, False):
             first, _ = det.look(dim, gain=None if brought_up else 1.0)
             sure[brought_up] += float(np.mean([c.score for c in first])) >= SURE_LOOK
-        cands = det.detect(dim)
-        total.add(score(cands, clf.classify(dim, cands, []), labels))
+        dimmed.append((dim, labels))
+    total = _tally(det, GemClassifier(), dimmed)
     assert sure[True] >= len(held_aside) - 1 and sure[False] <= 1
     assert total.found >= 0.97 * total.gems and total.wrong == 0 and total.orange_as_gem == 0
 
@@ -118,16 +128,10 @@ def test_gems_are_found_from_a_camera_farther_or_closer(held_aside, camera: str)
     tray, scaled back) or twice as close (its middle) takes them: the detector looks
     again at other scales; with one look (``search=False``) it finds far fewer."""
     from vision.gem_detect import GemDetector
-    from vision.gem_eval import TRANSFORMS, GemTally, score
+    from vision.gem_eval import TRANSFORMS
 
-    tallies = {}
-    for search in (True, False):
-        det, clf, total = GemDetector(search=search), GemClassifier(), GemTally()
-        for frame, labels in held_aside:
-            image, labs = TRANSFORMS[camera](frame, labels)
-            cands = det.detect(image)
-            total.add(score(cands, clf.classify(image, cands, []), labs))
-        tallies[search] = total
+    seen = [TRANSFORMS[camera](frame, labels) for frame, labels in held_aside]
+    tallies = {search: _tally(GemDetector(search=search), GemClassifier(), seen) for search in (True, False)}
     looked, once = tallies[True], tallies[False]
     assert looked.found >= 0.97 * looked.gems and looked.right >= 0.95 * looked.gems
     assert looked.wrong == 0 and looked.orange_as_gem == 0 and looked.extra_read <= 0.01 * looked.gems
