@@ -441,6 +441,15 @@ CONTEST = 0.65
 EDGE_CUT = 0.3
 
 
+def _pending(obj: ObjectRead) -> ObjectRead:
+    """``obj``, pending if it was read (its face the one candidate)."""
+    from dataclasses import replace
+
+    if obj.status != STATUS_READ or obj.value is None:
+        return obj
+    return replace(obj, status=STATUS_PENDING, candidates=((obj.value, round(float(obj.confidence), 4)),))
+
+
 def cut_by_edge(obj: ObjectRead, width: int, height: int) -> ObjectRead:
     """``obj``, or pending when it is a die (not a gem: its colour is whole) read with
     more than :data:`EDGE_CUT` of its box outside a ``width`` x ``height`` frame.
@@ -847,6 +856,9 @@ class Reader:
                 kept.append(o)
             else:
                 taken.add(k)
+        if taken:
+            side = float(np.median([hosts[k][0].side for k in taken]))
+            kept = [_pending(o) if max(o.box[2:]) * LARGER_RATIO <= side else o for o in kept]
         return kept + [hosts[k][1] for k in sorted(taken)]
 
     def _classify(self, frame: np.ndarray, cands: Sequence[Candidate],
