@@ -102,18 +102,13 @@ class PipClassifier:
         else:
             paths = [Path(m) for m in model]
         self.nets = [load_net(p) for p in paths]
-        #: Per network: its input normalisation (:func:`to_blob`; ``input_norms`` in
-        #: ``d6.json``, else ``input_norm`` for all) and its weight in the average
-        #: (``weights``, else equal).
-        self.norms = _per_net(cfg.get("input_norms"), str(cfg.get("input_norm", "none")), len(self.nets))
-        weights = np.asarray(_per_net(cfg.get("weights"), 1.0, len(self.nets)), np.float64)
-        self.weights = weights / weights.sum()
         self.size = int(cfg.get("crop", 48))
         self.factor = float(cfg.get("crop_factor", 1.3))
         self.not_a_die = float(thr.get("not_a_die", 0.5))
         self.confidence = float(thr.get("confidence", 0.9))
         self.margin = float(thr.get("margin", 0.5))
         self.tta = tta
+        self.norm = str(cfg.get("input_norm", "none"))
         self.tta_below = float(cfg.get("tta_below", TTA_BELOW))
         #: A crop the first network is this sure of (its best face, with "not a die" under
         #: :data:`SURE_NOT_A_DIE`; or "not a die") is not shown to the others (``None``: every network
@@ -134,7 +129,6 @@ class PipClassifier:
         if model is None and isinstance(tray_cfg, dict):
             self.tray = PipClassifier([MODELS_DIR / n for n in tray_cfg["classifiers"]],
                                       settings={**cfg, "thresholds": tray_cfg["thresholds"], "tray": None,
-                                                "input_norms": None, "weights": None,
                                                 "sure_alone": tray_cfg.get("sure_alone"),
                                                 "sure_no_die": tray_cfg.get("sure_no_die")},
                                       tta=tta, sources=sources)
@@ -146,13 +140,9 @@ class PipClassifier:
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return np.asarray(e / e.sum(axis=1, keepdims=True))
 
-    def _run(self, crops: np.ndarray, first: int = 0) -> np.ndarray:
-        """The weighted average of the networks from the ``first`` on (their own weights,
-        summed to 1 over those), each fed its own input normalisation."""
-        blobs = {norm: to_blob(crops, norm) for norm in set(self.norms[first:])}
-        w = self.weights[first:] / self.weights[first:].sum()
-        return np.asarray(sum(wk * self._softmax(net, blobs[norm])
-                              for wk, net, norm in zip(w, self.nets[first:], self.norms[first:])))
+    def _run(self, crops: np.ndarray) -> np.ndarray:
+        blob = to_blob(crops, self.norm)
+        return np.asarray(sum(self._softmax(net, blob) for net in self.nets) / len(self.nets))
 
     def _first_look(self, crops: np.ndarray) -> np.ndarray:
         """The ensemble's probabilities, except that a crop the first network alone is
@@ -161,13 +151,14 @@ class PipClassifier:
         (the others are not run on it)."""
         if self.sure_alone is None or len(self.nets) < 2:
             return self._run(crops)
-        p = self._softmax(self.nets[0], to_blob(crops, self.norms[0]))
+        blob = to_blob(crops, self.norm)
+        p = self._softmax(self.nets[0], blob)
         sure_face = (p[:, :6].max(axis=1) >= self.sure_alone) & (p[:, NOT_A_DIE] < SURE_NOT_A_DIE)
         no_die = self.sure_alone if self.sure_no_die is None else self.sure_no_die
         rest = np.nonzero(~sure_face & (p[:, NOT_A_DIE] < no_die))[0]
         if len(rest):
-            w0 = float(self.weights[0])
-            p[rest] = w0 * p[rest] + (1 - w0) * self._run(crops[rest], first=1)
+            sub = blob[rest]
+            p[rest] = (p[rest] + sum(self._softmax(net, sub) for net in self.nets[1:])) / len(self.nets)
         return p
 
     def probabilities(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
@@ -215,16 +206,6 @@ class PipClassifier:
             status=STATUS_READ if ok else STATUS_PENDING,
             candidates=cands if not ok else (),
         )
-
-
-def _per_net(given: Any, default: Any, n: int) -> list[Any]:
-    """A per-network setting of ``d6.json``: ``given`` when it is a list of one value per
-    network, else ``default`` for each.
-
-    >>> _per_net(["none", "crop"], "none", 2), _per_net(None, 1.0, 2), _per_net([2.0], 1.0, 3)
-    (['none', 'crop'], [1.0, 1.0], [1.0, 1.0, 1.0])
-    """
-    return list(given) if isinstance(given, list) and len(given) == n else [default] * n
 
 
 def judge(p: np.ndarray, not_a_die: float, confidence: float, margin: float) -> tuple[int, bool] | None:

@@ -31,7 +31,6 @@ JUNK = [0.05, 0.05, 0.05, 0.05, 0.05, 0.05, 0.7]
 def _classifier(*nets: FakeNet) -> PipClassifier:
     clf = PipClassifier(settings={"thresholds": {"not_a_die": 0.5, "confidence": 0.7, "margin": 0.4}})
     clf.nets = list(nets)  # type: ignore[arg-type]
-    clf.norms, clf.weights = ["none"] * len(nets), np.full(len(nets), 1 / len(nets))
     return clf
 
 
@@ -174,40 +173,3 @@ def test_plain_white_d6_on_a_dark_felt_are_read_as_dice() -> None:
                 wrong += obj.value != lab.value
     assert seen == 42 and wrong == 0
     assert missed <= 2 and right >= 38, (missed, right)
-
-
-class BlobNet(FakeNet):
-    """A :class:`FakeNet` that keeps the blobs it was fed."""
-
-    def __init__(self, probs: list[float]) -> None:
-        super().__init__(probs)
-        self.blobs: list[np.ndarray] = []
-
-    def __call__(self, blob: np.ndarray) -> np.ndarray:
-        self.blobs.append(blob.copy())
-        return super().__call__(blob)
-
-
-def test_each_network_gets_its_own_input_and_weight() -> None:
-    """``input_norms`` and ``weights`` in ``d6.json``: a network trained on crops stretched
-    to a standard contrast (``train_d6 --normalise``) sees them so beside networks fed the
-    plain crops, and the average is weighted."""
-    a, b = BlobNet(UNSURE), BlobNet(OTHER)
-    clf = PipClassifier(settings={"thresholds": {"not_a_die": 0.5, "confidence": 0.7, "margin": 0.0},
-                                  "classifiers": ["d6_classifier.onnx", "d6_classifier_2.onnx"],
-                                  "input_norms": ["none", "crop"], "weights": [1, 3]}, tta=False)
-    clf.nets = [a, b]  # type: ignore[list-item]
-    frame, cands = _frame_and_candidates(2)
-    p = clf.probabilities(frame, cands)
-    assert np.allclose(p, 0.25 * np.asarray(UNSURE) + 0.75 * np.asarray(OTHER), atol=1e-6)
-    plain, stretched = a.blobs[0], b.blobs[0]
-    assert plain.min() >= 0 and plain.max() <= 1
-    assert np.allclose(stretched.mean(axis=(1, 2, 3)), 0.5, atol=1e-4)
-    assert np.allclose(stretched.std(axis=(1, 2, 3)), 0.25, atol=1e-3)
-    assert not np.allclose(plain, stretched)
-
-
-def test_per_network_settings_of_another_length_are_ignored() -> None:
-    clf = PipClassifier(settings={"classifiers": ["d6_classifier.onnx", "d6_classifier_2.onnx"],
-                                  "input_norms": ["crop"], "weights": [1, 2, 3], "input_norm": "none"})
-    assert clf.norms == ["none", "none"] and np.allclose(clf.weights, [0.5, 0.5])
