@@ -442,7 +442,11 @@ EDGE_CUT = 0.3
 
 
 def _pending(obj: ObjectRead) -> ObjectRead:
-    """``obj``, pending if it was read (its face the one candidate)."""
+    """``obj``, pending if it was read (its face the one candidate).
+
+    >>> _pending(ObjectRead("d6", 1, (0, 0, 9, 9), 0.9)).candidates
+    ((1, 0.9),)
+    """
     from dataclasses import replace
 
     if obj.status != STATUS_READ or obj.value is None:
@@ -462,13 +466,9 @@ def cut_by_edge(obj: ObjectRead, width: int, height: int) -> ObjectRead:
     >>> cut_by_edge(ObjectRead("gem", "hiver", (-15, 50, 40, 40), 0.9), 640, 480).status
     'read'
     """
-    from dataclasses import replace
-
     x, y, w, h = obj.box
     out = max(-x, -y, x + w - width, y + h - height, 0.0) / max(w, h, 1.0)
-    if obj.status != STATUS_READ or obj.kind == "gem" or obj.value is None or out <= EDGE_CUT:
-        return obj
-    return replace(obj, status=STATUS_PENDING, candidates=((obj.value, round(float(obj.confidence), 4)),))
+    return obj if obj.kind == "gem" or out <= EDGE_CUT else _pending(obj)
 
 
 def best_claim(claims: Sequence[ObjectRead], open_set: Collection[str] = ()) -> ObjectRead:

@@ -144,8 +144,9 @@ def test_small_objects_beside_a_close_up_die_are_asked_about(reader: Reader) -> 
     a half times smaller than them is no die of the same roll: the pips of a die cut by
     the frame's edge, or of one the networks are unsure of. Those are asked about, not
     read (``Reader._dice_over_their_pips``). Squares of six die sides around every other
-    die of three held-aside photos (31 dice read right), enlarged to 1920 px (measured on all 50: silently
-    wrong 9 -> 5, reads of no die 30 -> 6, the dice read right the same 472)."""
+    die of three held-aside photos (31 dice read right), enlarged to 1920 px (measured on
+    all 50: silently wrong 9 -> 5, reads of no die 30 -> 6, the dice read right the same
+    472)."""
     from vision.eval import match
 
     def wrong_reads() -> tuple[int, int, int]:
