@@ -171,8 +171,8 @@ TUNE_SEED = HELD_OUT_SEED + 500_000  # the renders the thresholds are chosen on 
 
 
 def tune(models: Path, shared: Path, renders: int = 80,
-         firsts: Sequence[float] = (0.35, 0.4, 0.45, 0.5),
-         seconds: Sequence[float] = (0.45, 0.5, 0.55, 0.6)) -> list[dict[str, Any]]:
+         firsts: Sequence[float] = (0.4, 0.45, 0.5, 0.55, 0.6),
+         seconds: Sequence[float] = (0.5, 0.55, 0.6, 0.65, 0.7)) -> list[dict[str, Any]]:
     """Found rate and false detections per frame of every (threshold, second threshold)
     pair, on ``renders`` renders from :data:`TUNE_SEED` and the ``calib`` photos (never
     the ``test`` ones): how the committed thresholds were chosen."""
@@ -222,6 +222,26 @@ def tune(models: Path, shared: Path, renders: int = 80,
     return rows
 
 
+MAX_FALSE = 0.25  # false detections per frame the chosen thresholds allow, on the renders and on the candies
+
+
+def choose(rows: Sequence[dict[str, Any]], max_false: float = MAX_FALSE) -> dict[str, Any] | None:
+    """The row of :func:`tune` with the most renders found among those with at most
+    ``max_false`` false detections per frame on the renders and on the candies (the
+    rule the committed thresholds follow); ``None`` when no row qualifies.
+
+    >>> rows = [{"threshold": 0.5, "renders": (0.90, 0.43), "candies": (0.99, 0.83)},
+    ...         {"threshold": 0.55, "renders": (0.86, 0.20), "candies": (0.98, 0.22)},
+    ...         {"threshold": 0.6, "renders": (0.78, 0.14), "candies": (0.98, 0.22)}]
+    >>> choose(rows)["threshold"]
+    0.55
+    >>> choose(rows, max_false=0.1) is None
+    True
+    """
+    ok = [r for r in rows if all(r[k][1] <= max_false for k in ("renders", "candies") if k in r)]
+    return max(ok, key=lambda r: r["renders"][0]) if ok else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
@@ -240,9 +260,14 @@ def main(argv: list[str] | None = None) -> int:
     from vision.object_detect import ObjectDetector
 
     if a.tune:
-        for row in tune(a.models or MODELS_DIR, a.shared, a.renders):
+        rows = tune(a.models or MODELS_DIR, a.shared, a.renders)
+        for row in rows:
             print(f"threshold {row['threshold']:.2f} second {row['second_threshold']:.2f}: " + " | ".join(
                 f"{k} {100 * row[k][0]:.1f} % found, {row[k][1]:.2f} false/frame" for k in ("renders", "dice", "candies")))
+        best = choose(rows)
+        print("chosen (most renders found with at most "
+              f"{MAX_FALSE} false per frame on the renders and the candies): " +
+              ("none" if best is None else f"threshold {best['threshold']:.2f} second {best['second_threshold']:.2f}"))
         return 0
 
     det = ObjectDetector(models=a.models or MODELS_DIR, threshold=a.threshold, det_size=a.det_size,

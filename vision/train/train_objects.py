@@ -159,16 +159,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=Path("../shared/data"))
     ap.add_argument("--out", type=Path, default=Path("vision/models"))
-    ap.add_argument("--scenes", type=int, default=2500)
-    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--scenes", type=int, default=5000)
+    ap.add_argument("--steps", type=int, default=6000)
     ap.add_argument("--batch", type=int, default=12)
-    ap.add_argument("--minutes", type=float, default=24.0, help="wall-time limit of the training loop")
+    ap.add_argument("--minutes", type=float, default=120.0, help="wall-time limit of the training loop")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--width", type=str, default="24,48,80,112,40", help="CentreNet widths (5 ints)")
-    ap.add_argument("--threshold", type=float, default=0.5,
+    ap.add_argument("--threshold", type=float, default=0.55,
                     help="candidate threshold written to the settings (chosen by eval_objects --tune)")
-    ap.add_argument("--second-threshold", type=float, default=0.6,
+    ap.add_argument("--second-threshold", type=float, default=0.65,
                     help="the same at the second, larger look (chosen by eval_objects --tune)")
     ap.add_argument("--smoke", action="store_true", help="a few steps on a few scenes (pipeline check)")
     a = ap.parse_args(argv)
