@@ -107,7 +107,9 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
                   "teach your own dice and gems in /calibrate (step 3): a few views per face",
                   "apprenez vos dés et gemmes dans /calibrate (étape 3) : quelques vues par face")
     try:
-        counts = Enrollment.load(path).counts()
+        store = Enrollment.load(path)
+        counts = store.counts()
+        stale = store.without_vectors()
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")
@@ -117,6 +119,12 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
     part = [k for k, faces in FACES.items() if k not in done and any(counts.get((k, f), 0) for f in faces)]
     fr = f"Appris : {', '.join(done) or 'aucun'}" + (f" ; incomplets : {', '.join(part)}" if part else "")
     en = f"Enrolled: {', '.join(done) or 'none'}" + (f"; incomplete: {', '.join(part)}" if part else "")
+    if stale:  # read by their templates alone: pending far more often
+        names = ", ".join(stale)
+        return _r("warn", fr + f" ; dés à symboles appris avant le réseau actuel : {names}",
+                  en + f"; symbol dice enrolled before the current network: {names}",
+                  f"enroll {names} again in /calibrate (step 3): the glyph network reads them only from new views",
+                  f"refaites {names} dans /calibrate (étape 3) : le réseau des symboles ne lit que les nouvelles vues")
     return _r("ok" if done and not part else "warn", fr, en,
               "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face",
               "" if not part else f"terminez {', '.join(part)} dans /calibrate (étape 3) : {TARGET_VIEWS} vues par face")

@@ -115,6 +115,25 @@ class Enrollment:
     def kinds(self) -> list[str]:
         return sorted({k for k, _ in self.classes})
 
+    def without_vectors(self) -> list[str]:
+        """The enrolled symbol kinds (:data:`vision.embed.SYMBOL_KINDS`) with a view that
+        has no glyph vector of the installed network: a store made before the embedding,
+        or by a network since retrained. Those faces are read by their templates alone
+        until enrolled again (the vectors are made from the photo, which is not kept)."""
+        from .embed import SYMBOL_KINDS
+
+        emb = default_embedder()
+        if emb is None:
+            return []
+        self._aligned_emb()
+        same = self.embed_model == emb.model_id and self.emb.shape[1] == emb.dim
+        out = set()
+        for i, lab in enumerate(self.label):
+            kind = self.classes[int(lab)][0]
+            if kind in SYMBOL_KINDS and not (same and bool(np.isfinite(self.emb[i]).all())):
+                out.add(kind)
+        return sorted(out)
+
     def counts(self) -> dict[tuple[str, int | str], int]:
         c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)
         return {cls: int(n) for cls, n in zip(self.classes, c)}

@@ -57,3 +57,23 @@ def test_tray_check_talks_to_the_tray(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("COMPANION_TRAY", "none")
     assert check_tray(tmp_path)["status"] == "ok"
     assert check_gpio(tmp_path)["status"] in ("ok", "warn", "fail")  # depends on the machine; never raises
+
+
+def test_the_enrollment_check_names_symbol_dice_enrolled_before_the_current_network(tmp_path) -> None:
+    """Vectors of another glyph network are ignored (the templates alone read those
+    faces): the check says which symbol dice to enroll again, in both languages."""
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
+
+    path = tmp_path / "vision" / ENROLLMENT_FILE
+    default_enrollment().save(path)  # the shipped store: vectors of the installed network
+    assert Enrollment.load(path).without_vectors() == []
+    assert "symbol" not in check_enrollment(tmp_path)["en"]
+    old = Enrollment.load(path)
+    old.embed_model = "another-net"  # as a store made before a retraining
+    old.save(path)
+    assert Enrollment.load(path).without_vectors() == ["adversaire", "epreuve", "lieu", "recompense", "sentence"]
+    r = check_enrollment(tmp_path)
+    assert r["status"] == "warn"
+    assert "symbol dice enrolled before the current network: adversaire, epreuve, lieu" in r["en"]
+    assert "dés à symboles appris avant le réseau actuel" in r["fr"]
+    assert "enroll adversaire" in r["fix"] and "refaites adversaire" in r["fix_fr"]
