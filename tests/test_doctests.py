@@ -39,6 +39,8 @@ MODULES = [
     "vision.pips",
     "vision.train.degrade",
     "vision.train.tune",
+    "vision.train.eval_objects",
+    "vision.object_detect",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]
 
