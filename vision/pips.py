@@ -34,7 +34,12 @@ see :mod:`vision.train.cv` and :mod:`vision.train.tune`):
 - "not a die" at least ``not_a_die``: the candidate is dropped (a false detection);
 - the die's confidence is the probability of its best face; it is ``read`` only if
   that is at least ``confidence`` AND beats the second face by ``margin``; otherwise
-  ``pending`` with its two best candidates, for the players to confirm.
+  ``pending`` with its two best candidates, for the players to confirm;
+- a candidate of the class-agnostic object detector (:data:`ASK_ONLY`: it runs only in
+  a step that also expects other kinds, e.g. Péripéties' d6 and symbol dice) is at most
+  ``pending``: there it finds the d6 the die-centre network missed (plain white d6
+  renders: 43 of 61 found only that way), but a symbol die its reader does not claim can
+  look like pips (7 December 2026).
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ __all__ = ["PipClassifier", "crop", "judge", "to_blob"]
 NOT_A_DIE = 6
 TTA_BELOW = 0.93  # a second look (eight views) at a die whose best class is under this
 SURE_NOT_A_DIE = 0.05  # a crop read by the first network alone has "not a die" under this
+#: Candidates of these sources are claimed but never read, only asked about: the
+#: class-agnostic detector's (``vision.object_detect.SOURCE``), in a step expecting d6
+#: and other kinds, where the die-centre detector missed a die (see :class:`PipClassifier`).
+ASK_ONLY = ("object",)
 
 
 def crop(frame: np.ndarray, cx: float, cy: float, side: float, size: int = 48, factor: float = 1.3) -> np.ndarray:
@@ -92,7 +101,8 @@ class PipClassifier:
     kind = "d6"
 
     def __init__(self, model: Path | Sequence[Path] | None = None, settings: dict[str, Any] | None = None,
-                 tta: bool = True, sources: Sequence[str] | None = ("",)) -> None:
+                 tta: bool = True, sources: Sequence[str] | None = ("",) + ASK_ONLY,
+                 ask_only: Sequence[str] = ASK_ONLY) -> None:
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         thr = cfg.get("thresholds", {})
         if model is None:
@@ -120,9 +130,14 @@ class PipClassifier:
         no_die = cfg.get("sure_no_die")
         self.sure_no_die = None if no_die is None else float(no_die)
         #: Claim only candidates of these ``Candidate.source`` (default: the die-centre
-        #: detector's, ``""``); ``None``: every candidate. The networks never saw a candy:
-        #: the gem detector's candidates are not theirs.
+        #: detector's, ``""``, and the object detector's); ``None``: every candidate. The
+        #: networks never saw a candy: the gem detector's candidates are not theirs.
         self.sources = None if sources is None else tuple(sources)
+        #: Of those, the sources whose candidates are at most pending (:data:`ASK_ONLY`):
+        #: the object detector finds the dice the die-centre network missed in a step
+        #: that also expects symbol dice, but the pip networks also take a symbol die the
+        #: symbol reader does not claim for a d6 (a yellow "gourde" read as a 3 at 0.97).
+        self.ask_only = tuple(ask_only)
         #: The classifiers that give the pip opinion on a known tray (see :attr:`tray`).
         self.tray: PipClassifier = self
         tray_cfg = cfg.get("tray")
@@ -198,6 +213,7 @@ class PipClassifier:
         if judged is None:
             return None
         face, ok = judged
+        ok = ok and cand.source not in self.ask_only
         faces = p[:6]
         order = np.argsort(-faces)
         cands = tuple((int(k) + 1, round(float(faces[k]), 4)) for k in order[:3] if faces[k] >= 0.01)

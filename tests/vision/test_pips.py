@@ -173,3 +173,28 @@ def test_plain_white_d6_on_a_dark_felt_are_read_as_dice() -> None:
                 wrong += obj.value != lab.value
     assert seen == 42 and wrong == 0
     assert missed <= 2 and right >= 38, (missed, right)
+
+
+def test_the_object_detectors_candidates_are_asked_about_never_read() -> None:
+    """The same rendered white d6, proposed by the die-centre network (source ``""``)
+    and by the class-agnostic object detector (``"object"``: a step expecting d6 and
+    symbol dice, where a symbol die can look like pips): the first are read, the second
+    claimed with the same best face but only pending, with their candidates listed; a
+    source the classifier does not claim (the gem detector's) stays unclaimed."""
+    from dataclasses import replace
+
+    from vision.result import STATUS_PENDING
+    from vision.synth import SceneSpec, render_tray
+
+    clf = PipClassifier()
+    scene = render_tray(950_001, kinds=["d6"], spec=SceneSpec(size=(960, 720), markers=False), with_background=False)
+    cands = [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 0.9) for x, y, w, h in (lab.box for lab in scene.labels)]
+    found = clf.classify(scene.image, cands)
+    asked = clf.classify(scene.image, [replace(c, source="object") for c in cands])
+    assert sum(o is not None and o.status == STATUS_READ for o in found) >= 5
+    for f, a in zip(found, asked):
+        assert (f is None) == (a is None)
+        if a is not None:
+            assert a.status == STATUS_PENDING and a.value == f.value and a.candidates
+            assert a.candidates[0][0] == a.value
+    assert clf.classify(scene.image, [replace(c, source="gem") for c in cands]) == [None] * len(cands)
