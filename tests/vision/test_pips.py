@@ -194,7 +194,7 @@ def test_the_object_detectors_candidates_are_asked_about_never_read() -> None:
     assert sum(o is not None and o.status == STATUS_READ for o in found) >= 5
     for f, a in zip(found, asked):
         assert (f is None) == (a is None)
-        if a is not None:
+        if a is not None and f is not None:
             assert a.status == STATUS_PENDING and a.value == f.value and a.candidates
             assert a.candidates[0][0] == a.value
     assert clf.classify(scene.image, [replace(c, source="gem") for c in cands]) == [None] * len(cands)
