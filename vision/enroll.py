@@ -101,16 +101,22 @@ class Enrollment:
         key = tuple(sorted(kinds))
         if key not in self._protos:
             out: list[Prototype] = []
-            emb = default_embedder()
-            if emb is not None and self.embed_model == emb.model_id and self.emb.shape[0] == len(self.label) \
-                    and self.emb.shape[1] == emb.dim:
-                rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] in key
-                        and bool(np.isfinite(self.emb[i]).all())]
-                if rows:
-                    out = prototypes(self.emb[rows], [self.classes[int(self.label[i])] for i in rows],
-                                     self.emb_colour[rows], self.emb_body[rows])
+            has = self._has_vectors()
+            rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] in key and has[i]]
+            if rows:
+                out = prototypes(self.emb[rows], [self.classes[int(self.label[i])] for i in rows],
+                                 self.emb_colour[rows], self.emb_body[rows])
             self._protos[key] = out
         return self._protos[key]
+
+    def _has_vectors(self) -> np.ndarray:
+        """Per view, whether it has a glyph vector of the installed network (all False
+        when none is installed, or the store's vectors are another network's)."""
+        emb = default_embedder()
+        n = len(self.label)
+        if emb is None or self.embed_model != emb.model_id or self.emb.shape != (n, emb.dim):
+            return np.zeros(n, bool)
+        return np.asarray(np.isfinite(self.emb).all(axis=1))
 
     def kinds(self) -> list[str]:
         return sorted({k for k, _ in self.classes})
@@ -122,17 +128,11 @@ class Enrollment:
         until enrolled again (the vectors are made from the photo, which is not kept)."""
         from .embed import SYMBOL_KINDS
 
-        emb = default_embedder()
-        if emb is None:
+        if default_embedder() is None:  # no network: nothing to enroll again for
             return []
-        self._aligned_emb()
-        same = self.embed_model == emb.model_id and self.emb.shape[1] == emb.dim
-        out = set()
-        for i, lab in enumerate(self.label):
-            kind = self.classes[int(lab)][0]
-            if kind in SYMBOL_KINDS and not (same and bool(np.isfinite(self.emb[i]).all())):
-                out.add(kind)
-        return sorted(out)
+        has = self._has_vectors()
+        return sorted({kind for i, lab in enumerate(self.label)
+                       for kind in [self.classes[int(lab)][0]] if kind in SYMBOL_KINDS and not has[i]})
 
     def counts(self) -> dict[tuple[str, int | str], int]:
         c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)

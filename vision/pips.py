@@ -101,8 +101,7 @@ class PipClassifier:
     kind = "d6"
 
     def __init__(self, model: Path | Sequence[Path] | None = None, settings: dict[str, Any] | None = None,
-                 tta: bool = True, sources: Sequence[str] | None = ("",) + ASK_ONLY,
-                 ask_only: Sequence[str] = ASK_ONLY) -> None:
+                 tta: bool = True, sources: Sequence[str] | None = ("",) + ASK_ONLY) -> None:
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         thr = cfg.get("thresholds", {})
         if model is None:
@@ -132,12 +131,11 @@ class PipClassifier:
         #: Claim only candidates of these ``Candidate.source`` (default: the die-centre
         #: detector's, ``""``, and the object detector's); ``None``: every candidate. The
         #: networks never saw a candy: the gem detector's candidates are not theirs.
+        #: Those of :data:`ASK_ONLY` are at most pending: the object detector finds the
+        #: dice the die-centre network missed in a step that also expects symbol dice, but
+        #: the pip networks also take a symbol die the symbol reader does not claim for a
+        #: d6 (a yellow "gourde" read as a 3 at 0.97).
         self.sources = None if sources is None else tuple(sources)
-        #: Of those, the sources whose candidates are at most pending (:data:`ASK_ONLY`):
-        #: the object detector finds the dice the die-centre network missed in a step
-        #: that also expects symbol dice, but the pip networks also take a symbol die the
-        #: symbol reader does not claim for a d6 (a yellow "gourde" read as a 3 at 0.97).
-        self.ask_only = tuple(ask_only)
         #: The classifiers that give the pip opinion on a known tray (see :attr:`tray`).
         self.tray: PipClassifier = self
         tray_cfg = cfg.get("tray")
@@ -213,7 +211,7 @@ class PipClassifier:
         if judged is None:
             return None
         face, ok = judged
-        ok = ok and cand.source not in self.ask_only
+        ok = ok and cand.source not in ASK_ONLY
         faces = p[:6]
         order = np.argsort(-faces)
         cands = tuple((int(k) + 1, round(float(faces[k]), 4)) for k in order[:3] if faces[k] >= 0.01)
