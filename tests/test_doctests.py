@@ -40,6 +40,7 @@ MODULES = [
     "vision.train.degrade",
     "vision.train.tune",
     "vision.train.eval_objects",
+    "vision.train.train_d6",
     "vision.object_detect",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]

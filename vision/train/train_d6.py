@@ -435,12 +435,53 @@ def candy_crops(n: int, seed: int, folder: Path) -> np.ndarray:
     return out
 
 
-def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float = 0.5) -> np.ndarray:
+#: Where a d6 face's pips sit, in steps from its centre (faces 1..6).
+PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
+}
+
+
+def pattern_spots(rng: np.random.Generator) -> list[tuple[float, float, float]]:
+    """Centres and radii (crop pixels) of a whole face's pattern of two to six pips,
+    laid out as on a d6 seen at the size the reader crops it, turned at any angle.
+
+    >>> spots = pattern_spots(np.random.default_rng(0))
+    >>> len(spots), len({r for _, _, r in spots})  # a face of four pips, all of one size
+    (4, 1)
+    >>> all(0 < x < CROP and 0 < y < CROP for x, y, _ in spots)
+    True
+    """
+    side = CROP / CROP_FACTOR * float(rng.uniform(0.75, 1.2))
+    step = side * float(rng.uniform(0.15, 0.3))
+    r = step * float(rng.uniform(0.25, 0.45))  # pips apart, as on a die
+    turn = float(rng.uniform(0, 2 * math.pi))
+    c, s = math.cos(turn), math.sin(turn)
+    ox, oy = CROP / 2 + rng.uniform(-0.06, 0.06, 2) * CROP
+    face = int(rng.integers(2, 7))
+    return [(ox + step * (c * u - s * v), oy + step * (s * u + c * v), r) for u, v in PIP_LAYOUTS[face]]
+
+
+def _dot(patch: np.ndarray, dx: np.ndarray, dy: np.ndarray, r: float, ink: np.ndarray,
+         rng: np.random.Generator) -> np.ndarray:
+    """``patch`` with a soft-edged round dot of ``ink`` and radius ``r`` painted on it
+    (``dx``, ``dy``: each pixel's offset from the dot's centre)."""
+    alpha = np.clip((r - np.hypot(dx, dy)) / rng.uniform(0.7, 2.0) + 0.5, 0, 1)[..., None]
+    return np.asarray(patch * (1 - alpha) + alpha * np.clip(ink, 0, 255).astype(np.float32)[None, None, :])
+
+
+def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float = 0.5,
+              patterns: float = 0.0) -> np.ndarray:
     """``n`` crops of "not a die" that look like pips: one to four round dots (dark,
     light or coloured, radius 5-14 % of the crop, soft-edged) on a patch of tray floor or
     table with no die edge in view (a photo's patch blurred flat, or, for a share ``flat``
     of them, a plain level with a gradient and grain). A pip, or two spots side by side,
-    is never a die."""
+    is never a die. A share ``patterns`` of the crops holds a whole face's pattern of
+    pips instead (:func:`pattern_spots`): a pattern with no die body is no die either."""
     rng = np.random.default_rng(seed)
     out = np.empty((n, CROP, CROP, 3), np.uint8)
     yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
@@ -456,12 +497,26 @@ def dot_crops(n: int, seed: int, backgrounds: Sequence[np.ndarray], flat: float 
             patch = patch * (1 + 0.15 * ((xx - CROP / 2) * rng.uniform(-1, 1) + (yy - CROP / 2) * rng.uniform(-1, 1)) / CROP)[..., None]
         patch += np.asarray(rng.normal(0, rng.uniform(1, 6), patch.shape), np.float32)
         mean = float(np.mean(patch))
-        for _ in range(int(rng.integers(1, 5))):
-            r = float(rng.uniform(0.05, 0.14)) * CROP
-            cx, cy = rng.uniform(0.2, 0.8, 2) * CROP
-            ink = rng.uniform(0, 255, 3) if rng.random() < 0.3 else np.full(3, 255 - mean + rng.uniform(-30, 30))
-            alpha = np.clip((r - np.hypot(xx - cx, yy - cy)) / rng.uniform(0.7, 2.0) + 0.5, 0, 1)[..., None]
-            patch = patch * (1 - alpha) + alpha * np.clip(ink, 0, 255).astype(np.float32)[None, None, :]
+        if patterns > 0 and rng.random() < patterns:  # a face's pattern, its pips of one ink, in plain view
+            kind = rng.random()
+            if kind < 0.3:  # a colour
+                ink = rng.uniform(0, 255, 3)
+            elif kind < 0.65:  # black or white, far from the floor
+                ink = np.full(3, rng.uniform(0, 60) if mean > 128 else rng.uniform(195, 255))
+            else:  # a little darker or lighter than the floor (dark pips on felt)
+                ink = np.full(3, mean + rng.choice((-1, 1)) * rng.uniform(25, 100))
+            spots = pattern_spots(rng)
+            if rng.random() < 0.4:  # and a loose dot or two beside or over it
+                spots += [(*(rng.uniform(0.1, 0.9, 2) * CROP), spots[0][2] * float(rng.uniform(0.7, 1.5)))
+                          for _ in range(int(rng.integers(1, 3)))]
+            for cx, cy, r in spots:
+                patch = _dot(patch, xx - cx, yy - cy, r, ink, rng)
+        else:  # one to four loose dots
+            for _ in range(int(rng.integers(1, 5))):
+                r = float(rng.uniform(0.05, 0.14)) * CROP
+                cx, cy = rng.uniform(0.2, 0.8, 2) * CROP
+                ink = rng.uniform(0, 255, 3) if rng.random() < 0.3 else np.full(3, 255 - mean + rng.uniform(-30, 30))
+                patch = _dot(patch, xx - cx, yy - cy, r, ink, rng)
         out[i] = np.clip(patch, 0, 255).astype(np.uint8)
     return out
 
@@ -470,10 +525,13 @@ def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int,
                neg: list[tuple[int, tuple[float, float, float]]], n_neg: int, others: np.ndarray | None,
                rng: np.random.Generator, p_jpeg: float, p_camera: float = 0.0,
                other_share: float = 0.5, candies: np.ndarray | None = None,
-               candy_share: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
+               candy_share: float = 0.0, patterns: np.ndarray | None = None,
+               pattern_share: float = 0.0) -> tuple[list[np.ndarray], list[int]]:
     """One batch of the classifier: the drawn ``dice``, then ``n_neg`` "not a die" crops
     (a share ``other_share`` of them from ``others``, rendered dice of other kinds and
-    dots, and a share ``candy_share`` from ``candies``, when given)."""
+    dots, and a share ``candy_share`` from ``candies``, when given), then ``n_neg`` x
+    ``pattern_share`` more from ``patterns`` (pips with no die), when given: on top of
+    the others, so that no other negative is seen less often."""
     xs, ys = [], []
     for i, lab in dice:
         cx, cy = lab.centre
@@ -485,7 +543,8 @@ def _cls_batch(data: list[tuple[np.ndarray, list[Label]]], dice: list[tuple[int,
         i, (cx, cy, side) = neg[k]
         xs.append(cls_sample(data[i][0], cx, cy, side, rng, p_jpeg=p_jpeg, p_camera=p_camera))
         ys.append(NOT_A_DIE)
-    for pool, count in ((others, n_other), (candies, n_candy)):
+    n_pattern = 0 if patterns is None or not len(patterns) else int(round(n_neg * pattern_share))
+    for pool, count in ((others, n_other), (candies, n_candy), (patterns, n_pattern)):
         if count and pool is not None:
             for k in rng.integers(len(pool), size=count):
                 xs.append(np.ascontiguousarray(np.rot90(pool[k], int(rng.integers(4)))))
@@ -558,7 +617,8 @@ def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list
                      batch: int = 64, log: Any = print, norm: str = "none", p_jpeg: float = 0.0,
                      others: np.ndarray | None = None, init: Path | None = None, lr: float = 3e-3,
                      p_camera: float = 0.0, other_share: float = 0.5, candies: np.ndarray | None = None,
-                     candy_share: float = 0.0) -> Any:
+                     candy_share: float = 0.0, patterns: np.ndarray | None = None,
+                     pattern_share: float = 0.0) -> Any:
     """Train one crop classifier (from scratch, or fine-tune the exported ``init`` with
     its BatchNorms frozen in eval mode)."""
     import torch
@@ -583,7 +643,7 @@ def train_classifier(data: list[tuple[np.ndarray, list[Label]]], negs: list[list
         p = 0.5 / len(dice) + 0.5 * hard / hard.sum()
         idx = rng.choice(len(dice), size=batch - n_neg, p=p / p.sum())
         xs, ys = _cls_batch(data, [dice[k] for k in idx], neg, n_neg, others, rng, p_jpeg, p_camera, other_share,
-                            candies, candy_share)
+                            candies, candy_share, patterns, pattern_share)
         x = torch.from_numpy(to_blob(np.stack(xs), norm))  # as at run time
         y = torch.tensor(ys)
         out = net(x)
@@ -679,6 +739,15 @@ def _parser() -> argparse.ArgumentParser:
                          "(with --other-dice, they share half of the not-a-die share of each batch)")
     ap.add_argument("--dots-flat", type=float, default=0.5, metavar="P",
                     help="share of the dot crops on a plain level instead of a blurred patch of a photo")
+    ap.add_argument("--patterns", type=int, default=0, metavar="N",
+                    help="draw N crops of a whole d6 face's pattern of two to six pips with no die around it "
+                         "(a printed face, a card; train_d6.pattern_spots) as 'not a die', added to each "
+                         "batch on top of the other negatives (--pattern-share; default 0)")
+    ap.add_argument("--pattern-share", type=float, default=0.25, metavar="P",
+                    help="pattern crops added to each batch, as a share of its not-a-die crops (default 0.25)")
+    ap.add_argument("--pattern-flat", type=float, default=0.5, metavar="P",
+                    help="share of the pattern crops on a plain level (a felt, a printed mat) instead of a "
+                         "blurred patch of a photo (default 0.5)")
     ap.add_argument("--other-share", type=float, default=0.5, metavar="P",
                     help="share of each batch's not-a-die crops taken from the rendered ones "
                          "(--other-dice, --dots; default 0.5)")
@@ -755,7 +824,8 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "steps_cls": steps_cls, "classifiers": args.classifiers, "photos": photos,
                     "extra": [str(e) for e in args.extra], "jpeg": args.jpeg, "other_dice": args.other_dice,
                     "parts": args.parts, "wide": args.wide, "camera": args.camera,
-                    "dots": args.dots, "dots_flat": args.dots_flat, "other_share": args.other_share,
+                    "dots": args.dots, "dots_flat": args.dots_flat, "patterns": args.patterns,
+                    "pattern_share": args.pattern_share, "pattern_flat": args.pattern_flat, "other_share": args.other_share,
                     "candies": None if args.candies is None else {"folder": args.candies.name, "crops": args.candy_crops,
                                                                   "share": args.candy_share},
                     "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
@@ -824,6 +894,12 @@ def main(argv: list[str] | None = None) -> int:
                          [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.dots_flat)
         others = dots if others is None else np.concatenate([others, dots])
         print(f"{len(dots)} dot crops drawn ({time.time() - t0:.0f} s)", flush=True)
+    patterns = None
+    if args.patterns:
+        patterns = dot_crops(8 if args.smoke else args.patterns, args.seed + 6,
+                             [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.pattern_flat,
+                             patterns=1.0)
+        print(f"{len(patterns)} pip patterns drawn ({time.time() - t0:.0f} s)", flush=True)
     candies = None
     if args.candies is not None:
         candies = candy_crops(8 if args.smoke else args.candy_crops, args.seed + 5, args.candies)
@@ -837,7 +913,8 @@ def main(argv: list[str] | None = None) -> int:
                                init=None if args.finetune is None else args.finetune / name,
                                lr=args.lr or (6e-4 if args.finetune else 3e-3), p_camera=args.camera,
                                other_share=args.other_share, candies=candies,
-                               candy_share=args.candy_share if candies is not None else 0.0)
+                               candy_share=args.candy_share if candies is not None else 0.0,
+                               patterns=patterns, pattern_share=args.pattern_share)
         export(cls, (1, 3, CROP, CROP), args.out / name)
     _write_meta(args, names, len(data), steps_det, steps_cls, time.time() - t0)
     print(f"done in {time.time() - t0:.0f} s -> {args.out}")
