@@ -106,20 +106,12 @@ def test_scattered_pip_like_dots_give_no_die(reader: Reader, size: tuple[int, in
         assert len(read.objects) <= 1  # at most one pending: the players are asked, never told
 
 
-#: Where a d6 face's pips sit, in steps from its centre, faces 2..6 (as printed on a card).
-_FACES = {
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
-
-
 def pattern_frame(seed: int) -> np.ndarray:
     """A 640 x 480 floor (dark felt, or a light mat) with loose dots and four d6 faces'
     patterns of pips drawn on it with no die around them: a printed face, a card."""
     import cv2
+
+    from vision.train.train_d6 import PIP_LAYOUTS
 
     rng = np.random.default_rng(seed)
     light = bool(rng.random() < 0.4)
@@ -132,7 +124,7 @@ def pattern_frame(seed: int) -> np.ndarray:
     ink = (25, 25, 25) if light or rng.random() < 0.5 else (230, 230, 230)
     for k, (cx, cy) in enumerate(((140, 130), (480, 120), (170, 360), (470, 340))):
         step, r = float(rng.uniform(8, 12)), int(rng.integers(3, 5))
-        for u, v in _FACES[2 + (seed + k) % 5]:
+        for u, v in PIP_LAYOUTS[2 + (seed + k) % 5]:
             cv2.circle(img, (int(cx + step * u), int(cy + step * v)), r, ink, -1, cv2.LINE_AA)
     return img
 

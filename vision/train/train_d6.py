@@ -743,8 +743,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="draw N crops of a whole d6 face's pattern of two to six pips with no die around it "
                          "(a printed face, a card; train_d6.pattern_spots) as 'not a die', added to each "
                          "batch on top of the other negatives (--pattern-share; default 0)")
-    ap.add_argument("--pattern-share", type=float, default=0.25, metavar="P",
-                    help="pattern crops added to each batch, as a share of its not-a-die crops (default 0.25)")
+    ap.add_argument("--pattern-share", type=float, default=0.5, metavar="P",
+                    help="pattern crops added to each batch, as a share of its not-a-die crops (default 0.5, "
+                         "as the committed classifiers)")
     ap.add_argument("--pattern-flat", type=float, default=0.5, metavar="P",
                     help="share of the pattern crops on a plain level (a felt, a printed mat) instead of a "
                          "blurred patch of a photo (default 0.5)")
