@@ -885,20 +885,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     negs = mine_negatives(det_path, data, args.seed + 2, parts=args.parts, wide=args.wide)
     print(f"{sum(len(n) for n in negs)} not-a-die spots ({time.time() - t0:.0f} s)", flush=True)
+    floors = [img for img, _ in data[:: max(1, len(data) // 40)]]  # about 40 photos: the drawn crops' floors
     others = None
     if args.other_dice:
-        others = other_dice(8 if args.smoke else args.other_dice, args.seed + 3,
-                            [img for img, _ in data[:: max(1, len(data) // 40)]])
+        others = other_dice(8 if args.smoke else args.other_dice, args.seed + 3, floors)
         print(f"{len(others)} other-kind dice rendered ({time.time() - t0:.0f} s)", flush=True)
     if args.dots:
-        dots = dot_crops(8 if args.smoke else args.dots, args.seed + 4,
-                         [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.dots_flat)
+        dots = dot_crops(8 if args.smoke else args.dots, args.seed + 4, floors, flat=args.dots_flat)
         others = dots if others is None else np.concatenate([others, dots])
         print(f"{len(dots)} dot crops drawn ({time.time() - t0:.0f} s)", flush=True)
     patterns = None
     if args.patterns:
-        patterns = dot_crops(8 if args.smoke else args.patterns, args.seed + 6,
-                             [img for img, _ in data[:: max(1, len(data) // 40)]], flat=args.pattern_flat,
+        patterns = dot_crops(8 if args.smoke else args.patterns, args.seed + 6, floors, flat=args.pattern_flat,
                              patterns=1.0)
         print(f"{len(patterns)} pip patterns drawn ({time.time() - t0:.0f} s)", flush=True)
     candies = None
