@@ -37,6 +37,7 @@ MODULES = [
     "vision.background",
     "vision.reader",
     "vision.pips",
+    "vision.train.cameras",
     "vision.train.degrade",
     "vision.train.tune",
     "vision.train.eval_objects",
