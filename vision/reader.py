@@ -279,7 +279,8 @@ ZOOM_ABOVE = 800  # px: a frame's longer side up to this is read once
 #: for the dice of the closer look (:meth:`Reader._closer_look`): rendered white d6 of 25-35 px
 #: in 1920 x 1080 frames are 8-12 px at its input and come out at about 18 px, so its
 #: region aimed at 19.5 px saw them at 10 px (found 34.5 %, read right automatically
-#: 8.9 %); aimed at 27 px and measured again, 68.8 % and 46.9 %, none misread (7 December 2026).
+#: 8.9 %); aimed at 27 px and measured again, 68.8 % and 46.9 % (83.0 % and 51.3 % with
+#: :data:`CLOSER_EXTRA`), none misread (7 December 2026).
 ZOOM_DIE_PX = 19.5
 FLOOR_PX = 13.5
 FLOOR_AIM_PX = 27.0
@@ -813,9 +814,10 @@ class Reader:
             return None  # dice the network is sure of: real dice of their size, not clusters
         scale = MAX_LOOK_PX / longer
         found = _dice_in(shrink(frame, scale), scale, detectors)
-        more = len(found) >= CLOSER_MORE * len(cands) and len(found) >= (len(cands) + CLOSER_EXTRA if cands else 3)
-        surer = bool(cands) and len(found) >= len(cands) and float(np.median([c.score for c in found])) >= float(
-            np.median([c.score for c in cands])) + CLOSER_GAIN
+        least = len(cands) + CLOSER_EXTRA if cands else 3
+        more = len(found) >= CLOSER_MORE * len(cands) and len(found) >= least
+        surer = bool(cands) and len(found) >= len(cands) and (
+            float(np.median([c.score for c in found])) >= float(np.median([c.score for c in cands])) + CLOSER_GAIN)
         if not (more or surer):
             return None
         if cands and float(np.median([c.side for c in found])) > CLOSER_SMALLER * float(
@@ -931,7 +933,9 @@ class Reader:
         ``side`` px: found again with the region scaled so that ``side`` becomes
         :data:`ZOOM_DIE_PX` at the network's input, then classified in the region
         brought to :data:`CROP_DIE_PX` per die (the crops' own scale in training) if
-        larger. Boxes back in ``frame`` pixels."""
+        larger. Boxes back in ``frame`` pixels. ``side`` is taken as an upper bound (aimed
+        at :data:`FLOOR_AIM_PX`, then measured again) when it is under :data:`FLOOR_PX`
+        at the first look's input, or with ``upper_bound`` (the closer look's dice)."""
         from dataclasses import replace
 
         x0, y0, x1, y1 = region
