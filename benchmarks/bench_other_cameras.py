@@ -14,6 +14,8 @@ and plain white d6 trays are rendered by :mod:`vision.synth` and seen the same w
 * ``webcam``: both, plus a webcam's softness (Gaussian σ 0.6-1.4), sensor noise
   (σ 2-5 levels), a white-balance shift (each channel x 0.85-1.15) and JPEG 30-60;
 * ``JPEG 30``: the photo as taken, re-encoded at quality 30;
+* ``webcam 640x480``: the webcam's effects with the photo's dice at 25-35 px in a
+  640 x 480 frame (an older webcam);
 * ``white d6 small`` / ``white d6 webcam``: rendered trays of plain white d6 (dark felt,
   a wooden table around, no markers: a plain photo), tilted 15-30°, whose dice are
   25-35 px (their boxes, as the photos' labels are drawn) in a 1280 x 720 frame, without and with the webcam's degradations; the same
@@ -67,9 +69,15 @@ def jpeg30(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Fr
     return jpeg(img, 30), labels
 
 
+def webcam_vga(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
+    frame, labs = into_frame(img, labels, rng, tilt=True, size=(640, 480))
+    return degrade(frame, rng), labs
+
+
+# (new conditions go last: each condition's random draws are seeded by its place)
 PHOTO_CONDITIONS: list[tuple[str, Make | None]] = [
     ("as taken (baseline)", None), ("oblique 15-30°", oblique), ("small 25-35 px", small),
-    ("webcam (all)", webcam), ("JPEG 30", jpeg30),
+    ("webcam (all)", webcam), ("JPEG 30", jpeg30), ("webcam 640x480", webcam_vga),
 ]
 
 
