@@ -310,6 +310,8 @@ CLOSER_EXTRA = 1
 #: read right automatically 66.8 -> 70.9 %, none misread; the real photos' conditions, the
 #: close-ups and the large frames read as before, 7 December 2026).
 CLOSER_GAIN = 0.1
+#: In a step that expects other kinds too, three more (see :meth:`Reader._closer_look`).
+CLOSER_MIXED_EXTRA = 3
 CLOSER_SMALLER = 0.7
 #: ... and only when the first look is unsure of its dice (median heat under this): on
 #: the held-aside photos enlarged 2-3 x (dice of 6-9 % of the side, read well by the
@@ -707,13 +709,17 @@ class Reader:
         # (symbol dice): the die-centre network's farther look would find those as d6
         farther = not general
         if not apart or len(apart) == len(detectors):
-            objs = self._read_detected(frame, detectors, classifiers, farther) if detectors else []
+            objs = self._read_detected(frame, detectors, classifiers, farther, alone=farther) if detectors else []
         else:
             # a step expecting d6 and d10: the d6 path as ever, then the numeral dice found
-            # apart where it read nothing (the same die is not reported twice)
+            # apart; the same die is not reported twice, and where both paths found it
+            # their claims are weighed (:func:`best_claim`): the pip networks read rendered
+            # d10 as d6 faces (30 pools, 254 d10: 15 silently wrong, 37 d6 read)
             objs = self._read_detected(frame, [d for d in detectors if d not in apart], classifiers, farther)
             more = self._read_detected(frame, apart, classifiers)
-            objs += [o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
+            open_set = _open_set(classifiers)[1]
+            objs = [best_claim([o, *(m for m in more if _overlap(o.box, m.box))], open_set) for o in objs] + [
+                o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
         if general:  # its candidates where nothing was read go to whichever classifier claims them
             found = [c for d in general for c in d.detect(frame)]
             found = _merge(found) if len(general) > 1 else found
@@ -750,7 +756,12 @@ class Reader:
         return out
 
     def _read_detected(self, frame: np.ndarray, detectors: Sequence[Detector],
-                       classifiers: Sequence[ObjectClassifier], farther: bool = False) -> list[ObjectRead]:
+                       classifiers: Sequence[ObjectClassifier], farther: bool = False, alone: bool = False
+                       ) -> list[ObjectRead]:
+        """The objects ``detectors`` find, read by ``classifiers``; ``farther``: dice far
+        larger than learnt are looked for (:meth:`_farther_look`); ``alone``: the step
+        expects no other kind than these detectors', so the closer look may take a first
+        look's place more readily (:meth:`_closer_look`)."""
         cands: list[Candidate] = []
         for det in detectors:
             cands.extend(det.detect(frame))
@@ -764,12 +775,13 @@ class Reader:
             far = self._farther_look(cands, found, scale)
             # dice larger than learnt: found (no closer look at them); or maybe a close-up
             objs, small = ((self._classify(frame, far, classifiers), False) if far is not None
-                           else self._read_found(frame, cands, detectors, classifiers, d6_only))
+                           else self._read_found(frame, cands, detectors, classifiers, d6_only, alone))
             return self._dice_over_their_pips(frame, objs, detectors, classifiers, (image, scale, found), small)
-        return self._read_found(frame, cands, detectors, classifiers, d6_only)[0]
+        return self._read_found(frame, cands, detectors, classifiers, d6_only, alone)[0]
 
     def _read_found(self, frame: np.ndarray, cands: list[Candidate], detectors: Sequence[Detector],
-                    classifiers: Sequence[ObjectClassifier], d6_only: bool) -> tuple[list[ObjectRead], bool]:
+                    classifiers: Sequence[ObjectClassifier], d6_only: bool, alone: bool = False
+                    ) -> tuple[list[ObjectRead], bool]:
         """The first look's candidates read: for d6 alone, looked at again closer or in a
         zoomed region when they are small for the networks (:meth:`_closer_look`,
         :meth:`_read_zoomed`); and whether the closer look's candidates took the place of
@@ -781,7 +793,7 @@ class Reader:
             region = _zoom_region(frame, cands)
             closer = None
             if region is None:
-                closer = self._closer_look(frame, cands, detectors)
+                closer = self._closer_look(frame, cands, detectors, alone)
                 if closer is not None:
                     cands, first_scale = closer
                     region = _zoom_region(frame, cands)
@@ -790,11 +802,11 @@ class Reader:
             if region is not None:
                 side = float(np.median([c.side for c in cands]))
                 return self._read_zoomed(frame, region, side, first_scale, detectors, classifiers,
-                                         upper_bound=closer is not None), closer is not None
+                                         upper_bound=closer is not None and alone), closer is not None
         return self._classify(frame, cands, classifiers), False
 
-    def _closer_look(self, frame: np.ndarray, cands: Sequence[Candidate], detectors: Sequence[Detector]
-                     ) -> tuple[list[Candidate], float] | None:
+    def _closer_look(self, frame: np.ndarray, cands: Sequence[Candidate], detectors: Sequence[Detector],
+                     alone: bool = True) -> tuple[list[Candidate], float] | None:
         """Dice far smaller than the die-centre network learnt (under about 8 px at its
         input: a webcam's 25-px dice in a 1280 x 720 frame) come out of the first look as
         a few large blobs, each a cluster of dice, so their size does not ask for the
@@ -806,17 +818,26 @@ class Reader:
         that found nothing) and the first look was unsure of its own
         (:data:`CLOSER_BELOW_SCORE`), its candidates (in frame pixels) and its input
         scale replace the first look's; else None (the first look stands). Their sizes
-        are only an upper bound (see :data:`FLOOR_PX`)."""
+        are only an upper bound (see :data:`FLOOR_PX`).
+
+        Not ``alone`` (the step expects other kinds too: d10, symbol dice), only the
+        first rule with :data:`CLOSER_MIXED_EXTRA` dice more, and never after a first
+        look that found nothing: the closer look finds numeral dice as d6 candidates,
+        and the pip networks read some of them (rendered d10 of 30 px in 1920 x 1080
+        frames, a d6 + d10 step: 3 silently wrong with the first rule alone, 6 with the
+        others)."""
         longer = max(frame.shape[:2])
         if longer <= ZOOM_ABOVE or not all(isinstance(d, DiceDetector) for d in detectors):
             return None
         if cands and float(np.median([c.score for c in cands])) >= CLOSER_BELOW_SCORE:
             return None  # dice the network is sure of: real dice of their size, not clusters
+        if not cands and not alone:
+            return None
         scale = MAX_LOOK_PX / longer
         found = _dice_in(shrink(frame, scale), scale, detectors)
-        least = len(cands) + CLOSER_EXTRA if cands else 3
+        least = len(cands) + (CLOSER_EXTRA if alone else CLOSER_MIXED_EXTRA) if cands else 3
         more = len(found) >= CLOSER_MORE * len(cands) and len(found) >= least
-        surer = bool(cands) and len(found) >= len(cands) and (
+        surer = alone and bool(cands) and len(found) >= len(cands) and (
             float(np.median([c.score for c in found])) >= float(np.median([c.score for c in cands])) + CLOSER_GAIN)
         if not (more or surer):
             return None

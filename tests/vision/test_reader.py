@@ -602,6 +602,31 @@ def test_the_closer_look_leaves_large_real_dice_alone() -> None:
         assert reader._closer_look(big, first, reader.detectors[:1]) is None
 
 
+def test_a_step_expecting_d6_and_d10_never_reads_a_d10_as_a_d6() -> None:
+    """Péripéties' difficulty roll before the trial is known expects d10 or d6. The d6
+    path reads first; where the d10 path found the same die, their claims are weighed
+    (``best_claim``) instead of the d6 read standing: on 12 rendered pools (100 whole
+    d10), 7 were read as d6 faces and 33 right before (7 December 2026), none and 63 now."""
+    from vision.train.train_d10_detector import HELD_OUT_SEED, tray_frame
+
+    reader = Reader()
+    dice = right = 0
+    for i in range(12):
+        made = tray_frame(HELD_OUT_SEED + i, [])
+        assert made is not None
+        frame, truth = made
+        objs = reader.read(frame, kinds={"d6", "d10"}).objects
+        for cx, cy, side, value, whole in truth:
+            if not whole:
+                continue
+            dice += 1
+            over = [(o.kind, o.value) for o in objs if o.status == STATUS_READ
+                    and abs(o.box[0] + o.box[2] / 2 - cx) < side / 2 and abs(o.box[1] + o.box[3] / 2 - cy) < side / 2]
+            assert all(r == ("d10", value) for r in over), f"tray {i}: a d10 showing {value} read as {over}"
+            right += ("d10", value) in over
+    assert dice >= 90 and right >= 0.5 * dice, (dice, right)
+
+
 def test_a_peripeties_step_never_reads_a_symbol_die_as_a_d6() -> None:
     """A step expecting d6 and the symbol dice, on plain rendered photos: the pip
     networks would read some blue symbol dice as confident d6 faces; with the symbol
