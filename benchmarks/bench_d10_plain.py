@@ -15,7 +15,9 @@ instead, in a reader holding only the d10 plug-ins
   frame, on the render's felt or on a real photo of the ``test`` split, neither ever a
   training floor; JPEG 40-95): d10 found, read right automatically, pending, silently
   wrong, false detections (objects on no d10), ms per frame; objects over a d10 the frame's
-  edge cuts are counted apart (and how many of them are read wrong);
+  edge cuts are counted apart (and how many of them are read wrong); for the d10, the
+  same trays read as a step expecting d6 and d10 (Péripéties' difficulty roll before the
+  trial is known), where a d6 read over a d10 is silently wrong;
 - on the held-aside real photos holding no d10 (``test`` split of the d6 tray photos and
   of the candy photos): objects reported (each a false detection), of them read
   confidently (must be 0), ms per frame;
@@ -74,6 +76,12 @@ def main() -> int:
           f"{s['ms']:.1f} ms per frame (median)")
     print(f"  {a.kind} cut by the frame's edge: {s['edge']} objects over them (not scored), "
           f"{s['edge_wrong']} of them read as another value")
+    if a.models is None and a.kind == "d10":
+        # Péripéties' difficulty roll before the trial is known: d10 or d6
+        m = score_trays(reader, trays, a.kind, also=("d6",))
+        print(f"  the same trays, a step expecting d6 and d10: found {pct(m['found'], d)}, read right "
+              f"automatically {pct(m['right'], d)}, pending {pct(m['pending'], d)}, silently wrong "
+              f"{m['wrong']} ({pct(m['wrong'], d)}; a d6 read over a d10 is wrong), {m['ms']:.1f} ms per frame")
     base = []
     for frame, _ in trays:
         t0 = time.perf_counter()

@@ -8,7 +8,7 @@ import os
 import statistics
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,19 +33,20 @@ def d10_reader(models: Path | None = None) -> Any:
 
 
 def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int, bool]]]],
-                kind: str = "d10") -> dict[str, Any]:
+                kind: str = "d10", also: Sequence[str] = ()) -> dict[str, Any]:
     """Counts over held-out trays: each whole d10 found (an object within half its side
     of its centre), read right, pending or read wrong; objects over a d10 the frame's edge
     cuts are counted apart (``edge``, and ``edge_wrong`` those read as another value),
     neither scored nor false; any other object is a false detection. The step expects
-    ``kind`` (the trays' pool kind)."""
+    ``kind`` (the trays' pool kind) and the kinds ``also`` (a read of another kind over
+    a die is wrong, whatever its value)."""
     from vision.result import STATUS_READ
 
     n = found = right = pending = wrong = false = edge = edge_wrong = 0
     ms: list[float] = []
     for frame, dice in trays:
         t0 = time.perf_counter()
-        objs = reader.read(frame, kinds={kind}).objects
+        objs = reader.read(frame, kinds={kind, *also}).objects
         ms.append((time.perf_counter() - t0) * 1000)
         used = [False] * len(objs)
         n += sum(1 for *_, whole in dice if whole)
@@ -62,12 +63,12 @@ def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, flo
             o = objs[best]
             if not whole:
                 edge += 1
-                edge_wrong += int(o.status == STATUS_READ and o.value != value)
+                edge_wrong += int(o.status == STATUS_READ and (o.kind, o.value) != (kind, value))
                 continue
             found += 1
             if o.status != STATUS_READ:
                 pending += 1
-            elif o.value == value:
+            elif (o.kind, o.value) == (kind, value):
                 right += 1
             else:
                 wrong += 1
