@@ -60,8 +60,9 @@ def small(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Fra
     return into_frame(img, labels, rng, tilt=False)
 
 
-def webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
-    frame, labs = into_frame(img, labels, rng, tilt=True)
+def webcam(img: np.ndarray, labels: list[Label], rng: np.random.Generator,
+           size: tuple[int, int] = WEBCAM) -> Frame:
+    frame, labs = into_frame(img, labels, rng, tilt=True, size=size)
     return degrade(frame, rng), labs
 
 
@@ -70,8 +71,7 @@ def jpeg30(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Fr
 
 
 def webcam_vga(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
-    frame, labs = into_frame(img, labels, rng, tilt=True, size=(640, 480))
-    return degrade(frame, rng), labs
+    return webcam(img, labels, rng, size=(640, 480))
 
 
 # (new conditions go last: each condition's random draws are seeded by its place)

@@ -708,8 +708,10 @@ class Reader:
         # a step with the class-agnostic detector has it for objects larger than a d6
         # (symbol dice): the die-centre network's farther look would find those as d6
         farther = not general
+        # no other kind's detector beside the d6's: the closer look's looser rules hold
+        alone = not general and not apart
         if not apart or len(apart) == len(detectors):
-            objs = self._read_detected(frame, detectors, classifiers, farther, alone=farther) if detectors else []
+            objs = self._read_detected(frame, detectors, classifiers, farther, alone) if detectors else []
         else:
             # a step expecting d6 and d10: the d6 path as ever, then the numeral dice found
             # apart; the same die is not reported twice, and where both paths found it
@@ -780,7 +782,7 @@ class Reader:
         return self._read_found(frame, cands, detectors, classifiers, d6_only, alone)[0]
 
     def _read_found(self, frame: np.ndarray, cands: list[Candidate], detectors: Sequence[Detector],
-                    classifiers: Sequence[ObjectClassifier], d6_only: bool, alone: bool = False
+                    classifiers: Sequence[ObjectClassifier], d6_only: bool, alone: bool
                     ) -> tuple[list[ObjectRead], bool]:
         """The first look's candidates read: for d6 alone, looked at again closer or in a
         zoomed region when they are small for the networks (:meth:`_closer_look`,

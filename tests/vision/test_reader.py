@@ -482,18 +482,29 @@ def test_crop_normalisation_stretches_dark_crops_not_flat_tray() -> None:
 
 
 # -- tiny dice in a large frame: the closer look ---------------------------------------
-def _tiny_dice_frame(seed: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
-    """Rendered white d6 (about 25 px) on a tray pasted small into a 1280 x 720 frame."""
+def _pasted_tray(seed: int, size: tuple[int, int], at: tuple[int, int], floor: tuple[int, int, int],
+                 k: float | None = None, side_px: float | None = None
+                 ) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
+    """Rendered white d6 on a tray (1280 x 720), scaled by ``k`` (or so that the dice's
+    median side is ``side_px``) and pasted at ``at`` (x, y) into a plain ``size`` frame
+    of colour ``floor``: the frame and each die's (value, centre)."""
     from vision.synth import SceneSpec, render_tray
 
     scene = render_tray(seed, kinds=["d6"], spec=SceneSpec(size=(1280, 720), markers=False), with_background=False)
-    k = 0.45
+    if k is None:
+        assert side_px is not None, "give k or side_px"
+        k = side_px / float(np.median([max(lab.box[2], lab.box[3]) for lab in scene.labels]))
     small = cv2.resize(scene.image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-    frame = np.full((720, 1280, 3), 96, np.uint8)
-    oy, ox = 200, 500
-    frame[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small[:720 - oy, :1280 - ox]
-    dice = [(int(lab.value), (ox + k * lab.center[0], oy + k * lab.center[1])) for lab in scene.labels]
-    return frame, dice
+    (w, h), (ox, oy) = size, at
+    frame = np.full((h, w, 3), floor, np.uint8)
+    part = small[:h - oy, :w - ox]
+    frame[oy:oy + part.shape[0], ox:ox + part.shape[1]] = part
+    return frame, [(int(lab.value), (ox + k * lab.center[0], oy + k * lab.center[1])) for lab in scene.labels]
+
+
+def _tiny_dice_frame(seed: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
+    """Rendered white d6 (about 25 px) on a tray pasted small into a 1280 x 720 frame."""
+    return _pasted_tray(seed, (1280, 720), (500, 200), (96, 96, 96), k=0.45)
 
 
 def test_tiny_dice_in_a_large_frame_are_looked_at_closer_and_never_misread() -> None:
@@ -517,15 +528,7 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer_and_never_misread() -> 
 def _small_tray_in_a_1080p_frame(seed: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float]]]]:
     """Rendered white d6 of 28 px on a tray that takes a corner of a 1920 x 1080 frame
     (a webcam far above the table): at the first look's input the dice are under 5 px."""
-    from vision.synth import SceneSpec, render_tray
-
-    scene = render_tray(seed, kinds=["d6"], spec=SceneSpec(size=(1280, 720), markers=False), with_background=False)
-    k = 28.0 / float(np.median([max(lab.box[2], lab.box[3]) for lab in scene.labels]))
-    small = cv2.resize(scene.image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-    frame = np.full((1080, 1920, 3), (84, 96, 110), np.uint8)
-    oy, ox = 300, 700
-    frame[oy:oy + small.shape[0], ox:ox + small.shape[1]] = small
-    return frame, [(int(lab.value), (ox + k * lab.center[0], oy + k * lab.center[1])) for lab in scene.labels]
+    return _pasted_tray(seed, (1920, 1080), (700, 300), (84, 96, 110), side_px=28.0)
 
 
 def test_small_dice_in_a_large_frame_are_found_where_the_first_look_saw_clusters_or_nothing() -> None:
