@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence, cast
 
 import numpy as np
 
@@ -250,6 +250,21 @@ def _open_set(classifiers: Sequence[ObjectClassifier]) -> tuple[list[ObjectClass
     players' enrolled faces, :func:`best_claim`) and the kinds they read."""
     first = [clf for clf in classifiers if getattr(clf, "open_set", False)]
     return first, {k for clf in first for k in getattr(clf, "kinds", ())}
+
+
+def _told(clf: ObjectClassifier, boxes: Sequence[tuple[int, int, int, int]]) -> ObjectClassifier:
+    """``clf`` told that a reader of another kind read the dice at ``boxes``, if it
+    takes that into account (:meth:`vision.pips.PipClassifier.beside`)."""
+    beside = getattr(clf, "beside", None)
+    return clf if beside is None or not boxes else cast(ObjectClassifier, beside(boxes))
+
+
+def _in_region(clf: ObjectClassifier, x0: int, y0: int, s: float) -> ObjectClassifier:
+    """``clf`` for the region of the frame from (``x0``, ``y0``) scaled by ``s``: the
+    boxes it was told of (:func:`_told`) in the region's pixels."""
+    boxes = getattr(clf, "read_elsewhere", ())
+    return _told(clf, [(round((x - x0) * s), round((y - y0) * s), round(w * s), round(h * s))
+                       for x, y, w, h in boxes]) if boxes else clf
 
 
 def _merge(cands: list[Candidate]) -> list[Candidate]:
@@ -713,12 +728,16 @@ class Reader:
         if not apart or len(apart) == len(detectors):
             objs = self._read_detected(frame, detectors, classifiers, farther, alone) if detectors else []
         else:
-            # a step expecting d6 and d10: the d6 path as ever, then the numeral dice found
-            # apart; the same die is not reported twice, and where both paths found it
-            # their claims are weighed (:func:`best_claim`): the pip networks read rendered
-            # d10 as d6 faces (30 rendered pools, 254 d10: 18 silently wrong, 71 right before)
-            objs = self._read_detected(frame, [d for d in detectors if d not in apart], classifiers, farther)
+            # a step expecting d6 and d10: the numeral dice found apart, then the d6 path,
+            # its pip networks told which dice the numeral networks read (they do not look
+            # again at those they are unsure of: :meth:`vision.pips.PipClassifier.beside`);
+            # the same die is not reported twice, and where both paths found it their
+            # claims are weighed (:func:`best_claim`): the pip networks read rendered d10
+            # as d6 faces (30 rendered pools, 254 d10: 18 silently wrong, 71 right before)
             more = self._read_detected(frame, apart, classifiers)
+            read = [o.box for o in more if o.status == STATUS_READ]
+            objs = self._read_detected(frame, [d for d in detectors if d not in apart],
+                                       [_told(c, read) for c in classifiers], farther)
             open_set = _open_set(classifiers)[1]
             objs = [best_claim([o, *(m for m in more if _overlap(o.box, m.box))], open_set) for o in objs] + [
                 o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
@@ -1000,7 +1019,7 @@ class Reader:
             s = 1.0 / k
             cands = [replace(c, cx=c.cx * s, cy=c.cy * s, side=c.side * s) for c in cands]
         out = []
-        for o in self._classify(sub, cands, classifiers):
+        for o in self._classify(sub, cands, [_in_region(c, x0, y0, s) for c in classifiers]):
             x, y, w, h = o.box
             out.append(replace(o, box=(int(round(x0 + x / s)), int(round(y0 + y / s)),
                                        int(round(w / s)), int(round(h / s)))))
