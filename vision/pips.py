@@ -136,8 +136,8 @@ class PipClassifier:
         #: the pip networks also take a symbol die the symbol reader does not claim for a
         #: d6 (a yellow "gourde" read as a 3 at 0.97).
         self.sources = None if sources is None else tuple(sources)
-        #: Boxes of dice that a reader of another kind read (:meth:`beside`).
-        self.read_elsewhere: tuple[tuple[int, int, int, int], ...] = ()
+        #: Boxes of dice that a reader of another kind claimed (:meth:`beside`).
+        self.claimed_elsewhere: tuple[tuple[int, int, int, int], ...] = ()
         #: The classifiers that give the pip opinion on a known tray (see :attr:`tray`).
         self.tray: PipClassifier = self
         tray_cfg = cfg.get("tray")
@@ -204,33 +204,35 @@ class PipClassifier:
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
         """One :class:`ObjectRead` per candidate, or ``None`` for "not a die" (or a
         candidate of another detector, see ``sources``; or one inside a box of
-        :attr:`read_elsewhere` that the first look is unsure of, see :meth:`beside`)."""
+        :attr:`claimed_elsewhere` that the first look is unsure of, see :meth:`beside`)."""
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
         out: list[ObjectRead | None] = [None] * len(candidates)
         inside = [any(abs(candidates[i].cx - x - w / 2) < w / 2 and abs(candidates[i].cy - y - h / 2) < h / 2
-                      for x, y, w, h in self.read_elsewhere) for i in mine]
+                      for x, y, w, h in self.claimed_elsewhere) for i in mine]
         probs = self.probabilities(frame, [candidates[i] for i in mine], inside)
         for i, p, elsewhere in zip(mine, probs, inside):
             out[i] = None if elsewhere and p.max() < self.tta_below else self.decide(candidates[i], p)
         return out
 
     def beside(self, boxes: Sequence[tuple[int, int, int, int]]) -> "PipClassifier":
-        """The same networks, told that a reader of another kind read the dice at
-        ``boxes`` (frame pixels): a candidate whose centre lies in one of them and that
-        the first look is unsure of (best class under :attr:`tta_below`) is not looked
-        at again in eight views, and not claimed. In a step expecting d6 and d10, the
-        die-centre detector finds the d10 too and the pip networks, unsure of each,
-        looked at every one eight times (57 of 101 ms per 640 x 480 frame) to end mostly
-        pending, and the die pending with them (:func:`vision.reader.best_claim`).
-        Measured on 30 rendered pools (254 d10, ``bench_d10_plain.py``): 63 ms per frame
-        instead of 101, 191 d10 read right instead of 168, 0 silently wrong either way;
-        the 200 real d6 tray photos read in such a step are unchanged (the numeral
-        networks read none of their dice), as is a d6 the first look is sure of: its
-        read against the d10 read makes the die pending, as before (7 December 2026)."""
+        """The same networks, told that a reader of another kind claimed (read or left
+        pending) the dice at ``boxes`` (frame pixels): a candidate whose centre lies in
+        one of them and that the first look is unsure of (best class under
+        :attr:`tta_below`) is not looked at again in eight views, and not claimed. In a
+        step expecting d6 and d10, the die-centre detector finds the d10 too and the pip
+        networks, unsure of each, looked at every one eight times (57 of 101 ms per
+        640 x 480 frame) to end mostly pending at 0.65 or more, which made the die
+        pending against a numeral read (:func:`vision.reader.best_claim`). Measured on 30
+        rendered pools (254 d10, ``bench_d10_plain.py``): 59-62 ms per frame instead of
+        101-102, 191 d10 read right instead of 168, 0 silently wrong either way; the 200
+        real d6 tray photos read in such a step are unchanged (the numeral path claims
+        none of their dice), as is a d6 the first look is sure of: its read against a
+        numeral read makes the die pending, as before (7 December 2026). Told only of
+        the numeral reads: 190 right, 64-72 ms."""
         from copy import copy
 
         view = copy(self)
-        view.read_elsewhere = tuple(boxes)
+        view.claimed_elsewhere = tuple(boxes)
         return view
 
     def decide(self, cand: Candidate, p: np.ndarray) -> ObjectRead | None:

@@ -253,7 +253,7 @@ def _open_set(classifiers: Sequence[ObjectClassifier]) -> tuple[list[ObjectClass
 
 
 def _told(clf: ObjectClassifier, boxes: Sequence[tuple[int, int, int, int]]) -> ObjectClassifier:
-    """``clf`` told that a reader of another kind read the dice at ``boxes``, if it
+    """``clf`` told that a reader of another kind claimed the dice at ``boxes``, if it
     takes that into account (:meth:`vision.pips.PipClassifier.beside`)."""
     beside = getattr(clf, "beside", None)
     return clf if beside is None or not boxes else cast(ObjectClassifier, beside(boxes))
@@ -262,7 +262,7 @@ def _told(clf: ObjectClassifier, boxes: Sequence[tuple[int, int, int, int]]) -> 
 def _in_region(clf: ObjectClassifier, x0: int, y0: int, s: float) -> ObjectClassifier:
     """``clf`` for the region of the frame from (``x0``, ``y0``) scaled by ``s``: the
     boxes it was told of (:func:`_told`) in the region's pixels."""
-    boxes = getattr(clf, "read_elsewhere", ())
+    boxes = getattr(clf, "claimed_elsewhere", ())
     return _told(clf, [(round((x - x0) * s), round((y - y0) * s), round(w * s), round(h * s))
                        for x, y, w, h in boxes]) if boxes else clf
 
@@ -729,15 +729,15 @@ class Reader:
             objs = self._read_detected(frame, detectors, classifiers, farther, alone) if detectors else []
         else:
             # a step expecting d6 and d10: the numeral dice found apart, then the d6 path,
-            # its pip networks told which dice the numeral networks read (they do not look
-            # again at those they are unsure of: :meth:`vision.pips.PipClassifier.beside`);
+            # its pip networks told which dice the numeral networks claimed (they do not
+            # look again at those they are unsure of: :meth:`vision.pips.PipClassifier.beside`);
             # the same die is not reported twice, and where both paths found it their
             # claims are weighed (:func:`best_claim`): the pip networks read rendered d10
             # as d6 faces (30 rendered pools, 254 d10: 18 silently wrong, 71 right before)
             more = self._read_detected(frame, apart, classifiers)
-            read = [o.box for o in more if o.status == STATUS_READ]
+            claimed = [o.box for o in more]
             objs = self._read_detected(frame, [d for d in detectors if d not in apart],
-                                       [_told(c, read) for c in classifiers], farther)
+                                       [_told(c, claimed) for c in classifiers], farther)
             open_set = _open_set(classifiers)[1]
             objs = [best_claim([o, *(m for m in more if _overlap(o.box, m.box))], open_set) for o in objs] + [
                 o for o in more if not any(_overlap(o.box, p.box) for p in objs)]
