@@ -1,7 +1,7 @@
 """The table's reader on simulated photos of other cameras (oblique webcams, small dice).
 
     python benchmarks/bench_other_cameras.py [PHOTOS_DIR] [--split test] [--limit N]
-        [--synth N] [--only NAME] [--explain] [--draws N]
+        [--synth N] [--only NAME] [--explain] [--draws N] [--kinds d6,d10]
 
 No photo of another camera is labelled, so each held-aside photo of
 ``shared/data/tray-dice-photos`` is turned into one (seeded: the same frames every run),
@@ -33,6 +33,10 @@ random draws (tilt, size, place, blur, noise, white balance, JPEG quality; the f
 is the one of a plain run; ``JPEG 30`` draws nothing and is read once): with about 350
 dice found one silent error is 0.3 %, so a bar of 0.5 % is judged on two errors; eight
 draws judge it on about 3,000 reads.
+
+``--kinds d6,d10`` reads every frame as a step expecting those kinds (default: d6 alone),
+e.g. Péripéties' difficulty roll before the trial is known, where the numeral path runs
+beside the pip networks and must not take a real d6 from them.
 """
 
 from __future__ import annotations
@@ -125,6 +129,8 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=50)
     ap.add_argument("--synth", type=int, default=40, help="rendered white-d6 trays per condition")
     ap.add_argument("--only", default=None, help="run only the conditions whose name contains this")
+    ap.add_argument("--kinds", default="d6",
+                    help="the kinds the step expects, comma-separated (d6,d10: Péripéties' difficulty roll)")
     ap.add_argument("--explain", action="store_true", help="list each silent error and false detection")
     ap.add_argument("--fix-labels", action="store_true",
                     help="labels with vision.labelled.LABEL_FIXES applied (a few plainly wrong labels of the training "
@@ -137,6 +143,7 @@ def main() -> int:
         print("shared photos not found: give the folder", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
+    kinds = {k.strip() for k in args.kinds.split(",") if k.strip()}
     photos = list_photos(folder, args.split)[: args.limit]
     reader = table_reader(None)
     originals = []
@@ -144,7 +151,8 @@ def main() -> int:
         img = np.asarray(cv2.imread(str(ph.path), cv2.IMREAD_COLOR), np.uint8)
         originals.append((ph.path.name, img, load_labels(ph.path, img.shape[1], img.shape[0], fixes=args.fix_labels)))
     print(f"{len(photos)} photos ({args.split} split of {folder}), {sum(len(l) for _, _, l in originals)} dice, "
-          f"and {args.synth} rendered white-d6 trays per synthetic condition; the table's reader, one thread")
+          f"and {args.synth} rendered white-d6 trays per synthetic condition; the table's reader, one thread, "
+          f"a step expecting {', '.join(sorted(kinds))}")
     print(f"{'condition':22s} {'found':>7s} {'auto':>7s} {'pending':>8s} {'silent':>7s} {'false':>6s} {'ms':>6s}")
     base: dict[str, float] | None = None
     for ci, (name, make) in enumerate(PHOTO_CONDITIONS):
@@ -156,7 +164,7 @@ def main() -> int:
             for k, (pname, img, labels) in enumerate(originals):
                 rng = np.random.default_rng(1000 * ci + k + 100_000 * draw)  # draw 0: as before --draws
                 frame, labs = (img, labels) if make is None else make(img, labels, rng)
-                read = reader.read(frame, kinds={"d6"})
+                read = reader.read(frame, kinds=kinds)
                 tally.add(read, labs)
                 if args.explain and make is not None:
                     explain(name, pname if draw == 0 else f"{pname} (draw {draw})", read, labs)
@@ -171,7 +179,7 @@ def main() -> int:
         tally = Tally()
         for seed in range(args.synth):
             frame, labs = white_d6(seed, degraded, size)
-            read = reader.read(frame, kinds={"d6"})
+            read = reader.read(frame, kinds=kinds)
             tally.add(read, labs)
             if args.explain:
                 explain(name, f"seed {seed}", read, labs)

@@ -215,20 +215,23 @@ class PipClassifier:
         return out
 
     def beside(self, boxes: Sequence[tuple[int, int, int, int]]) -> "PipClassifier":
-        """The same networks, told that a reader of another kind claimed (read or left
-        pending) the dice at ``boxes`` (frame pixels): a candidate whose centre lies in
-        one of them and that the first look is unsure of (best class under
-        :attr:`tta_below`) is not looked at again in eight views, and not claimed. In a
-        step expecting d6 and d10, the die-centre detector finds the d10 too and the pip
-        networks, unsure of each, looked at every one eight times (57 of 101 ms per
-        640 x 480 frame) to end mostly pending at 0.65 or more, which made the die
-        pending against a numeral read (:func:`vision.reader.best_claim`). Measured on 30
-        rendered pools (254 d10, ``bench_d10_plain.py``): 59-62 ms per frame instead of
-        101-102, 191 d10 read right instead of 168, 0 silently wrong either way; the 200
-        real d6 tray photos read in such a step are unchanged (the numeral path claims
-        none of their dice), as is a d6 the first look is sure of: its read against a
-        numeral read makes the die pending, as before (7 December 2026). Told only of
-        the numeral reads: 190 right, 64-72 ms."""
+        """The same networks, told that a reader of another kind claimed the dice at
+        ``boxes`` (frame pixels): a candidate whose centre lies in one of them and that
+        the first look is unsure of (best class under :attr:`tta_below`) is not looked
+        at again in eight views, and not claimed. In a step expecting d6 and d10 the
+        reader tells them of the dice the numeral networks read, or found close to a
+        face (pending at :data:`vision.reader.CONTEST` or more: such a die is pending
+        whatever the pip networks say, :func:`vision.reader.best_claim`). The die-centre
+        detector finds the d10 too, and the pip networks, unsure of each, looked at
+        every one eight times (57 of 101 ms per 640 x 480 frame) to end mostly pending
+        at 0.65 or more, which made the die pending against a numeral read. Measured
+        on 30 rendered pools (254 d10, ``bench_d10_plain.py``): 61-62 ms per frame
+        instead of 100-101, 191 d10 read right instead of 168, 0 silently wrong either
+        way. The 200 real d6 tray photos read in such a step are unchanged, and so are
+        they under simulated webcams (``bench_other_cameras.py --kinds d6,d10``); told
+        of every numeral claim, pending ones below 0.65 too, 3 webcam d6 of 1,516 went
+        from read to pending. A d6 the first look is sure of still contests a numeral
+        read (the die pending), as before (7 December 2026)."""
         from copy import copy
 
         view = copy(self)

@@ -729,13 +729,15 @@ class Reader:
             objs = self._read_detected(frame, detectors, classifiers, farther, alone) if detectors else []
         else:
             # a step expecting d6 and d10: the numeral dice found apart, then the d6 path,
-            # its pip networks told which dice the numeral networks claimed (they do not
-            # look again at those they are unsure of: :meth:`vision.pips.PipClassifier.beside`);
+            # its pip networks told which dice the numeral networks read or found close to
+            # a face (pending at CONTEST or more: such a die stays pending whatever the pips
+            # say); they do not look again at those they are unsure of
+            # (:meth:`vision.pips.PipClassifier.beside`);
             # the same die is not reported twice, and where both paths found it their
             # claims are weighed (:func:`best_claim`): the pip networks read rendered d10
             # as d6 faces (30 rendered pools, 254 d10: 18 silently wrong, 71 right before)
             more = self._read_detected(frame, apart, classifiers)
-            claimed = [o.box for o in more]
+            claimed = [o.box for o in more if o.status == STATUS_READ or o.confidence >= CONTEST]
             objs = self._read_detected(frame, [d for d in detectors if d not in apart],
                                        [_told(c, claimed) for c in classifiers], farther)
             open_set = _open_set(classifiers)[1]

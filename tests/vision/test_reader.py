@@ -634,10 +634,10 @@ def test_in_a_d6_and_d10_step_the_pip_networks_leave_the_d10_the_numeral_network
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The pip networks, unsure of a d10 the die-centre detector found, looked at it again
     in eight views (most of the step's time) to end pending, and the die with them. Told
-    which dice the numeral path claimed (``PipClassifier.beside``), they neither look
-    again at those they are unsure of nor claim them: on the same 12 pools, 72 d10 read
-    right instead of 63 (74 in a step expecting d10 alone), and 23 crops looked at again
-    instead of 80 (7 December 2026)."""
+    which dice the numeral path read or found close to a face (``PipClassifier.beside``),
+    they neither look again at those they are unsure of nor claim them: on the same 12
+    pools, 72 d10 read right instead of 63 (74 in a step expecting d10 alone), and 25
+    crops looked at again instead of 80 (7 December 2026)."""
     from vision.pips import PipClassifier
     from vision.train.train_d10_detector import HELD_OUT_SEED, tray_frame
 
