@@ -666,6 +666,20 @@ def test_in_a_d6_and_d10_step_the_pip_networks_leave_the_d10_the_numeral_network
     assert again[0] <= 7 * 40, again[0]
 
 
+def test_the_dice_the_pip_networks_are_told_of_follow_them_into_a_zoomed_region() -> None:
+    """Small dice are classified in a region of the frame cut out and shrunk
+    (``Reader._read_zoomed``): the boxes the pip networks were told of (a numeral
+    path's dice) must be moved and scaled with it, or they would mark other dice."""
+    from vision.reader import _in_region, _told
+
+    pips = PipClassifier()
+    told = _told(pips, [(100, 200, 40, 40)])
+    assert isinstance(told, PipClassifier) and told is not pips and pips.claimed_elsewhere == ()
+    inner = _in_region(told, 80, 150, 0.5)
+    assert isinstance(inner, PipClassifier) and inner.claimed_elsewhere == ((10, 25, 20, 20),)
+    assert _in_region(pips, 80, 150, 0.5) is pips and _told(pips, []) is pips
+
+
 def test_a_peripeties_step_never_reads_a_symbol_die_as_a_d6() -> None:
     """A step expecting d6 and the symbol dice, on plain rendered photos: the pip
     networks would read some blue symbol dice as confident d6 faces; with the symbol
