@@ -78,12 +78,19 @@ class EmbedParams:
     #: renders every symbol die came within 4.1 of an enrolled view, every white d6 32 or
     #: more away.
     body_gate: float | None = 28.0
+    #: A read stands only when the crop's ink (:mod:`vision.glyph_ink`) comes within this
+    #: correlation of one of the face's enrolled views, and ``ink_margin`` closer than to
+    #: any view of another face; ``None``: not looked at (and for views with no ink map).
+    ink_floor: float | None = None
+    ink_margin: float = 0.0
 
     @classmethod
     def from_settings(cls, cfg: dict[str, Any]) -> "EmbedParams":
         thr = cfg.get("thresholds", {})
         base = cls()
-        return replace(base, **{k: float(v) for k, v in thr.items() if k in base.__dataclass_fields__})
+        given: dict[str, Any] = {k: None if v is None else float(v) for k, v in thr.items()
+                                 if k in base.__dataclass_fields__}
+        return replace(base, **given)
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,8 @@ class Prototype:
     views: int
     colours: np.ndarray
     bodies: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    #: Its views' ink maps (:func:`vision.glyph_ink.ink_views`; NaN rows, or none: not known).
+    inks: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
 
 
 @dataclass(frozen=True)
@@ -226,10 +235,11 @@ def default_embedder(models: Path = MODELS_DIR) -> Embedder | None:
 
 
 def prototypes(vectors: np.ndarray, classes: Sequence[tuple[str, int | str]],
-               colours: np.ndarray | None = None, bodies: np.ndarray | None = None) -> list[Prototype]:
+               colours: np.ndarray | None = None, bodies: np.ndarray | None = None,
+               inks: np.ndarray | None = None) -> list[Prototype]:
     """One :class:`Prototype` per distinct (kind, face) of ``classes`` (one a vector row),
     with the views' centre ``colours`` and own colours ``bodies`` (rows of NaN, or
-    ``None``: not known, no gate).
+    ``None``: not known, no gate) and their ink maps ``inks`` (``None``: not known).
 
     The spread of a face with two views or more: the median, over its views, of each
     view's similarity to the mean of the others.
@@ -254,7 +264,8 @@ def prototypes(vectors: np.ndarray, classes: Sequence[tuple[str, int | str]],
         if len(rows) >= 2:
             total = v.sum(axis=0)
             spread = float(np.median([float(v[i] @ _unit(total - v[i])) for i in range(len(rows))]))
-        out.append(Prototype(kind, face, _unit(v.mean(axis=0)), spread, len(rows), cols[rows], own[rows]))
+        ink = np.zeros((0, 0), np.float32) if inks is None else np.asarray(inks, np.float32)[rows]
+        out.append(Prototype(kind, face, _unit(v.mean(axis=0)), spread, len(rows), cols[rows], own[rows], ink))
     return out
 
 

@@ -28,7 +28,8 @@ import numpy as np
 from .catalog import CLASSES, parse_face
 from .embed import Prototype, centre_colour, default_embedder, dominant_colour, prototypes
 from .errors import EnrollmentError
-from .faces import INK_SIZE, SIL_SIZE, Features, extract, view_agreement
+from .faces import EMBED_FACTOR, INK_SIZE, SIL_SIZE, Features, extract, view_agreement
+from .glyph_ink import SIZE as GLYPH_INK_SIZE, ink_views
 from .gems import gem_colour_features
 from .markers import MarkerLayout
 from .segment import find_objects
@@ -64,6 +65,10 @@ class Enrollment:
     #: Each view's own colour (:func:`vision.embed.dominant_colour`; NaN rows: a store
     #: made before it was kept, whose views then take part whatever a die's colour).
     emb_body: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    #: Each view's ink map (:func:`vision.glyph_ink.ink_views` of the crop the vector
+    #: was made from; NaN rows: a store made before it was kept, whose reads are then
+    #: not checked against it).
+    emb_ink: np.ndarray = field(default_factory=lambda: np.zeros((0, GLYPH_INK_SIZE ** 2), np.float32))
     embed_model: str = ""
     _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
     _protos: dict[tuple[str, ...], list[Prototype]] = field(default_factory=dict, repr=False, compare=False)
@@ -86,13 +91,15 @@ class Enrollment:
         self._protos.clear()
 
     def _aligned_emb(self) -> None:
-        """``emb``, ``emb_colour`` and ``emb_body`` with one row per template (NaN rows where missing)."""
+        """``emb``, ``emb_colour``, ``emb_body`` and ``emb_ink`` with one row per template (NaN rows where missing)."""
         n, d = len(self.label), self.emb.shape[1] if self.emb.ndim == 2 else 0
         if self.emb.shape[0] != n:
             self.emb = np.full((n, d), np.nan, np.float32)
             self.emb_colour = np.zeros((n, 3), np.float32)
         if self.emb_body.shape != (n, 3):  # missing (an older store) or malformed: no colour gate
             self.emb_body = np.full((n, 3), np.nan, np.float32)
+        if self.emb_ink.shape != (n, GLYPH_INK_SIZE ** 2):  # missing or malformed: no ink check
+            self.emb_ink = np.full((n, GLYPH_INK_SIZE ** 2), np.nan, np.float32)
 
     def glyph_prototypes(self, kinds: Sequence[str]) -> list[Prototype]:
         """The glyph-embedding prototypes (:func:`vision.embed.prototypes`) of the
@@ -105,7 +112,7 @@ class Enrollment:
             rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] in key and has[i]]
             if rows:
                 out = prototypes(self.emb[rows], [self.classes[int(self.label[i])] for i in rows],
-                                 self.emb_colour[rows], self.emb_body[rows])
+                                 self.emb_colour[rows], self.emb_body[rows], self.emb_ink[rows])
             self._protos[key] = out
         return self._protos[key]
 
@@ -166,10 +173,12 @@ class Enrollment:
             self.emb = np.vstack([self.emb, vec.astype(np.float32)])
             self.emb_colour = np.vstack([self.emb_colour, centre_colour(feat.crop).reshape(1, 3)])
             self.emb_body = np.vstack([self.emb_body, dominant_colour(feat.crop).reshape(1, 3)])
+            self.emb_ink = np.vstack([self.emb_ink, ink_views(feat.crop[None], EMBED_FACTOR)])
         else:
             self.emb = np.vstack([self.emb, np.full((1, self.emb.shape[1]), np.nan, np.float32)])
             self.emb_colour = np.vstack([self.emb_colour, np.zeros((1, 3), np.float32)])
             self.emb_body = np.vstack([self.emb_body, np.full((1, 3), np.nan, np.float32)])
+            self.emb_ink = np.vstack([self.emb_ink, np.full((1, GLYPH_INK_SIZE ** 2), np.nan, np.float32)])
 
     def remove(self, kind: str, face: int | str | None = None) -> int:
         """Forget the templates of one face (or of the whole kind); returns how many."""
@@ -185,6 +194,7 @@ class Enrollment:
         self._changed()
         self._aligned_emb()
         self.emb, self.emb_colour, self.emb_body = self.emb[keep], self.emb_colour[keep], self.emb_body[keep]
+        self.emb_ink = self.emb_ink[keep]
         used = sorted(set(int(v) for v in self.label[keep]))
         remap = {old: new for new, old in enumerate(used)}
         self.classes = [self.classes[i] for i in used]
@@ -197,11 +207,13 @@ class Enrollment:
         out = Enrollment(list(self.classes), self.ink.copy(), self.sil.copy(), self.colour.copy(),
                          self.ink_frac.copy(), self.gem.copy(), self.label.copy(), self.source)
         out.emb, out.emb_colour, out.embed_model = self.emb.copy(), self.emb_colour.copy(), self.embed_model
-        out.emb_body = self.emb_body.copy()
+        out.emb_body, out.emb_ink = self.emb_body.copy(), self.emb_ink.copy()
         out._aligned_emb()
         other_emb = other.emb if other.emb.shape[0] == len(other.label) else np.zeros((len(other.label), 0))
         other_body = other.emb_body if other.emb_body.shape[0] == len(other.label) \
             else np.full((len(other.label), 3), np.nan, np.float32)
+        other_ink = other.emb_ink if other.emb_ink.shape == (len(other.label), GLYPH_INK_SIZE ** 2) \
+            else np.full((len(other.label), GLYPH_INK_SIZE ** 2), np.nan, np.float32)
         same_net = other.embed_model == out.embed_model or not out.embed_model
         if not out.embed_model and other.embed_model:  # this store has no vectors: take the other's network
             out.embed_model = other.embed_model
@@ -226,6 +238,7 @@ class Enrollment:
             out.emb_colour = np.vstack([out.emb_colour, other.emb_colour[rows] if len(other.emb_colour) == len(
                 other.label) else np.zeros((len(rows), 3), np.float32)])
             out.emb_body = np.vstack([out.emb_body, other_body[rows]])
+            out.emb_ink = np.vstack([out.emb_ink, other_ink[rows]])
         return out
 
     def gem_samples(self) -> tuple[np.ndarray, list[str]]:
@@ -243,7 +256,7 @@ class Enrollment:
         np.savez_compressed(tmp, ink=self.ink.astype(np.float16), sil=self.sil.astype(np.float16),
                             colour=self.colour, ink_frac=self.ink_frac, gem=self.gem, label=self.label,
                             emb=self.emb.astype(np.float16), emb_colour=self.emb_colour.astype(np.float16),
-                            emb_body=self.emb_body.astype(np.float16),
+                            emb_body=self.emb_body.astype(np.float16), emb_ink=self.emb_ink.astype(np.float16),
                             meta=np.array(json.dumps({"classes": self.classes, "source": self.source,
                                                       "version": DEFAULT_VERSION, "ink_size": INK_SIZE,
                                                       "sil_size": SIL_SIZE, "embed_model": self.embed_model})))
@@ -271,6 +284,8 @@ class Enrollment:
                     out.embed_model = str(meta.get("embed_model", ""))
                 if "emb_body" in z.files:  # else NaN rows (:meth:`_aligned_emb`): no colour gate
                     out.emb_body = z["emb_body"].astype(np.float32)
+                if "emb_ink" in z.files:  # else NaN rows: no ink check
+                    out.emb_ink = z["emb_ink"].astype(np.float32)
                 out._aligned_emb()
                 return out
         except FileNotFoundError:
@@ -318,7 +333,7 @@ def default_enrollment(cache_dir: Path | None = None, progress: Progress | None 
                        regenerate: bool = False) -> Enrollment:
     """The enrollment rendered from :mod:`vision.synth`.
 
-    Shipped in the package (``vision/data``, 0.4 MB); when missing it is rendered once
+    Shipped in the package (``vision/data``, 0.66 MB); when missing it is rendered once
     (about 10 s) into the cache folder. ``regenerate`` renders it again.
     """
     global _DEFAULT

@@ -8,7 +8,9 @@ enrolled faces of the symbol kinds (the three blue péripétie dice ``lieu``,
 custom die enrolled under those kinds) by the open-set rule of :func:`vision.embed.decide`:
 
 - close to one face's prototype in absolute terms (that face's own spread) and ahead
-  of the next face: ``read``;
+  of the next face, and its ink where that face's enrolled views have theirs
+  (:func:`vision.glyph_ink.ink_stands`; the embedding alone read real d6 of one colour
+  as a neighbouring face): ``read``;
 - otherwise ``pending``, with the leading faces as candidates;
 - far from every prototype (or of a body colour no enrolled view has): not claimed
   (``None``): a pip d6, a candy or the tray floor is no symbol die. A candidate of a
@@ -28,8 +30,9 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .detect import Candidate
-from .embed import (NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colours, decide, default_embedder,
-                    dominant_colours, usable_mask)
+from .embed import (NONE, READ, SYMBOL_KINDS, EmbedMatch, EmbedParams, Embedder, Prototype, centre_colours, decide,
+                    default_embedder, dominant_colours, usable_mask)
+from .glyph_ink import ink_stands
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,14 +88,26 @@ class SymbolClassifier:
         near = [j for j in range(len(crops)) if ok[j].any()]
         vectors = self.embedder.embed_crops(crops[near])  # the others are no enrolled symbol die
         for j, v in zip(near, vectors):
-            m = decide(v, [p for p, keep in zip(protos, ok[j]) if keep], self.params)  # colours gated above
+            usable = [p for p, keep in zip(protos, ok[j]) if keep]
+            m = decide(v, usable, self.params)  # colours gated above
             i = mine[j]
             if m.status == NONE or m.kind is None:
                 continue
             box = candidates[i].box
-            if m.status == READ:
+            if m.status == READ and m.face is not None and self._ink_stands(crops[j], usable, m):
                 out[i] = ObjectRead(m.kind, m.face, box, m.confidence, STATUS_READ)
             else:
                 cands = tuple((f, s) for k, f, s in m.candidates if k == m.kind)
                 out[i] = ObjectRead(m.kind, None, box, m.confidence, STATUS_PENDING, cands)
         return out
+
+    def _ink_stands(self, crop: np.ndarray, protos: Sequence[Prototype], m: EmbedMatch) -> bool:
+        """Whether the embedding's read ``m`` of ``crop`` stands the look at its ink
+        (:func:`vision.glyph_ink.ink_stands`) against the enrolled views of the read face
+        and of the embedding's next candidates among ``protos``; True when the params
+        say nothing (``ink_floor`` unset)."""
+        floor = self.params.ink_floor
+        if floor is None or m.kind is None or m.face is None:
+            return True
+        near = [p for p in protos if any((p.kind, p.face) == (k, f) for k, f, _ in m.candidates)]
+        return ink_stands(crop, near, m.kind, m.face, floor, self.params.ink_margin, self.embedder.factor)

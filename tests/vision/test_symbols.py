@@ -100,6 +100,36 @@ def test_reads_enrolled_symbol_dice_on_a_plain_photo_through_the_reader(store: E
     assert right >= 0.5 * total, (right, total)
 
 
+def test_a_read_whose_ink_does_not_match_its_face_is_left_pending(store: Enrollment, photos: list) -> None:
+    """The second look at the ink (vision.glyph_ink): a die the embedding reads stays
+    pending when its ink does not come close to its face's enrolled views. Here every
+    view's ink map is replaced by one that matches no die (ink in a corner outside the
+    disc): no read survives, each stays pending as the same kind; with the store's own
+    maps the same dice are read, and a store with no maps (made before them) reads as
+    before."""
+    from vision.glyph_ink import SIZE
+
+    corner = np.zeros(SIZE * SIZE, np.float32)
+    corner[0] = 1.0
+    elsewhere = store.merged(Enrollment())
+    elsewhere.emb_ink[:] = corner
+    own, other = SymbolClassifier(store), SymbolClassifier(elsewhere)
+    old = store.merged(Enrollment())
+    old.emb_ink[:] = np.nan
+    before = SymbolClassifier(old)
+    read = 0
+    for image, truth, cands in photos:
+        for t, a, b, c in zip(truth, own.classify(image, cands), other.classify(image, cands),
+                              before.classify(image, cands)):
+            if a is not None and a.status == STATUS_READ:
+                read += 1
+                assert b is not None and b.status != STATUS_READ and b.kind == a.kind, (t, a, b)
+            assert (c is None) == (b is None) and (c is None or c.kind == b.kind)  # only the status changes
+            if c is not None and c.status != STATUS_READ:
+                assert a is None or a.status != STATUS_READ  # the ink never makes a read
+    assert read >= 8, read
+
+
 def test_not_run_when_the_step_does_not_ask_for_symbol_dice(store: Enrollment, photos: list) -> None:
     image, _, cands = photos[0]
     reader = Reader(detectors=[KnownBoxes(cands)], enrollment=store, warm_up=False)
