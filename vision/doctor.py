@@ -110,6 +110,7 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
         store = Enrollment.load(path)
         counts = store.counts()
         stale = store.without_vectors()
+        uninked = store.without_ink()
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")
@@ -125,6 +126,12 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
                   en + f"; symbol dice enrolled before the current network: {names}",
                   f"enroll {names} again in /calibrate (step 3): the glyph network reads them only from new views",
                   f"refaites {names} dans /calibrate (étape 3) : le réseau des symboles ne lit que les nouvelles vues")
+    if uninked:  # read by the embedding without the look at the ink: more wrong reads of near faces
+        names = ", ".join(uninked)
+        return _r("warn", fr + f" ; dés à symboles appris avant la vérification du dessin des faces : {names}",
+                  en + f"; symbol dice enrolled before the ink check: {names}",
+                  f"enroll {names} again in /calibrate (step 3): each read is then checked against the face's ink",
+                  f"refaites {names} dans /calibrate (étape 3) : chaque lecture sera vérifiée sur le dessin de la face")
     return _r("ok" if done and not part else "warn", fr, en,
               "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face",
               "" if not part else f"terminez {', '.join(part)} dans /calibrate (étape 3) : {TARGET_VIEWS} vues par face")

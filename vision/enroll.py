@@ -141,6 +141,18 @@ class Enrollment:
         return sorted({kind for i, lab in enumerate(self.label)
                        for kind in [self.classes[int(lab)][0]] if kind in SYMBOL_KINDS and not has[i]})
 
+    def without_ink(self) -> list[str]:
+        """The enrolled symbol kinds with a view that has a glyph vector but no ink map
+        (:mod:`vision.glyph_ink`): a store made before the ink was kept. Their reads are
+        not checked against the die's ink until enrolled again."""
+        from .embed import SYMBOL_KINDS
+
+        has = self._has_vectors()
+        self._aligned_emb()
+        inked = np.isfinite(self.emb_ink).all(axis=1)
+        return sorted({kind for i, lab in enumerate(self.label) for kind in [self.classes[int(lab)][0]]
+                       if kind in SYMBOL_KINDS and has[i] and not inked[i]})
+
     def counts(self) -> dict[tuple[str, int | str], int]:
         c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)
         return {cls: int(n) for cls, n in zip(self.classes, c)}

@@ -77,3 +77,24 @@ def test_the_enrollment_check_names_symbol_dice_enrolled_before_the_current_netw
     assert "symbol dice enrolled before the current network: adversaire, epreuve, lieu" in r["en"]
     assert "dés à symboles appris avant le réseau actuel" in r["fr"]
     assert "enroll adversaire" in r["fix"] and "refaites adversaire" in r["fix_fr"]
+
+
+def test_the_enrollment_check_names_symbol_dice_enrolled_before_the_ink_check(tmp_path) -> None:
+    """A store made before the views kept their ink maps (vision.glyph_ink) still reads,
+    without the look at the ink: the check says which symbol dice to enroll again."""
+    import numpy as np
+
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
+
+    path = tmp_path / "vision" / ENROLLMENT_FILE
+    default_enrollment().save(path)
+    assert Enrollment.load(path).without_ink() == []
+    old = Enrollment.load(path)
+    rows = [i for i, lab in enumerate(old.label) if old.classes[int(lab)][0] in ("lieu", "sentence")]
+    old.emb_ink[rows] = np.nan  # as saved before the maps were kept
+    old.save(path)
+    assert Enrollment.load(path).without_ink() == ["lieu", "sentence"]
+    r = check_enrollment(tmp_path)
+    assert r["status"] == "warn" and "symbol dice enrolled before the ink check: lieu, sentence" in r["en"]
+    assert "vérification du dessin des faces : lieu, sentence" in r["fr"]
+    assert "enroll lieu, sentence again" in r["fix"] and "refaites lieu, sentence" in r["fix_fr"]
