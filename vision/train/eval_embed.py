@@ -42,8 +42,8 @@ import numpy as np
 
 from vision.catalog import FACES
 from vision.nets import MODELS_DIR
-from vision.embed import (NONE, PENDING, READ, EmbedParams, Embedder, Prototype, centre_colour, centre_colours, decide,
-                          dominant_colours, prototypes)
+from vision.embed import (NONE, PENDING, READ, EmbedMatch, EmbedParams, Embedder, Prototype, centre_colour,
+                          centre_colours, decide, dominant_colours, prototypes)
 
 __all__ = ["symbol_renders", "real_d6_crops", "score", "peripeties", "leave_one_out", "real_d6"]
 
@@ -214,6 +214,78 @@ def real_d6_one_colour(emb: Embedder, folder: Path, split: str = "test", shots: 
     return out
 
 
+def tune_ink(emb: Embedder, folder: Path, margin: float = -0.02, step: float = 0.01,
+             draws: int = 10) -> tuple[EmbedParams, dict[str, object]]:
+    """``ink_floor`` set on data the test figures do not use: the embedding's reads of
+    the *calib* split's real d6 one colour at a time (:func:`real_d6_one_colour`'s way,
+    ``draws`` draws) and of Péripéties renders of seeds 700-705 against 600-602 (each face
+    also left out): the lowest floor (0.70 to 0.95) at which none of them is read wrong
+    or read as a left-out face, with the margin ``margin``, then one ``step`` stricter."""
+    import random
+
+    from vision.die_colour import UNKNOWN, colour_name
+    from vision.glyph_ink import ink_stands, ink_views
+
+    p = emb.params
+    x_f, f_f = real_d6_crops(folder, "fit", emb)
+    x_c, f_c = real_d6_crops(folder, "calib", emb)
+
+    def words(x: np.ndarray) -> list[str]:
+        return [colour_name((float(d[0]) * 100 / 255, float(d[1]) - 128, float(d[2]) - 128))
+                for d in dominant_colours(x)]
+
+    n_f, n_c = words(x_f), words(x_c)
+    v_f, v_c = emb.embed_crops(x_f), emb.embed_crops(x_c)
+    c_f, c_c = centre_colours(x_f), centre_colours(x_c)
+    k_f = ink_views(x_f, emb.factor)
+    # (crop, prototypes, the read, whether it is bad) for every read of the embedding alone
+    reads: list[tuple[np.ndarray, list[Prototype], EmbedMatch, bool]] = []
+    for draw in range(draws):
+        rnd = random.Random(draw)
+        for colour in sorted(set(n_c) - {UNKNOWN}):
+            pools = {f: [j for j, (g, n) in enumerate(zip(f_f, n_f)) if g == f and n == colour] for f in range(1, 7)}
+            if any(len(v) < 5 for v in pools.values()):
+                continue
+            pick = {f: rnd.sample(v, 5) for f, v in pools.items()}
+            for left in (None, 1, 2, 3, 4, 5, 6):
+                rows = [i for f in range(1, 7) if f != left for i in pick[f]]
+                protos = prototypes(v_f[rows], [("d6", f_f[i]) for i in rows], c_f[rows], None, k_f[rows])
+                for i in [i for i, n in enumerate(n_c) if n == colour and (left is None or f_c[i] == left)]:
+                    m = decide(v_c[i], protos, p, c_c[i])
+                    if m.status == READ:
+                        reads.append((x_c[i], protos, m, left is not None or m.face != f_c[i]))
+    x_e, c_e = symbol_renders(range(600, 603), embedder=emb)
+    x_r, c_r = symbol_renders(range(700, 706), embedder=emb)
+    v_e, v_r = emb.embed_crops(x_e), emb.embed_crops(x_r)
+    col_e, col_r, k_e = centre_colours(x_e), centre_colours(x_r), ink_views(x_e, emb.factor)
+    for left_cls in [None, *dict.fromkeys(c_e)]:
+        keep = [i for i, c in enumerate(c_e) if c != left_cls]
+        protos = prototypes(v_e[keep], [c_e[i] for i in keep], col_e[keep], None, k_e[keep])
+        for i in [i for i, c in enumerate(c_r) if left_cls is None or c == left_cls]:
+            m = decide(v_r[i], protos, p, col_r[i])
+            if m.status == READ:
+                reads.append((x_r[i], protos, m, left_cls is not None or (m.kind, m.face) != tuple(c_r[i])))
+
+    def kept(floor: float) -> tuple[int, int]:
+        good = bad = 0
+        for crop, protos, m, wrong in reads:
+            near = [q for q in protos if any((q.kind, q.face) == (k, f) for k, f, _ in m.candidates)]
+            if m.kind is not None and m.face is not None and ink_stands(crop, near, m.kind, m.face, floor, margin,
+                                                                       emb.factor):
+                bad += wrong
+                good += not wrong
+        return good, bad
+
+    for floor in np.arange(0.70, 0.951, step):
+        good, bad = kept(float(floor))
+        if bad == 0:
+            chosen = round(float(floor) + step, 3)
+            return replace(p, ink_floor=chosen, ink_margin=margin), {
+                "reads_of_the_embedding": len(reads), "bad_among_them": sum(r[3] for r in reads),
+                "right_kept_at_the_lowest_floor": good, "lowest_floor": round(float(floor), 3)}
+    raise SystemExit("no ink floor leaves every read right on the tuning sets")
+
+
 def plain_photos(photos: int = 10, views: int = 3) -> dict[str, int]:
     """Through the table's reader (:meth:`vision.reader.Reader.read`, a step expecting
     the symbol dice): the 23 Péripéties faces enrolled by :func:`vision.enroll_photos.enroll_frame`
@@ -382,6 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--models", type=Path, default=None)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--tune", action="store_true", help="set the thresholds (written into glyph_embed.json)")
+    ap.add_argument("--tune-ink", action="store_true",
+                    help="set ink_floor, the look at the ink's threshold (written into glyph_embed.json)")
     a = ap.parse_args(argv)
     emb = Embedder(a.models) if a.models else Embedder()
     photos = a.shared / "tray-dice-photos"
@@ -393,6 +467,18 @@ def main(argv: list[str] | None = None) -> int:
         cfg["tuned"] = {"command": "python -m vision.train.eval_embed --tune", **info}
         path.write_text(json.dumps(cfg, indent=1) + "\n", encoding="utf-8")
         print(json.dumps(cfg["thresholds"]), info, flush=True)
+        emb.params = params
+    if a.tune_ink:
+        if not photos.is_dir():
+            raise SystemExit(f"--tune-ink needs the real d6 photos: {photos} not found")
+        params, info = tune_ink(emb, photos)
+        path = (a.models or MODELS_DIR) / "glyph_embed.json"
+        cfg = json.loads(path.read_text(encoding="utf-8"))
+        cfg["thresholds"].update(ink_floor=params.ink_floor, ink_margin=params.ink_margin)
+        cfg["ink_check"] = {**cfg.get("ink_check", {}), "command": "python -m vision.train.eval_embed --tune-ink",
+                            **info}
+        path.write_text(json.dumps(cfg, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(json.dumps({"ink_floor": params.ink_floor, "ink_margin": params.ink_margin}), info, flush=True)
         emb.params = params
     few, loo = peripeties(emb)
     res: dict[str, object] = {"peripeties_few_shot": few, "peripeties_leave_one_out": loo}
