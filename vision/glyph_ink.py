@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .embed import Prototype
+    from .embed import EmbedMatch, Prototype
 
-__all__ = ["SIZE", "ANGLES", "SHIFT", "ink_of", "ink_views", "ink_reads", "ink_scores", "ink_agrees", "ink_stands"]
+__all__ = ["SIZE", "ANGLES", "SHIFT", "ink_of", "ink_views", "ink_reads", "ink_scores", "ink_agrees", "ink_stands",
+           "read_stands"]
 
 SIZE = 24  # px: the ink map's side
 ANGLES = 36  # turns of a read crop's map (every 10 degrees)
@@ -162,3 +163,14 @@ def ink_stands(crop: np.ndarray, protos: "Sequence[Prototype]", kind: str, face:
         # the detector's box larger or smaller than the die: the maps at another scale
         scores = np.fmax(scores, ink_scores(ink_reads(crop, factor, zoom), views))
     return ink_agrees(scores[mine].tolist(), scores[~mine].tolist(), floor, margin)
+
+
+def read_stands(crop: np.ndarray, protos: "Sequence[Prototype]", match: "EmbedMatch", floor: float | None,
+                margin: float, factor: float = 1.3) -> bool:
+    """Whether the embedding's read ``match`` of ``crop`` stands the look at its ink
+    (:func:`ink_stands`) against the views of the read face and of the embedding's next
+    candidates among ``protos``; True when ``floor`` is None (no look) or nothing is read."""
+    if floor is None or match.kind is None or match.face is None:
+        return True
+    near = [p for p in protos if any((p.kind, p.face) == (k, f) for k, f, _ in match.candidates)]
+    return ink_stands(crop, near, match.kind, match.face, floor, margin, factor)

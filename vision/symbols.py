@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import numpy as np
 
 from .detect import Candidate
-from .embed import (NONE, READ, SYMBOL_KINDS, EmbedMatch, EmbedParams, Embedder, Prototype, centre_colours, decide,
-                    default_embedder, dominant_colours, usable_mask)
-from .glyph_ink import ink_stands
+from .embed import (NONE, READ, SYMBOL_KINDS, EmbedParams, Embedder, centre_colours, decide, default_embedder,
+                    dominant_colours, usable_mask)
+from .glyph_ink import read_stands
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,20 +94,10 @@ class SymbolClassifier:
             if m.status == NONE or m.kind is None:
                 continue
             box = candidates[i].box
-            if m.status == READ and m.face is not None and self._ink_stands(crops[j], usable, m):
+            if m.status == READ and m.face is not None and read_stands(
+                    crops[j], usable, m, self.params.ink_floor, self.params.ink_margin, factor):
                 out[i] = ObjectRead(m.kind, m.face, box, m.confidence, STATUS_READ)
             else:
                 cands = tuple((f, s) for k, f, s in m.candidates if k == m.kind)
                 out[i] = ObjectRead(m.kind, None, box, m.confidence, STATUS_PENDING, cands)
         return out
-
-    def _ink_stands(self, crop: np.ndarray, protos: Sequence[Prototype], m: EmbedMatch) -> bool:
-        """Whether the embedding's read ``m`` of ``crop`` stands the look at its ink
-        (:func:`vision.glyph_ink.ink_stands`) against the enrolled views of the read face
-        and of the embedding's next candidates among ``protos``; True when the params
-        say nothing (``ink_floor`` unset)."""
-        floor = self.params.ink_floor
-        if floor is None or m.kind is None or m.face is None:
-            return True
-        near = [p for p in protos if any((p.kind, p.face) == (k, f) for k, f, _ in m.candidates)]
-        return ink_stands(crop, near, m.kind, m.face, floor, self.params.ink_margin, self.embedder.factor)

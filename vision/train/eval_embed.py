@@ -35,7 +35,7 @@ import json
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -44,8 +44,10 @@ from vision.catalog import FACES
 from vision.nets import MODELS_DIR
 from vision.embed import (NONE, PENDING, READ, EmbedMatch, EmbedParams, Embedder, Prototype, centre_colour,
                           centre_colours, decide, dominant_colours, prototypes)
+from vision.glyph_ink import read_stands
 
-__all__ = ["symbol_renders", "real_d6_crops", "score", "peripeties", "leave_one_out", "real_d6"]
+__all__ = ["symbol_renders", "real_d6_crops", "score", "peripeties", "leave_one_out", "real_d6", "real_d6_one_colour",
+           "tune_ink"]
 
 Crops = tuple[np.ndarray, list[tuple[str, int | str]]]
 
@@ -162,19 +164,17 @@ def real_d6(emb: Embedder, folder: Path, shots: int = 5, params: EmbedParams | N
     return {"enrolled": enrolled, "left_out": left}
 
 
-def real_d6_one_colour(emb: Embedder, folder: Path, split: str = "test", shots: int = 5, draws: int = 10,
-                       params: EmbedParams | None = None) -> dict[str, int]:
-    """The real d6 photos as glyphs, one die colour at a time (see the module doc, 4.):
-    counts of ``right``, ``pending``, ``none`` and ``wrong`` reads with all six faces
-    enrolled, and of ``left_out_read`` / ``left_out_not_read`` for the dice of a face
-    left out; ``stopped``: reads of the embedding the look at the ink made pending.
-    ``params`` (default the embedder's): ``ink_floor`` None reads by the embedding alone."""
+def _one_colour_decisions(emb: Embedder, folder: Path, split: str, params: EmbedParams, shots: int = 5,
+                          draws: int = 10) -> Iterator[tuple[np.ndarray, list[Prototype], EmbedMatch, int, bool]]:
+    """The embedding's decisions on the real d6 of ``split`` as glyphs, one die colour at
+    a time (the palette word of each die's own colour): per draw and colour, ``shots``
+    random *fit* crops per face enrolled (with their ink maps), then each face left out
+    in turn. Yields (crop, prototypes, decision, the die's face, whether its face was left out)."""
     import random
 
     from vision.die_colour import UNKNOWN, colour_name
-    from vision.glyph_ink import ink_stands, ink_views
+    from vision.glyph_ink import ink_views
 
-    p = params or emb.params
     x_f, f_f = real_d6_crops(folder, "fit", emb)
     x_t, f_t = real_d6_crops(folder, split, emb)
 
@@ -186,7 +186,6 @@ def real_d6_one_colour(emb: Embedder, folder: Path, split: str = "test", shots: 
     v_f, v_t = emb.embed_crops(x_f), emb.embed_crops(x_t)
     c_f, c_t = centre_colours(x_f), centre_colours(x_t)
     k_f = ink_views(x_f, emb.factor)
-    out = {k: 0 for k in ("right", "pending", "none", "wrong", "left_out_read", "left_out_not_read", "stopped")}
     for draw in range(draws):
         rnd = random.Random(draw)
         for colour in sorted(set(n_t) - {UNKNOWN}):
@@ -198,19 +197,29 @@ def real_d6_one_colour(emb: Embedder, folder: Path, split: str = "test", shots: 
                 rows = [i for f in range(1, 7) if f != left for i in pick[f]]
                 protos = prototypes(v_f[rows], [("d6", f_f[i]) for i in rows], c_f[rows], None, k_f[rows])
                 for i in [i for i, n in enumerate(n_t) if n == colour and (left is None or f_t[i] == left)]:
-                    m = decide(v_t[i], protos, p, c_t[i])
-                    read = m.status == READ and m.face is not None
-                    if read and m.face is not None and p.ink_floor is not None:
-                        near = [q for q in protos if any((q.kind, q.face) == (k, f) for k, f, _ in m.candidates)]
-                        if not ink_stands(x_t[i], near, "d6", m.face, p.ink_floor, p.ink_margin, emb.factor):
-                            read = False
-                            out["stopped"] += 1
-                    if left is not None:
-                        out["left_out_read" if read else "left_out_not_read"] += 1
-                    elif read:
-                        out["right" if m.face == f_t[i] else "wrong"] += 1
-                    else:
-                        out["pending" if m.status != NONE else "none"] += 1
+                    yield x_t[i], protos, decide(v_t[i], protos, params, c_t[i]), f_t[i], left is not None
+
+
+def real_d6_one_colour(emb: Embedder, folder: Path, split: str = "test", shots: int = 5, draws: int = 10,
+                       params: EmbedParams | None = None) -> dict[str, int]:
+    """The real d6 photos as glyphs, one die colour at a time (see the module doc, 4.):
+    counts of ``right``, ``pending``, ``none`` and ``wrong`` reads with all six faces
+    enrolled, and of ``left_out_read`` / ``left_out_not_read`` for the dice of a face
+    left out; ``stopped``: reads of the embedding the look at the ink made pending.
+    ``params`` (default the embedder's): ``ink_floor`` None reads by the embedding alone."""
+    p = params or emb.params
+    out = {k: 0 for k in ("right", "pending", "none", "wrong", "left_out_read", "left_out_not_read", "stopped")}
+    for crop, protos, m, face, left in _one_colour_decisions(emb, folder, split, p, shots, draws):
+        read = m.status == READ and m.face is not None
+        if read and not read_stands(crop, protos, m, p.ink_floor, p.ink_margin, emb.factor):
+            read = False
+            out["stopped"] += 1
+        if left:
+            out["left_out_read" if read else "left_out_not_read"] += 1
+        elif read:
+            out["right" if m.face == face else "wrong"] += 1
+        else:
+            out["pending" if m.status != NONE else "none"] += 1
     return out
 
 
@@ -221,39 +230,14 @@ def tune_ink(emb: Embedder, folder: Path, margin: float = -0.02, step: float = 0
     ``draws`` draws) and of Péripéties renders of seeds 700-705 against 600-602 (each face
     also left out): the lowest floor (0.70 to 0.95) at which none of them is read wrong
     or read as a left-out face, with the margin ``margin``, then one ``step`` stricter."""
-    import random
-
-    from vision.die_colour import UNKNOWN, colour_name
-    from vision.glyph_ink import ink_stands, ink_views
+    from vision.glyph_ink import ink_views
 
     p = emb.params
-    x_f, f_f = real_d6_crops(folder, "fit", emb)
-    x_c, f_c = real_d6_crops(folder, "calib", emb)
-
-    def words(x: np.ndarray) -> list[str]:
-        return [colour_name((float(d[0]) * 100 / 255, float(d[1]) - 128, float(d[2]) - 128))
-                for d in dominant_colours(x)]
-
-    n_f, n_c = words(x_f), words(x_c)
-    v_f, v_c = emb.embed_crops(x_f), emb.embed_crops(x_c)
-    c_f, c_c = centre_colours(x_f), centre_colours(x_c)
-    k_f = ink_views(x_f, emb.factor)
     # (crop, prototypes, the read, whether it is bad) for every read of the embedding alone
-    reads: list[tuple[np.ndarray, list[Prototype], EmbedMatch, bool]] = []
-    for draw in range(draws):
-        rnd = random.Random(draw)
-        for colour in sorted(set(n_c) - {UNKNOWN}):
-            pools = {f: [j for j, (g, n) in enumerate(zip(f_f, n_f)) if g == f and n == colour] for f in range(1, 7)}
-            if any(len(v) < 5 for v in pools.values()):
-                continue
-            pick = {f: rnd.sample(v, 5) for f, v in pools.items()}
-            for left in (None, 1, 2, 3, 4, 5, 6):
-                rows = [i for f in range(1, 7) if f != left for i in pick[f]]
-                protos = prototypes(v_f[rows], [("d6", f_f[i]) for i in rows], c_f[rows], None, k_f[rows])
-                for i in [i for i, n in enumerate(n_c) if n == colour and (left is None or f_c[i] == left)]:
-                    m = decide(v_c[i], protos, p, c_c[i])
-                    if m.status == READ:
-                        reads.append((x_c[i], protos, m, left is not None or m.face != f_c[i]))
+    reads: list[tuple[np.ndarray, list[Prototype], EmbedMatch, bool]] = [
+        (crop, protos, m, left or m.face != face)
+        for crop, protos, m, face, left in _one_colour_decisions(emb, folder, "calib", p, draws=draws)
+        if m.status == READ]
     x_e, c_e = symbol_renders(range(600, 603), embedder=emb)
     x_r, c_r = symbol_renders(range(700, 706), embedder=emb)
     v_e, v_r = emb.embed_crops(x_e), emb.embed_crops(x_r)
@@ -269,9 +253,7 @@ def tune_ink(emb: Embedder, folder: Path, margin: float = -0.02, step: float = 0
     def kept(floor: float) -> tuple[int, int]:
         good = bad = 0
         for crop, protos, m, wrong in reads:
-            near = [q for q in protos if any((q.kind, q.face) == (k, f) for k, f, _ in m.candidates)]
-            if m.kind is not None and m.face is not None and ink_stands(crop, near, m.kind, m.face, floor, margin,
-                                                                       emb.factor):
+            if read_stands(crop, protos, m, floor, margin, emb.factor):
                 bad += wrong
                 good += not wrong
         return good, bad
