@@ -76,6 +76,33 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return np.asarray(e / e.sum(axis=1, keepdims=True), np.float64)
 
 
+def _looked_again(run: Any, crops: np.ndarray, p: np.ndarray, other: int, other_at: float,
+                  below: float | None, allowed: Sequence[bool] | None = None) -> np.ndarray:
+    """``p`` (N x classes, "other" last at index ``other``) with each crop whose best
+    number is under ``below``, and not already "other" at ``other_at``, classified again
+    by ``run`` in its three other quarter turns and the four answers averaged: a die's
+    number reads the same turned (a numeral die lands at any angle, and the networks
+    learnt every angle), so turns that disagree lower the confidence and turns that agree
+    raise it. ``below`` None: no second look; ``allowed`` (per crop): only those.
+
+    >>> run = lambda c: np.tile([[0.98, 0.01, 0.01]], (len(c), 1))  # every turn says "0" at 0.98
+    >>> p = np.array([[0.90, 0.05, 0.05], [0.10, 0.10, 0.80], [0.99, 0.0, 0.01]])
+    >>> _looked_again(run, np.zeros((3, 4, 4, 3), np.uint8), p, 2, 0.3, 0.97).round(3).tolist()
+    [[0.96, 0.02, 0.02], [0.1, 0.1, 0.8], [0.99, 0.0, 0.01]]
+    """
+    if below is None or not len(p):
+        return p
+    wanted = (p[:, :other].max(axis=1) < below) & (p[:, other] < other_at)
+    unsure = np.nonzero(wanted & np.asarray(allowed, bool) if allowed is not None else wanted)[0]
+    if not len(unsure):
+        return p
+    again = crops[unsure]
+    q = sum(np.asarray(run(np.ascontiguousarray(np.rot90(again, k, axes=(1, 2))))) for k in (1, 2, 3))
+    out = np.array(p, copy=True)
+    out[unsure] = (out[unsure] + q) / 4
+    return out
+
+
 def _thresholds(cfg: dict[str, Any]) -> dict[str, float]:
     thr = cfg.get("thresholds", {})
     return {"other": float(thr.get("other", 0.5)), "confidence": float(thr.get("confidence", 0.95)),
@@ -156,6 +183,10 @@ class NumeralClassifier:
         self.size = int(cfg.get("crop", 48))
         self.factor = float(cfg.get("crop_factor", 1.3))
         self.thresholds = _thresholds(cfg)
+        #: A crop whose best digit is under this is looked at again in its other quarter
+        #: turns (:func:`_looked_again`; ``tta_below`` in ``numerals.json``, None: never).
+        below = cfg.get("tta_below")
+        self.tta_below: float | None = None if below is None else float(below)
         #: Claim only candidates of these ``Candidate.source`` (None: every candidate).
         self.sources = None if sources is None else tuple(sources)
         if poly is None:
@@ -180,13 +211,19 @@ class NumeralClassifier:
         view.expected = tuple(k for k in self.kinds if k in kinds)
         return view
 
-    def probabilities_of_crops(self, crops: np.ndarray) -> np.ndarray:
-        """N x 11 probabilities of N x 48 x 48 x 3 uint8 BGR crops."""
+    def probabilities_of_crops(self, crops: np.ndarray, again: Sequence[bool] | None = None) -> np.ndarray:
+        """N x 11 probabilities of N x 48 x 48 x 3 uint8 BGR crops; a crop the network is
+        unsure of (best digit under :attr:`tta_below`) is looked at again in its three
+        other quarter turns (:func:`_looked_again`), where ``again`` (per crop) allows."""
         from .pips import to_blob
 
         if not len(crops):
             return np.zeros((0, OTHER + 1))
-        return _softmax(self.net(to_blob(crops)).astype(np.float64))
+
+        def run(c: np.ndarray) -> np.ndarray:
+            return _softmax(self.net(to_blob(c)).astype(np.float64))
+
+        return _looked_again(run, crops, run(crops), OTHER, self.thresholds["other"], self.tta_below, again)
 
     def crops(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
         from .pips import crop
@@ -204,17 +241,23 @@ class NumeralClassifier:
         """One :class:`ObjectRead` per candidate, or ``None`` when it is no numeral die
         of the kinds expected."""
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
+        # the die-centre detector's candidates (source "") are the d6 path's: there a
+        # numeral claim only contests a d6 read, and is not worth a second look
         return self.classify_crops(self.crops(frame, [candidates[i] for i in mine]),
-                                   [candidates[i].box for i in mine], len(candidates), mine)
+                                   [candidates[i].box for i in mine], len(candidates), mine,
+                                   again=[candidates[i].source != "" for i in mine])
 
     def classify_crops(self, crops: np.ndarray, boxes: Sequence[tuple[int, int, int, int]],
-                       n: int | None = None, where: Sequence[int] | None = None) -> list[ObjectRead | None]:
-        """The reads of ``crops`` (48 x 48 BGR, the reader's cut), at ``where`` of ``n``."""
+                       n: int | None = None, where: Sequence[int] | None = None,
+                       again: Sequence[bool] | None = None) -> list[ObjectRead | None]:
+        """The reads of ``crops`` (48 x 48 BGR, the reader's cut), at ``where`` of ``n``;
+        ``again``: per crop, whether the d10 network may look again at it when unsure
+        (default: every crop)."""
         where = list(range(len(crops))) if where is None else list(where)
         out: list[ObjectRead | None] = [None] * (len(crops) if n is None else n)
         if not len(crops) or not self.expected:
             return out
-        d10 = [self.decide(b, p) for b, p in zip(boxes, self.probabilities_of_crops(crops))] \
+        d10 = [self.decide(b, p) for b, p in zip(boxes, self.probabilities_of_crops(crops, again))] \
             if "d10" in self.expected else [None] * len(crops)
         others = [k for k in self.expected if k != "d10"]
         poly = [self.poly.decide(p) for p in self.poly.probabilities_of_crops(crops)] \
