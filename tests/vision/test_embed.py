@@ -140,6 +140,13 @@ def test_enrollment_keeps_vectors_and_old_stores_still_load(emb: Embedder, tmp_p
         no_ink = {k: z[k] for k in z.files if k != "emb_ink"}
     np.savez_compressed(tmp_path / "no_ink.npz", **no_ink)
     assert np.isnan(Enrollment.load(tmp_path / "no_ink.npz").emb_ink).all()  # loads: no ink check for it
+    brought = Enrollment().merged(back)  # another store's kinds bring their maps, face by face
+    for cls in back.classes:
+        mine = brought.emb_ink[brought.label == brought.classes.index(cls)]
+        assert np.allclose(mine, back.emb_ink[back.label == back.classes.index(cls)]) and len(mine) == 2
+    gone = back.merged(Enrollment())
+    gone.remove("lieu", "ville")
+    assert gone.emb_ink.shape == (2, back.emb_ink.shape[1]) and np.isfinite(gone.emb_ink).all()
     # a store saved before the views' own colour was kept loads; its faces take any colour
     with np.load(tmp_path / "e.npz") as z:
         older = {k: z[k] for k in z.files if k != "emb_body"}
