@@ -43,6 +43,7 @@ MODULES = [
     "vision.train.eval_objects",
     "vision.train.train_d6",
     "vision.object_detect",
+    "vision.numerals",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]
 
