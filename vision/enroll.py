@@ -128,30 +128,29 @@ class Enrollment:
     def kinds(self) -> list[str]:
         return sorted({k for k, _ in self.classes})
 
-    def without_vectors(self) -> list[str]:
-        """The enrolled symbol kinds (:data:`vision.embed.SYMBOL_KINDS`) with a view that
-        has no glyph vector of the installed network: a store made before the embedding,
-        or by a network since retrained. Those faces are read by their templates alone
-        until enrolled again (the vectors are made from the photo, which is not kept)."""
+    def _symbol_kinds_where(self, missing: np.ndarray) -> list[str]:
+        """The enrolled symbol kinds (:data:`vision.embed.SYMBOL_KINDS`) with a view
+        where ``missing`` (one bool per view) is true."""
         from .embed import SYMBOL_KINDS
 
+        return sorted({kind for i, lab in enumerate(self.label)
+                       for kind in [self.classes[int(lab)][0]] if kind in SYMBOL_KINDS and missing[i]})
+
+    def without_vectors(self) -> list[str]:
+        """The enrolled symbol kinds with a view that has no glyph vector of the
+        installed network: a store made before the embedding, or by a network since
+        retrained. Those faces are read by their templates alone until enrolled again
+        (the vectors are made from the photo, which is not kept)."""
         if default_embedder() is None:  # no network: nothing to enroll again for
             return []
-        has = self._has_vectors()
-        return sorted({kind for i, lab in enumerate(self.label)
-                       for kind in [self.classes[int(lab)][0]] if kind in SYMBOL_KINDS and not has[i]})
+        return self._symbol_kinds_where(~self._has_vectors())
 
     def without_ink(self) -> list[str]:
         """The enrolled symbol kinds with a view that has a glyph vector but no ink map
         (:mod:`vision.glyph_ink`): a store made before the ink was kept. Their reads are
         not checked against the die's ink until enrolled again."""
-        from .embed import SYMBOL_KINDS
-
-        has = self._has_vectors()
         self._aligned_emb()
-        inked = np.isfinite(self.emb_ink).all(axis=1)
-        return sorted({kind for i, lab in enumerate(self.label) for kind in [self.classes[int(lab)][0]]
-                       if kind in SYMBOL_KINDS and has[i] and not inked[i]})
+        return self._symbol_kinds_where(self._has_vectors() & ~np.isfinite(self.emb_ink).all(axis=1))
 
     def counts(self) -> dict[tuple[str, int | str], int]:
         c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)

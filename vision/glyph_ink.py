@@ -32,8 +32,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     from .embed import EmbedMatch, Prototype
 
-__all__ = ["SIZE", "ANGLES", "SHIFT", "ink_of", "ink_views", "ink_reads", "ink_scores", "ink_agrees", "ink_stands",
-           "read_stands"]
+__all__ = ["SIZE", "ANGLES", "SHIFT", "ink_of", "ink_views", "ink_reads", "ink_scores", "ink_agrees", "read_stands"]
 
 SIZE = 24  # px: the ink map's side
 ANGLES = 36  # turns of a read crop's map (every 10 degrees)
@@ -146,16 +145,20 @@ def ink_agrees(face_scores: Sequence[float], other_scores: Sequence[float], floo
     return best >= floor and (not others or best >= max(others) + margin)
 
 
-def ink_stands(crop: np.ndarray, protos: "Sequence[Prototype]", kind: str, face: int | str, floor: float,
-               margin: float, factor: float = 1.3) -> bool:
-    """Whether a read of ``crop`` as ``kind``/``face`` stands the look at its ink
-    (:func:`ink_agrees`) against the views of ``protos`` that have an ink map (the
-    reader passes the read face and the embedding's next candidates); True when none has."""
-    known = [p for p in protos if len(p.inks) and np.isfinite(p.inks).all(axis=1).any()]
+def read_stands(crop: np.ndarray, protos: "Sequence[Prototype]", match: "EmbedMatch", floor: float | None,
+                margin: float, factor: float = 1.3) -> bool:
+    """Whether the embedding's read ``match`` of ``crop`` stands the look at its ink
+    (:func:`ink_agrees`) against the views, among ``protos``, of the read face and of the
+    embedding's next candidates that have an ink map; True when ``floor`` is None (no
+    look), when nothing is read or when none of those views has a map."""
+    if floor is None or match.kind is None or match.face is None:
+        return True
+    near = [p for p in protos if any((p.kind, p.face) == (k, f) for k, f, _ in match.candidates)]
+    known = [p for p in near if len(p.inks) and np.isfinite(p.inks).all(axis=1).any()]
     if not known:
         return True
     views = np.vstack([p.inks for p in known])
-    mine = np.concatenate([[(p.kind, p.face) == (kind, face)] * len(p.inks) for p in known])
+    mine = np.concatenate([[(p.kind, p.face) == (match.kind, match.face)] * len(p.inks) for p in known])
     scores = ink_scores(ink_reads(crop, factor), views)
     for zoom in ZOOMS:
         if ink_agrees(scores[mine].tolist(), scores[~mine].tolist(), floor, margin):
@@ -163,14 +166,3 @@ def ink_stands(crop: np.ndarray, protos: "Sequence[Prototype]", kind: str, face:
         # the detector's box larger or smaller than the die: the maps at another scale
         scores = np.fmax(scores, ink_scores(ink_reads(crop, factor, zoom), views))
     return ink_agrees(scores[mine].tolist(), scores[~mine].tolist(), floor, margin)
-
-
-def read_stands(crop: np.ndarray, protos: "Sequence[Prototype]", match: "EmbedMatch", floor: float | None,
-                margin: float, factor: float = 1.3) -> bool:
-    """Whether the embedding's read ``match`` of ``crop`` stands the look at its ink
-    (:func:`ink_stands`) against the views of the read face and of the embedding's next
-    candidates among ``protos``; True when ``floor`` is None (no look) or nothing is read."""
-    if floor is None or match.kind is None or match.face is None:
-        return True
-    near = [p for p in protos if any((p.kind, p.face) == (k, f) for k, f, _ in match.candidates)]
-    return ink_stands(crop, near, match.kind, match.face, floor, margin, factor)

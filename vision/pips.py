@@ -234,6 +234,8 @@ class PipClassifier:
         read (the die pending), as before (7 December 2026)."""
         from copy import copy
 
+        if not boxes and not self.claimed_elsewhere:
+            return self  # told of nothing: reads as ever
         view = copy(self)
         view.claimed_elsewhere = tuple(boxes)
         return view

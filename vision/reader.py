@@ -253,10 +253,11 @@ def _open_set(classifiers: Sequence[ObjectClassifier]) -> tuple[list[ObjectClass
 
 
 def _told(clf: ObjectClassifier, boxes: Sequence[tuple[int, int, int, int]]) -> ObjectClassifier:
-    """``clf`` told that a reader of another kind claimed the dice at ``boxes``, if it
-    takes that into account (:meth:`vision.pips.PipClassifier.beside`)."""
+    """``clf`` for the d6 path of a step expecting d6 and d10, told that the numeral path
+    claimed the dice at ``boxes``, if it reads differently there
+    (:meth:`vision.pips.PipClassifier.beside`, :meth:`vision.numerals.NumeralClassifier.beside`)."""
     beside = getattr(clf, "beside", None)
-    return clf if beside is None or not boxes else cast(ObjectClassifier, beside(boxes))
+    return clf if beside is None else cast(ObjectClassifier, beside(boxes))
 
 
 def _in_region(clf: ObjectClassifier, x0: int, y0: int, s: float) -> ObjectClassifier:
@@ -829,7 +830,7 @@ class Reader:
         return self._classify(frame, cands, classifiers), False
 
     def _closer_look(self, frame: np.ndarray, cands: Sequence[Candidate], detectors: Sequence[Detector],
-                     alone: bool = True) -> tuple[list[Candidate], float] | None:
+                     alone: bool) -> tuple[list[Candidate], float] | None:
         """Dice far smaller than the die-centre network learnt (under about 8 px at its
         input: a webcam's 25-px dice in a 1280 x 720 frame) come out of the first look as
         a few large blobs, each a cluster of dice, so their size does not ask for the

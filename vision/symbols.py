@@ -9,7 +9,7 @@ custom die enrolled under those kinds) by the open-set rule of :func:`vision.emb
 
 - close to one face's prototype in absolute terms (that face's own spread) and ahead
   of the next face, and its ink where that face's enrolled views have theirs
-  (:func:`vision.glyph_ink.ink_stands`; the embedding alone read real d6 of one colour
+  (:func:`vision.glyph_ink.read_stands`; the embedding alone read real d6 of one colour
   as a neighbouring face): ``read``;
 - otherwise ``pending``, with the leading faces as candidates;
 - far from every prototype (or of a body colour no enrolled view has): not claimed

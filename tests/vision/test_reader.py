@@ -513,7 +513,7 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer_and_never_misread() -> 
     for seed in (3, 5, 8):
         frame, dice = _tiny_dice_frame(seed)
         first = reader.detectors[0].detect(frame)
-        if reader._closer_look(frame, first, reader.detectors[:1]) is not None:
+        if reader._closer_look(frame, first, reader.detectors[:1], True) is not None:
             closer += 1
         for o in reader.read(frame, kinds={"d6"}).objects:
             cx, cy = o.box[0] + o.box[2] / 2, o.box[1] + o.box[3] / 2
@@ -602,7 +602,7 @@ def test_the_closer_look_leaves_large_real_dice_alone() -> None:
     for path in _some_photos("test", 6):
         big = cv2.resize(cv2.imread(str(path)), None, fx=2.0, fy=2.0)
         first = reader.detectors[0].detect(big)
-        assert reader._closer_look(big, first, reader.detectors[:1]) is None
+        assert reader._closer_look(big, first, reader.detectors[:1], True) is None
 
 
 def test_a_step_expecting_d6_and_d10_never_reads_a_d10_as_a_d6() -> None:
