@@ -208,9 +208,10 @@ class PipClassifier:
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
         out: list[ObjectRead | None] = [None] * len(candidates)
         inside = [any(abs(candidates[i].cx - x - w / 2) < w / 2 and abs(candidates[i].cy - y - h / 2) < h / 2
-                      for x, y, w, h in self.claimed_elsewhere) for i in mine]
+                      for x, y, w, h in self.claimed_elsewhere) for i in mine] if self.claimed_elsewhere else []
         probs = self.probabilities(frame, [candidates[i] for i in mine], inside)
-        for i, p, elsewhere in zip(mine, probs, inside):
+        for k, (i, p) in enumerate(zip(mine, probs)):
+            elsewhere = bool(inside) and inside[k]
             out[i] = None if elsewhere and p.max() < self.tta_below else self.decide(candidates[i], p)
         return out
 
