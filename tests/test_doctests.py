@@ -44,6 +44,7 @@ MODULES = [
     "vision.train.train_d6",
     "vision.object_detect",
     "vision.numerals",
+    "vision.enroll",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]
 

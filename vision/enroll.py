@@ -70,6 +70,10 @@ class Enrollment:
     #: not checked against it).
     emb_ink: np.ndarray = field(default_factory=lambda: np.zeros((0, GLYPH_INK_SIZE ** 2), np.float32))
     embed_model: str = ""
+    #: The kinds whose views come from the players' own photos, in a store merged with
+    #: the shipped one (:meth:`merged`); ``None``: every kind of a store that is not the
+    #: shipped synthetic one (see :meth:`own_kinds`).
+    players_kinds: tuple[str, ...] | None = None
     _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
     _protos: dict[tuple[str, ...], list[Prototype]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -127,6 +131,21 @@ class Enrollment:
 
     def kinds(self) -> list[str]:
         return sorted({k for k, _ in self.classes})
+
+    def own_kinds(self) -> list[str]:
+        """The enrolled kinds the players taught from their own dice: every kind of a
+        players' store, none of the shipped synthetic one, and in a merged store those
+        of the players' part (not the shipped kinds merged in for the rest).
+
+        >>> Enrollment(classes=[("d10", 1)], label=np.zeros(1, np.int64)).own_kinds()
+        ['d10']
+        >>> Enrollment(classes=[("d10", 1)], label=np.zeros(1, np.int64), source="synthetic").own_kinds()
+        []
+        """
+        kinds = self.kinds()
+        if self.players_kinds is not None:
+            return [k for k in kinds if k in self.players_kinds]
+        return [] if self.source == "synthetic" else kinds
 
     def _symbol_kinds_where(self, missing: np.ndarray) -> list[str]:
         """The enrolled symbol kinds (:data:`vision.embed.SYMBOL_KINDS`) with a view
@@ -250,6 +269,7 @@ class Enrollment:
                 other.label) else np.zeros((len(rows), 3), np.float32)])
             out.emb_body = np.vstack([out.emb_body, other_body[rows]])
             out.emb_ink = np.vstack([out.emb_ink, other_ink[rows]])
+        out.players_kinds = tuple(sorted(set(self.own_kinds()) | {k for k in other.own_kinds() if k not in mine}))
         return out
 
     def gem_samples(self) -> tuple[np.ndarray, list[str]]:

@@ -611,16 +611,17 @@ class Reader:
                 from .gem_colour import GemClassifier
 
                 claims.append(GemClassifier(sources=("gem",)))
-            from .numerals import NumeralClassifier, available
-
-            if available():  # numeral dice (d10, and d4 / d8 / d12 / d20 with their network), on request
-                claims.append(NumeralClassifier())
             from .embed import available as glyph_embedding
+            from .numerals import NumeralClassifier, available
+            from .symbols import SymbolClassifier
 
-            if glyph_embedding():  # symbol dice against the enrolled faces, on request
-                from .symbols import SymbolClassifier
-
-                claims.append(SymbolClassifier(lambda: self.enrollment))
+            # symbol dice against the enrolled faces, on request; and the players' own
+            # numeral dice, where the numeral networks hesitate
+            glyphs = SymbolClassifier(lambda: self.enrollment) if glyph_embedding() else None
+            if available():  # numeral dice (d10, and d4 / d8 / d12 / d20 with their network), on request
+                claims.append(NumeralClassifier(players=glyphs))
+            if glyphs is not None:
+                claims.append(glyphs)
             classifiers = claims
         self.detectors = list(detectors)
         self.classifiers = list(classifiers)

@@ -44,7 +44,7 @@ __all__ = ["SymbolClassifier"]
 class SymbolClassifier:
     """Symbol dice read few-shot through the glyph embedding (see the module doc)."""
 
-    kinds = SYMBOL_KINDS
+    kinds: tuple[str, ...] = SYMBOL_KINDS
     on_request = True
     #: Its reads are open-set (close to an enrolled face, else pending or unclaimed): one
     #: stands against a read of another kind (:func:`vision.reader.best_claim`).
@@ -67,6 +67,15 @@ class SymbolClassifier:
     def enrollment(self) -> "Enrollment":
         e = self._enrollment
         return e() if callable(e) else e
+
+    def reading(self, kinds: Sequence[str]) -> "SymbolClassifier":
+        """The same reader against the enrolled faces of ``kinds`` instead (the players'
+        own numeral dice: :class:`vision.numerals.NumeralClassifier`)."""
+        from copy import copy
+
+        view = copy(self)
+        view.kinds = tuple(kinds)
+        return view
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:

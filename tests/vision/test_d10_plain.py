@@ -110,3 +110,29 @@ def test_an_empty_or_noise_frame_gives_no_d10(reader: Reader) -> None:
     noise = np.random.default_rng(3).integers(0, 255, (480, 640, 3), dtype=np.uint8)
     assert not [o for o in reader.read(noise, kinds={"d10"}).objects if o.status == STATUS_READ]
     assert reader.read(np.zeros((480, 640, 3), np.uint8), kinds={"d10"}).objects == ()
+
+
+@pytest.fixture(scope="module")
+def black_trays(data: tuple[list[Any], Any]) -> list[Any]:
+    from vision.train.eval_d10_detector import black_d10
+
+    return [(black_d10(f), d) for f, d in data[0][:12]]
+
+
+def test_the_players_own_d10_settle_what_the_network_hesitates_over(black_trays: list[Any], tmp_path: Path) -> None:
+    """Black d10 with white numbers, which the network reads worse: with the players'
+    own photos of such dice enrolled (saved in a data folder, read by the table's reader
+    of that folder), more of them are read, each one a number the network had among
+    its candidates, and none wrong; without them (the shipped views only) the reads are
+    the network's alone."""
+    from vision.enroll import ENROLLMENT_FILE
+    from vision.table_setup import table_reader
+    from vision.train.eval_d10_detector import players_d10
+
+    players_d10(black=True).save(tmp_path / ENROLLMENT_FILE)
+    taught, alone = table_reader(tmp_path), table_reader(None)
+    assert taught.enrollment.own_kinds() == ["d10"] and alone.enrollment.own_kinds() == []
+    with_them, without = score_trays(taught, black_trays), score_trays(alone, black_trays)
+    assert with_them["wrong"] == without["wrong"] == 0
+    assert with_them["found"] == without["found"] and with_them["false"] == without["false"]
+    assert with_them["right"] >= without["right"] + 2, (with_them, without)

@@ -245,3 +245,22 @@ def test_enrolling_a_face_that_looks_like_another_warns() -> None:
     assert [f for f, _ in alike] == [6] and alike[0][1] >= 0.85
     # a face that looks like nothing enrolled: no warning
     assert enroll_frame(store, _photo("d6", 1, 42), "d6", 1) == []
+
+
+def test_a_merged_store_knows_which_kinds_the_players_taught() -> None:
+    """Merged with the shipped views, the players' store keeps apart the kinds taught
+    from their own dice (the numeral networks ask those views, not the shipped ones)."""
+    import copy
+
+    shipped = default_enrollment()
+    mine = copy.deepcopy(shipped)
+    mine.source = "user"
+    for kind in mine.kinds():
+        if kind != "d10":
+            mine.remove(kind)
+    merged = mine.merged(shipped)
+    assert "d10" in merged.kinds() and "d12" in merged.kinds()
+    assert merged.own_kinds() == ["d10"]
+    assert shipped.own_kinds() == [] and shipped.merged(shipped).own_kinds() == []
+    merged.remove("d10")
+    assert merged.own_kinds() == []

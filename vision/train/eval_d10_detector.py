@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 
-__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load"]
+__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load", "players_d10", "black_d10"]
 
 
 def shared_data() -> Path | None:
@@ -107,3 +107,37 @@ def load(shared: Path | None, trays: int, kind: str = "d10") -> tuple[list[Any],
     negs = {"d6 tray photos": [im for p, im in imgs.items() if im is not None and "tray-dice" in str(p)],
             "candy photos": [im for p, im in imgs.items() if im is not None and "candies" in str(p)]}
     return made, negs
+
+
+def black_d10(frame: Any) -> Any:
+    """``frame`` with its colours inverted: the rendered white d10 with black numbers
+    become black d10 with white numbers (on a light floor), a set of dice the d10
+    network reads worse (its renders' bodies are random colours, its ink mostly dark)."""
+    return 255 - frame
+
+
+def players_d10(black: bool = False, views: int = 6) -> Any:
+    """A players' enrollment (``source`` "user") of their own d10: ``views`` photos of
+    each face, alone on a plain tray, as ``companion vision enroll`` takes them (the
+    shipped white d10 of :mod:`vision.synth`; with ``black``, those photos inverted,
+    :func:`black_d10`). Seeds of their own: no benchmark tray draws them."""
+    from vision.enroll import Enrollment
+    from vision.faces import extract
+    from vision.markers import MarkerLayout
+    from vision.segment import find_objects
+    from vision.synth import SceneSpec, render_tray
+
+    layout = MarkerLayout(tray_mm=(64.0, 64.0))
+    spec = SceneSpec(size=(256, 256), markers=False, crop_to_tray=True, reflections=False)
+    enr = Enrollment(source="user")
+    for face in range(1, 11):
+        for v in range(views):
+            scene = render_tray(300_000 + 97 * face + v, objects=[("d10", face)], spec=spec, layout=layout)
+            image, floor = scene.image, scene.background
+            if black:
+                image, floor = black_d10(image), black_d10(floor)
+            blobs, bg = find_objects(image, floor, px_per_mm=4.0)
+            if len(blobs) == 1:
+                enr.add("d10", face, extract(image, bg, blobs[0], rotated=False))
+    return enr
+
