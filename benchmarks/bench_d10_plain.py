@@ -72,7 +72,8 @@ def players(trays: list[Any], negs: dict[str, list[Any]]) -> None:
                 d = m["dice"]
                 print(f"  {name}, {who}: found {pct(m['found'], d)}, read right automatically "
                       f"{m['right']} ({pct(m['right'], d)}), pending {m['pending']}, silently wrong {m['wrong']}, "
-                      f"false detections {m['false']}, {m['ms']:.1f} ms per frame")
+                      f"false detections {m['false']}, cut by the edge read wrong {m['edge_wrong']} of {m['edge']}, "
+                      f"{m['ms']:.1f} ms per frame")
             for neg, imgs in negs.items():
                 n = score_negatives(taught, imgs, {"d10"})
                 print(f"  {name}, players' views, real photos with no d10 ({neg}): false detections "

@@ -136,3 +136,15 @@ def test_the_players_own_d10_settle_what_the_network_hesitates_over(black_trays:
     assert with_them["wrong"] == without["wrong"] == 0
     assert with_them["found"] == without["found"] and with_them["false"] == without["false"]
     assert with_them["right"] >= without["right"] + 2, (with_them, without)
+
+
+def test_the_players_pick_is_tuned_by_a_command_that_runs(tmp_path: Path) -> None:
+    """``python -m vision.train.eval_d10_detector --tune-players`` on a few trays: it
+    reads them at each bar tried and chooses bars among those tried."""
+    from vision.train.eval_d10_detector import PLAYERS_FLOORS, PLAYERS_MARGINS, tune_players
+
+    lines: list[str] = []
+    floor, margin = tune_players(shared_or_fail(), trays=3, log=lines.append)
+    assert floor in PLAYERS_FLOORS and margin in PLAYERS_MARGINS
+    assert lines[-2] == f"chosen: floor {floor}, margin {margin}"
+    assert sum("read right" in line for line in lines) >= 4  # alone, each sweep, the chosen

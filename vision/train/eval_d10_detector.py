@@ -12,7 +12,14 @@ from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 
-__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load", "players_d10", "black_d10"]
+__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load", "players_d10", "black_d10",
+           "tune_players", "PLAYERS_TUNE_SEED"]
+
+#: Scene seeds of the trays :func:`tune_players` reads (no benchmark or training draws them).
+PLAYERS_TUNE_SEED = 600_000
+#: The bars :func:`tune_players` tries, in order (``vision.numerals.players_pick``).
+PLAYERS_FLOORS = (0.0, 0.5, 0.55, 0.6, 0.7, 0.8)
+PLAYERS_MARGINS = (0.0, 0.01, 0.02, 0.03, 0.05)
 
 
 def shared_data() -> Path | None:
@@ -132,7 +139,7 @@ def players_d10(black: bool = False, views: int = 6) -> Any:
     enr = Enrollment(source="user")
     for face in range(1, 11):
         for v in range(views):
-            scene = render_tray(300_000 + 97 * face + v, objects=[("d10", face)], spec=spec, layout=layout)
+            scene = render_tray(500_000 + 97 * face + v, objects=[("d10", face)], spec=spec, layout=layout)
             image, floor = scene.image, scene.background
             if black:
                 image, floor = black_d10(image), black_d10(floor)
@@ -140,4 +147,76 @@ def players_d10(black: bool = False, views: int = 6) -> Any:
             if len(blobs) == 1:
                 enr.add("d10", face, extract(image, bg, blobs[0], rotated=False))
     return enr
+
+
+def tune_players(shared: Path, trays: int = 120, log: Any = print) -> tuple[float, float]:
+    """The bars of :func:`vision.numerals.players_pick`, tuned on ``trays`` rendered d10
+    trays of their own (seeds from :data:`PLAYERS_TUNE_SEED`, floors from the real photos
+    of the ``calib`` split), read by the table's reader of a data folder holding the
+    players' d10 (:func:`players_d10`: white as rendered, and black with white numbers,
+    the trays inverted). The network floor: the lowest of :data:`PLAYERS_FLOORS` that
+    reads no die wrong in either set with no margin, one step up; the margin: the lowest
+    of :data:`PLAYERS_MARGINS` that reads none wrong with no floor, one step up. Logs the
+    dice read right and wrong at each setting."""
+    import tempfile
+
+    import cv2
+
+    from vision.enroll import ENROLLMENT_FILE
+    from vision.numerals import NumeralClassifier
+    from vision.table_setup import table_reader
+    from vision.train.train_d10_detector import real_photos, tray_frame
+
+    floors = [im for im in (cv2.imread(str(p)) for p in real_photos(shared, "calib")) if im is not None]
+    made = [t for t in (tray_frame(PLAYERS_TUNE_SEED + i, floors) for i in range(trays)) if t is not None]
+    readers = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for black in (False, True):
+            folder = Path(tmp) / ("black" if black else "white")
+            players_d10(black).save(folder / ENROLLMENT_FILE)
+            frames = [(black_d10(f), d) for f, d in made] if black else made
+            readers.append((table_reader(folder), frames))
+
+    def wrong_at(floor: float, margin: float) -> int:
+        counts = []
+        for reader, frames in readers:
+            numerals = next(c for c in reader.classifiers if isinstance(c, NumeralClassifier))
+            numerals.players_floor, numerals.players_margin = floor, margin
+            m = score_trays(reader, frames)
+            counts.append((m["right"], m["wrong"]))
+        log(f"  floor {floor}, margin {margin}: read right {counts[0][0]} white, {counts[1][0]} black; "
+            f"wrong {counts[0][1]} white, {counts[1][1]} black")
+        return sum(w for _, w in counts)
+
+    def one_up(bars: Sequence[float], wrong: Any) -> float:
+        safe = next((k for k, b in enumerate(bars) if wrong(b) == 0), len(bars) - 1)
+        return bars[min(safe + 1, len(bars) - 1)]
+
+    log(f"{len(made)} trays; the networks alone (a floor no probability reaches):")
+    wrong_at(1.01, 0.0)
+    log("the network floor (no margin):")
+    floor = one_up(PLAYERS_FLOORS, lambda f: wrong_at(f, 0.0))
+    log("the margin (no floor):")
+    margin = one_up(PLAYERS_MARGINS, lambda m: wrong_at(0.0, m))
+    log(f"chosen: floor {floor}, margin {margin}")
+    wrong_at(floor, margin)
+    return floor, margin
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Tune the players' pick of the numeral path (vision.numerals.players_pick).")
+    ap.add_argument("--tune-players", action="store_true", required=True)
+    ap.add_argument("--trays", type=int, default=120)
+    a = ap.parse_args(argv)
+    shared = shared_data()
+    if shared is None:
+        ap.error("../shared/data not found (or set COMPANION_SHARED)")
+    tune_players(shared, a.trays)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
 
