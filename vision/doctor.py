@@ -97,7 +97,7 @@ def check_calibration(data_dir: Path) -> dict[str, Any]:
 
 
 def check_enrollment(data_dir: Path) -> dict[str, Any]:
-    from .catalog import FACES
+    from .catalog import FACES, NUMERAL_FACES
     from .enroll import ENROLLMENT_FILE, Enrollment
 
     path = Path(data_dir) / "vision" / ENROLLMENT_FILE
@@ -111,6 +111,7 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
         counts = store.counts()
         stale = store.without_vectors()
         uninked = store.without_ink()
+        numerals = store.without_vectors([k for k in FACES if k in NUMERAL_FACES])
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")
@@ -132,6 +133,14 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
                   en + f"; symbol dice enrolled before the ink check: {names}",
                   f"enroll {names} again in /calibrate (step 3): each read is then checked against the face's ink",
                   f"refaites {names} dans /calibrate (étape 3) : chaque lecture sera vérifiée sur le dessin de la face")
+    if numerals:  # on a plain photo their views cannot settle what the numeral networks hesitate over
+        names = ", ".join(numerals)
+        return _r("warn", fr + f" ; dés à chiffres appris avant le réseau actuel : {names}",
+                  en + f"; numeral dice enrolled before the current network: {names}",
+                  f"enroll {names} again in /calibrate (step 3): on a photo with no calibration, your views then "
+                  "settle the dice the networks are unsure of",
+                  f"refaites {names} dans /calibrate (étape 3) : sur une photo sans calibration, vos vues "
+                  "trancheront alors les dés dont les réseaux doutent")
     return _r("ok" if done and not part else "warn", fr, en,
               "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face",
               "" if not part else f"terminez {', '.join(part)} dans /calibrate (étape 3) : {TARGET_VIEWS} vues par face")

@@ -147,22 +147,25 @@ class Enrollment:
             return [k for k in kinds if k in self.players_kinds]
         return [] if self.source == "synthetic" else kinds
 
-    def _symbol_kinds_where(self, missing: np.ndarray) -> list[str]:
-        """The enrolled symbol kinds (:data:`vision.embed.SYMBOL_KINDS`) with a view
-        where ``missing`` (one bool per view) is true."""
+    def _symbol_kinds_where(self, missing: np.ndarray, kinds: Sequence[str] | None = None) -> list[str]:
+        """The enrolled kinds of ``kinds`` (default the symbol kinds,
+        :data:`vision.embed.SYMBOL_KINDS`) with a view where ``missing`` (one bool per
+        view) is true."""
         from .embed import SYMBOL_KINDS
 
+        among = SYMBOL_KINDS if kinds is None else tuple(kinds)
         return sorted({kind for i, lab in enumerate(self.label)
-                       for kind in [self.classes[int(lab)][0]] if kind in SYMBOL_KINDS and missing[i]})
+                       for kind in [self.classes[int(lab)][0]] if kind in among and missing[i]})
 
-    def without_vectors(self) -> list[str]:
-        """The enrolled symbol kinds with a view that has no glyph vector of the
-        installed network: a store made before the embedding, or by a network since
-        retrained. Those faces are read by their templates alone until enrolled again
-        (the vectors are made from the photo, which is not kept)."""
+    def without_vectors(self, kinds: Sequence[str] | None = None) -> list[str]:
+        """The enrolled symbol kinds (or those of ``kinds``: the numeral dice, whose views
+        settle on a plain photo what the numeral networks hesitate over) with a view that
+        has no glyph vector of the installed network: a store made before the embedding,
+        or by a network since retrained. Those faces are read by their templates alone
+        until enrolled again (the vectors are made from the photo, which is not kept)."""
         if default_embedder() is None:  # no network: nothing to enroll again for
             return []
-        return self._symbol_kinds_where(~self._has_vectors())
+        return self._symbol_kinds_where(~self._has_vectors(), kinds)
 
     def without_ink(self) -> list[str]:
         """The enrolled symbol kinds with a view that has a glyph vector but no ink map

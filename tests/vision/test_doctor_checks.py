@@ -98,3 +98,29 @@ def test_the_enrollment_check_names_symbol_dice_enrolled_before_the_ink_check(tm
     assert r["status"] == "warn" and "symbol dice enrolled before the ink check: lieu, sentence" in r["en"]
     assert "vérification du dessin des faces : lieu, sentence" in r["fr"]
     assert "enroll lieu, sentence again" in r["fix"] and "refaites lieu, sentence" in r["fix_fr"]
+
+
+def test_the_enrollment_check_names_numeral_dice_enrolled_before_the_current_network(tmp_path) -> None:
+    """The players' d10 views settle on a plain photo what the numeral networks hesitate
+    over (vision.numerals.players_pick) only with vectors of the installed glyph network:
+    the check says which numeral dice to enroll again, in both languages."""
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
+
+    import copy
+
+    path = tmp_path / "vision" / ENROLLMENT_FILE
+    store = copy.deepcopy(default_enrollment())  # the shipped store is shared: never changed in place
+    for kind in store.kinds():
+        if kind != "d10":
+            store.remove(kind)
+    store.source = "user"
+    store.save(path)
+    assert "numeral" not in check_enrollment(tmp_path)["en"]
+    old = Enrollment.load(path)
+    old.embed_model = "another-net"
+    old.save(path)
+    assert Enrollment.load(path).without_vectors() == [] and Enrollment.load(path).without_vectors(["d10"]) == ["d10"]
+    r = check_enrollment(tmp_path)
+    assert r["status"] == "warn" and "numeral dice enrolled before the current network: d10" in r["en"]
+    assert "dés à chiffres appris avant le réseau actuel : d10" in r["fr"]
+    assert "enroll d10 again" in r["fix"] and "refaites d10" in r["fix_fr"]
