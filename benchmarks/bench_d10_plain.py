@@ -22,10 +22,10 @@ instead, in a reader holding only the d10 plug-ins
 - on the held-aside real photos holding no d10 (``test`` split of the d6 tray photos and
   of the candy photos): objects reported (each a false detection), of them read
   confidently (must be 0), ms per frame;
-- with ``--players``: the same trays with the players' own d10 enrolled (six photos of
+- with ``--players``: the same trays with the players' own dice of the kind enrolled (six photos of
   each face, saved in a data folder as ``companion vision enroll`` saves it, read by the
   table's reader of that folder) against the networks alone in the same run, for the
-  rendered white d10 and for black d10 with white numbers (the trays inverted, the
+  dice as rendered and for black dice with white numbers (the trays inverted, the
   players' photos too); and the real photos with no d10 read with those views;
 - the baseline of the same run: decode-free ``cv2.resize`` of each frame to 320 px, and
   the ratio of the read's median to it.
@@ -49,34 +49,35 @@ def pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f} %" if b else "-"
 
 
-def players(trays: list[Any], negs: dict[str, list[Any]]) -> None:
-    """The same trays read by the table's reader with the players' own d10 enrolled
-    (``vision.train.eval_d10_detector.players_d10``, saved in a data folder as
-    ``companion vision enroll`` saves it), against the networks alone in the same run;
-    then as black d10 with white numbers (the trays inverted), enrolled the same way."""
+def players(trays: list[Any], negs: dict[str, list[Any]], kind: str) -> None:
+    """The same trays read by the table's reader with the players' own dice of the
+    pool's kind enrolled (``vision.train.eval_d10_detector.players_dice``, saved in a
+    data folder as ``companion vision enroll`` saves it), against the networks alone in
+    the same run; then the dice black with white numbers (the trays inverted), enrolled
+    the same way."""
     import tempfile
 
     from vision.enroll import ENROLLMENT_FILE
     from vision.table_setup import table_reader
-    from vision.train.eval_d10_detector import black_d10, players_d10, score_negatives, score_trays
+    from vision.train.eval_d10_detector import black_dice, players_dice, score_negatives, score_trays
 
     alone = table_reader(None)
-    for name, black in (("white d10 (as rendered)", False), ("black d10, white numbers", True)):
-        frames = [(black_d10(f), d) for f, d in trays] if black else trays
+    for name, black in ((f"{kind} as rendered", False), (f"black {kind}, white numbers", True)):
+        frames = [(black_dice(f), d) for f, d in trays] if black else trays
         with tempfile.TemporaryDirectory() as tmp:
-            enr = players_d10(black)
+            enr = players_dice(kind, black)
             enr.save(Path(tmp) / ENROLLMENT_FILE)
             taught = table_reader(Path(tmp))
             for who, reader in (("networks alone", alone), (f"players' {len(enr)} views", taught)):
-                m = score_trays(reader, frames, "d10")
+                m = score_trays(reader, frames, kind)
                 d = m["dice"]
                 print(f"  {name}, {who}: found {pct(m['found'], d)}, read right automatically "
                       f"{m['right']} ({pct(m['right'], d)}), pending {m['pending']}, silently wrong {m['wrong']}, "
                       f"false detections {m['false']}, cut by the edge read wrong {m['edge_wrong']} of {m['edge']}, "
                       f"{m['ms']:.1f} ms per frame")
             for neg, imgs in negs.items():
-                n = score_negatives(taught, imgs, {"d10"})
-                print(f"  {name}, players' views, real photos with no d10 ({neg}): false detections "
+                n = score_negatives(taught, imgs, {kind})
+                print(f"  {name}, players' views, real photos with no {kind} ({neg}): false detections "
                       f"{n['objects']}, read confidently {n['confident']}")
 
 
@@ -89,7 +90,7 @@ def main() -> int:
                     help="a candidate d10 detector's folder, read with the d10 plug-ins only (not the table's reader)")
     ap.add_argument("--kind", default="d10", choices=["d10", "d4", "d12"], help="the pool's kind")
     ap.add_argument("--players", action="store_true",
-                    help="also with the players' own d10 enrolled (white, and black with white numbers)")
+                    help="also with the players' own dice of the kind enrolled (as rendered, and black with white numbers)")
     a = ap.parse_args()
     cv2.setNumThreads(1)
     from vision.train.eval_d10_detector import d10_reader, load, score_negatives, score_trays, shared_data
@@ -132,8 +133,8 @@ def main() -> int:
         print(f"real photos with no d10 ({name}, test split): {n['frames']} frames, "
               f"false detections {n['objects']}, of them read confidently {n['confident']}, "
               f"{n['ms']:.1f} ms per frame (median)")
-    if a.players and a.kind == "d10":
-        players(trays, negs)
+    if a.players:
+        players(trays, negs, a.kind)
     b = statistics.median(base) if base else 0.0
     print(f"baseline (cv2.resize of a held-out frame to 320 px): {b:.2f} ms; "
           f"read / baseline = {s['ms'] / b if b else 0:.1f}; load {os.getloadavg()[0]:.2f}")

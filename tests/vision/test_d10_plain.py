@@ -114,9 +114,9 @@ def test_an_empty_or_noise_frame_gives_no_d10(reader: Reader) -> None:
 
 @pytest.fixture(scope="module")
 def black_trays(data: tuple[list[Any], Any]) -> list[Any]:
-    from vision.train.eval_d10_detector import black_d10
+    from vision.train.eval_d10_detector import black_dice
 
-    return [(black_d10(f), d) for f, d in data[0][:12]]
+    return [(black_dice(f), d) for f, d in data[0][:12]]
 
 
 def test_the_players_own_d10_settle_what_the_network_hesitates_over(black_trays: list[Any], tmp_path: Path) -> None:
@@ -127,9 +127,9 @@ def test_the_players_own_d10_settle_what_the_network_hesitates_over(black_trays:
     the network's alone."""
     from vision.enroll import ENROLLMENT_FILE
     from vision.table_setup import table_reader
-    from vision.train.eval_d10_detector import players_d10
+    from vision.train.eval_d10_detector import players_dice
 
-    players_d10(black=True).save(tmp_path / ENROLLMENT_FILE)
+    players_dice(black=True).save(tmp_path / ENROLLMENT_FILE)
     taught, alone = table_reader(tmp_path), table_reader(None)
     assert taught.enrollment.own_kinds() == ["d10"] and alone.enrollment.own_kinds() == []
     with_them, without = score_trays(taught, black_trays), score_trays(alone, black_trays)

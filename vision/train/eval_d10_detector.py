@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 
-__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load", "players_d10", "black_d10",
+__all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load", "players_dice", "black_dice",
            "tune_players", "PLAYERS_TUNE_SEED"]
 
 #: Scene seeds of the trays :func:`tune_players` reads (no benchmark or training draws them).
@@ -116,18 +116,19 @@ def load(shared: Path | None, trays: int, kind: str = "d10") -> tuple[list[Any],
     return made, negs
 
 
-def black_d10(frame: Any) -> Any:
+def black_dice(frame: Any) -> Any:
     """``frame`` with its colours inverted: the rendered white d10 with black numbers
-    become black d10 with white numbers (on a light floor), a set of dice the d10
-    network reads worse (its renders' bodies are random colours, its ink mostly dark)."""
+    become black d10 with white numbers (on a light floor; the green d4 and the d12 turn
+    too), a set of dice the numeral networks read worse."""
     return 255 - frame
 
 
-def players_d10(black: bool = False, views: int = 6) -> Any:
-    """A players' enrollment (``source`` "user") of their own d10: ``views`` photos of
-    each face, alone on a plain tray, as ``companion vision enroll`` takes them (the
-    shipped white d10 of :mod:`vision.synth`; with ``black``, those photos inverted,
-    :func:`black_d10`). Seeds of their own: no benchmark tray draws them."""
+def players_dice(kind: str = "d10", black: bool = False, views: int = 6) -> Any:
+    """A players' enrollment (``source`` "user") of their own ``kind`` dice: ``views``
+    photos of each face, alone on a plain tray, as ``companion vision enroll`` takes
+    them (the dice of :mod:`vision.synth`; with ``black``, those photos inverted,
+    :func:`black_dice`). Seeds of their own: no benchmark tray draws them."""
+    from vision.catalog import FACES
     from vision.enroll import Enrollment
     from vision.faces import extract
     from vision.markers import MarkerLayout
@@ -137,15 +138,15 @@ def players_d10(black: bool = False, views: int = 6) -> Any:
     layout = MarkerLayout(tray_mm=(64.0, 64.0))
     spec = SceneSpec(size=(256, 256), markers=False, crop_to_tray=True, reflections=False)
     enr = Enrollment(source="user")
-    for face in range(1, 11):
+    for face in FACES[kind]:
         for v in range(views):
-            scene = render_tray(500_000 + 97 * face + v, objects=[("d10", face)], spec=spec, layout=layout)
+            scene = render_tray(500_000 + 97 * int(face) + v, objects=[(kind, face)], spec=spec, layout=layout)
             image, floor = scene.image, scene.background
             if black:
-                image, floor = black_d10(image), black_d10(floor)
+                image, floor = black_dice(image), black_dice(floor)
             blobs, bg = find_objects(image, floor, px_per_mm=4.0)
             if len(blobs) == 1:
-                enr.add("d10", face, extract(image, bg, blobs[0], rotated=False))
+                enr.add(kind, face, extract(image, bg, blobs[0], rotated=False))
     return enr
 
 
@@ -153,7 +154,7 @@ def tune_players(shared: Path, trays: int = 120, log: Any = print) -> tuple[floa
     """The bars of :func:`vision.numerals.players_pick`, tuned on ``trays`` rendered d10
     trays of their own (seeds from :data:`PLAYERS_TUNE_SEED`, floors from the real photos
     of the ``calib`` split), read by the table's reader of a data folder holding the
-    players' d10 (:func:`players_d10`: white as rendered, and black with white numbers,
+    players' d10 (:func:`players_dice`: white as rendered, and black with white numbers,
     the trays inverted). The network floor: the lowest of :data:`PLAYERS_FLOORS` that
     reads no die wrong in either set with no margin, one step up; the margin: the lowest
     of :data:`PLAYERS_MARGINS` that reads none wrong with no floor, one step up. Logs the
@@ -173,8 +174,8 @@ def tune_players(shared: Path, trays: int = 120, log: Any = print) -> tuple[floa
     with tempfile.TemporaryDirectory() as tmp:
         for black in (False, True):
             folder = Path(tmp) / ("black" if black else "white")
-            players_d10(black).save(folder / ENROLLMENT_FILE)
-            frames = [(black_d10(f), d) for f, d in made] if black else made
+            players_dice("d10", black).save(folder / ENROLLMENT_FILE)
+            frames = [(black_dice(f), d) for f, d in made] if black else made
             readers.append((table_reader(folder), frames))
 
     def wrong_at(floor: float, margin: float) -> int:
