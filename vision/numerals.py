@@ -275,21 +275,26 @@ class NumeralClassifier:
 
     def _with_players(self, frame: np.ndarray, candidates: Sequence[Candidate],
                       reads: list[ObjectRead | None]) -> list[ObjectRead | None]:
-        """``reads`` with each pending die of a kind the players taught from their own
-        dice (:meth:`vision.enroll.Enrollment.own_kinds`) read when their enrolled faces
-        lean to the networks' best number (:func:`players_pick`). The networks learnt
-        rendered dice; the players' views, the look of the dice on this table."""
+        """``reads`` weighed against the players' own dice, for the kinds they taught
+        from their photos (:meth:`vision.enroll.Enrollment.own_kinds`): a pending die is
+        read when their enrolled faces lean to the networks' best number
+        (:func:`players_pick`); a read die is pending when their faces read another
+        number (:func:`combine_numeral`: two readers that disagree never make a read).
+        The networks learnt rendered dice; the players' views, the look of the dice on
+        this table."""
         if self.players is None:
             return reads
         taught = [k for k in self.expected if k in self.players.enrollment().own_kinds()]
-        ask = [i for i, o in enumerate(reads) if o is not None and o.status != STATUS_READ and o.kind in taught]
+        ask = [i for i, o in enumerate(reads) if o is not None and o.kind in taught]
         if not ask:
             return reads
         out = list(reads)
         theirs = self.players.reading(taught).classify(frame, [candidates[i] for i in ask])
         for i, claim in zip(ask, theirs):
             read = out[i]
-            if read is not None:
+            if read is not None and read.status == STATUS_READ:
+                out[i] = combine_numeral(read, claim)
+            elif read is not None:
                 out[i] = players_pick(read, claim, self.players_floor, self.players_margin)
         return out
 
@@ -416,16 +421,17 @@ def players_pick(net: ObjectRead, players: ObjectRead | None, floor: float = PLA
     return ObjectRead(net.kind, best, net.box, p, STATUS_READ) if agree else net
 
 
-def combine_numeral(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
-    """The read of a numeral die of a calibrated tray, from the players' enrolled faces
-    (``enrolled``) and the network's read of the same crop (``net``, asked for the
-    enrolled kind only: :meth:`NumeralClassifier.for_kinds`).
+def combine_numeral(lead: ObjectRead, check: ObjectRead | None) -> ObjectRead:
+    """The read of a numeral die from the reader that leads (``lead``) and a second
+    opinion on the same crop (``check``) that can only stop a guess: when ``check``
+    *reads* another number, the die is pending with both numbers as candidates;
+    otherwise ``lead`` stands (``check`` unsure, or seeing no numeral, says nothing).
 
-    The enrollment learnt the players' own dice; the network learnt rendered ones and
-    has never seen a real numeral-die photo. So the network does not overrule the enrollment
-    except to stop a guess: when it reads (surely) another face than the enrollment's,
-    the die is pending with both faces as candidates. Otherwise the enrollment's read
-    stands (the network unsure, or seeing no numeral, says nothing).
+    On a calibrated tray the players' enrolled faces lead and the network checks (asked
+    for the enrolled kind only: :meth:`NumeralClassifier.for_kinds`): the enrollment
+    learnt the players' own dice, the network rendered ones. On a plain photo the network
+    leads and the players' views check the dice it reads
+    (:meth:`NumeralClassifier._with_players`).
 
     >>> a = ObjectRead("d10", 7, (0, 0, 9, 9), 0.9)
     >>> combine_numeral(a, ObjectRead("d10", 7, (0, 0, 9, 9), 0.97)).status
@@ -436,13 +442,12 @@ def combine_numeral(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
     >>> combine_numeral(a, None) == a
     True
     """
-    if net is None or net.status != STATUS_READ or enrolled.value is None or net.value == enrolled.value:
-        return enrolled
+    if check is None or check.status != STATUS_READ or lead.value is None or check.value == lead.value:
+        return lead
     cands: dict[int | str, float] = {}
-    for o in (net, enrolled):
+    for o in (check, lead):
         for v, c in (o.candidates or ((o.value, o.confidence),)):
             if v is not None:
                 cands[v] = max(cands.get(v, 0.0), float(c))
     ranked = tuple(sorted(cands.items(), key=lambda kv: -kv[1])[:3])
-    return ObjectRead(enrolled.kind, None, enrolled.box, min(enrolled.confidence, net.confidence),
-                      STATUS_PENDING, ranked)
+    return ObjectRead(lead.kind, None, lead.box, min(lead.confidence, check.confidence), STATUS_PENDING, ranked)

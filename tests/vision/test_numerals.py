@@ -328,3 +328,75 @@ def test_tray_crops_are_the_detectors_crops_labelled_by_the_die_under_them() -> 
     assert len(digits) >= len(whole) // 2  # the detector finds most of them
     # each digit crop is a die of the frames, none counted twice
     assert not Counter(digits) - Counter(whole)
+
+
+class _PlayersSay:
+    """A stand-in for the glyph reader of the players' enrolled d10 (the reader's
+    SymbolClassifier): it reads each die as ``says`` the network's own read of it."""
+
+    def __init__(self, says) -> None:
+        from vision.enroll import Enrollment
+
+        self.says = says
+        self.store = Enrollment(classes=[("d10", 1)], label=np.zeros(1, np.int64))  # a players' store: d10 taught
+        self.asked = 0
+
+    def enrollment(self):
+        return self.store
+
+    def reading(self, kinds):
+        assert list(kinds) == ["d10"]
+        return self
+
+    def classify(self, frame, cands):
+        self.asked += len(cands)
+        return [self.says(c) for c in cands]
+
+
+def test_the_players_views_weigh_on_the_networks_reads_of_a_plain_photo(clf: NumeralClassifier,
+                                                                       digits: tuple[np.ndarray, np.ndarray]) -> None:
+    """On a plain photo the players' own d10 views (vision.numerals.players_pick,
+    combine_numeral) turn a read of the networks into pending when they read another
+    number, and a pending die into a read when they read the networks' best number at
+    vision.numerals.PLAYERS_FLOOR or more; with no numeral kind taught nothing changes."""
+    from copy import copy
+
+    from vision.enroll import Enrollment
+    from vision.numerals import PLAYERS_FLOOR
+
+    crops = digits[0][:120]
+    cand = Candidate(24.0, 24.0, 48 / clf.factor, 1.0)  # the reader's cut of a 48 x 48 frame is the frame
+    d10 = clf.for_kinds({"d10"})
+    alone = [d10.classify(c, [cand])[0] for c in crops]
+
+    def best(o: ObjectRead) -> int:
+        return int(o.value if o.status == STATUS_READ else o.candidates[0][0])
+
+    def told(players: _PlayersSay, crop: np.ndarray) -> ObjectRead | None:
+        view = copy(d10)
+        view.players = players
+        return view.classify(crop, [cand])[0]
+
+    vetoed = picked = 0
+    for crop, o in zip(crops, alone):
+        if o is None:  # no numeral: not shown to the players' views
+            assert told(_PlayersSay(lambda c: ObjectRead("d10", 3, c.box, 0.99)), crop) is None
+            continue
+        b = best(o)
+        no = told(_PlayersSay(lambda c, b=b: ObjectRead("d10", b % 10 + 1, c.box, 0.97)), crop)
+        yes = told(_PlayersSay(lambda c, b=b: ObjectRead("d10", b, c.box, 0.97)), crop)
+        assert no is not None and yes is not None
+        if o.status == STATUS_READ:  # another number: pending with both; the same: as it was
+            assert no.status == STATUS_PENDING and {b, b % 10 + 1} <= {v for v, _ in no.candidates}
+            assert yes == o
+            vetoed += 1
+        else:  # never a read on disagreement; a read of the networks' best on agreement above the floor
+            assert no == o
+            assert (yes.status, yes.value) == ((STATUS_READ, b) if o.candidates[0][1] >= PLAYERS_FLOOR
+                                                else (o.status, o.value))
+            picked += yes.status == STATUS_READ
+    assert vetoed >= 10 and picked >= 3, (vetoed, picked)
+    # a players' store with no numeral kind (gems only): never asked, the networks' reads as they are
+    gems = _PlayersSay(lambda c: ObjectRead("d10", 1, c.box, 0.99))
+    gems.store = Enrollment(classes=[("gem", "ete")], label=np.zeros(1, np.int64))
+    assert [told(gems, c) for c in crops] == alone and gems.asked == 0
