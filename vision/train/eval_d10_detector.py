@@ -125,14 +125,17 @@ def black_dice(frame: Any) -> Any:
 
 def players_dice(kind: str = "d10", black: bool = False, views: int = 6) -> Any:
     """A players' enrollment (``source`` "user") of their own ``kind`` dice: ``views``
-    photos of each face, alone on a plain tray, as ``companion vision enroll`` takes
-    them (the dice of :mod:`vision.synth`; with ``black``, those photos inverted,
-    :func:`black_dice`). Seeds of their own: no benchmark tray draws them."""
+    photos of each face, alone on a plain tray, enrolled as ``companion vision enroll
+    --kind KIND --face FACE PHOTO`` enrolls a photo (:func:`vision.enroll_photos.enroll_frame`:
+    no empty-tray reference; a photo refused as holding several objects of a similar size
+    is enrolled again with ``--pick largest``, as the command's message advises, and one
+    still refused is left out). The dice of :mod:`vision.synth`; with ``black``, those photos inverted
+    (:func:`black_dice`). Seeds of their own: no benchmark tray draws them."""
     from vision.catalog import FACES
     from vision.enroll import Enrollment
-    from vision.faces import extract
+    from vision.enroll_photos import enroll_frame
+    from vision.errors import EnrollmentError
     from vision.markers import MarkerLayout
-    from vision.segment import find_objects
     from vision.synth import SceneSpec, render_tray
 
     layout = MarkerLayout(tray_mm=(64.0, 64.0))
@@ -140,13 +143,14 @@ def players_dice(kind: str = "d10", black: bool = False, views: int = 6) -> Any:
     enr = Enrollment(source="user")
     for face in FACES[kind]:
         for v in range(views):
-            scene = render_tray(500_000 + 97 * int(face) + v, objects=[(kind, face)], spec=spec, layout=layout)
-            image, floor = scene.image, scene.background
-            if black:
-                image, floor = black_dice(image), black_dice(floor)
-            blobs, bg = find_objects(image, floor, px_per_mm=4.0)
-            if len(blobs) == 1:
-                enr.add(kind, face, extract(image, bg, blobs[0], rotated=False))
+            image = render_tray(500_000 + 97 * int(face) + v, objects=[(kind, face)], spec=spec, layout=layout).image
+            photo = black_dice(image) if black else image
+            for pick in ("auto", "largest"):  # "found N objects of similar size": the command's advice
+                try:
+                    enroll_frame(enr, photo, kind, face, pick=pick)
+                    break
+                except EnrollmentError:
+                    continue
     return enr
 
 
