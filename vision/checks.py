@@ -123,7 +123,7 @@ def enroll_face(vision_dir: Path, frame: Any, kind: str, face: Any, box: Any = N
             raise ValueError(f"Aucun objet dans le plateau : posez le dé ou la gemme sous la caméra / {msg}") from None
         if msg.startswith("found "):
             n = msg.split()[1]
-            raise ValueError(f"{n} objets de taille semblable dans le plateau : touchez sur la photo celui à "
+            raise ValueError(f"{n} objets possibles dans le plateau : touchez sur la photo celui à "
                              f"apprendre, ou n'en laissez qu'un / {msg}") from None
         if msg.startswith("no object centred"):
             raise ValueError(f"Aucun objet à l'endroit touché : touchez le centre du dé / {msg}") from None

@@ -8,7 +8,7 @@ by the calibration wizard on the tablet (:func:`vision.checks.enroll_face`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
@@ -18,9 +18,10 @@ from .enroll import IMAGE_SUFFIXES, Enrollment, Progress
 from .errors import EnrollmentError
 from .faces import Features, class_scores, extract
 from .segment import Blob
-from .tray_objects import TrayView, prepare
+from .tray_objects import MODE_PHOTO, TrayView, prepare
 
-__all__ = ["enroll_frame", "enroll_files", "folder_items", "pick_blob", "PICKS", "look_alikes", "LOOK_ALIKE"]
+__all__ = ["enroll_frame", "enroll_files", "folder_items", "pick_blob", "PICKS", "look_alikes", "LOOK_ALIKE",
+           "object_box", "CLEAR"]
 
 
 PICKS = ("auto", "largest", "centre")
@@ -62,6 +63,127 @@ def pick_blob(view: TrayView, box: tuple[int, int, int, int] | None = None, pick
                           "or --pick largest|centre (or tap it on the tablet)")
 
 
+#: The object a photo of one object enrolls, when the class-agnostic detector is this many
+#: times surer of it than of anything else in the photo (:func:`object_box`).
+CLEAR = 2.0
+#: The detector's looks at an enrollment photo, coarsest first: the photo brought to
+#: these many pixels on its longer side (``None``: as the reader looks at a frame). A
+#: close-up's one die is far larger than the 6-50 px the network learnt; too large, the
+#: network fires on its glyph instead (a die of 110 px in a 480-px photo was seen as its
+#: 58-px symbol).
+LOOKS: tuple[int | None, ...] = (96, 160, None)
+#: A look whose best object is smaller than this at its input is too coarse for it.
+LEAST_PX = 10.0
+
+
+def object_box(image: np.ndarray) -> tuple[tuple[int, int, int, int] | None, list[tuple[int, int, int, int]]]:
+    """What the class-agnostic object detector (:mod:`vision.object_detect`, trained on
+    felt, wood, cork, paper, glitter and printed floors) sees in a photo of one object:
+    the box (x, y, w, h, input pixels) of the one object it clearly sees (its only
+    candidate, or one :data:`CLEAR` times surer than the next, at the coarsest of
+    :data:`LOOKS` where that object is :data:`LEAST_PX` or more; None when it sees
+    several alike or none), and the boxes of everything it sees at the reader's look
+    (empty when it is not installed, with None).
+
+    The segmenter of a plain photo, with no empty tray to compare with, takes glitter,
+    paper fibres or a printed mat for objects: of 24 rendered photos of one die on each
+    floor it picked the floor instead of the die 6 times on glitter, 6 on a printed mat
+    and 5 on paper, and found nothing 7, 5 and 1 times; the detector's clear best was on
+    the die in 167 of 168 such photos at the reader's look, 168 at a coarser one."""
+    from .object_detect import ObjectDetector, available
+
+    if not available():
+        return None, []
+    det = _detector(ObjectDetector)
+    h, w = image.shape[:2]
+
+    def box(c: Any) -> tuple[int, int, int, int]:
+        return int(round(c.cx - c.side / 2)), int(round(c.cy - c.side / 2)), int(round(c.side)), int(round(c.side))
+
+    seen: list[tuple[int, int, int, int]] = []
+    for px in LOOKS:
+        scale = None if px is None else min(1.0, px / max(h, w))
+        found = sorted((c for c in det.net.detect(image, scale) if c.score >= det.threshold), key=lambda c: -c.score)
+        if px is None:
+            seen = [box(c) for c in found]
+        if not found or (len(found) > 1 and found[0].score < CLEAR * found[1].score):
+            continue
+        c = found[0]
+        at_input = c.side * (scale if scale is not None else det.det_size / max(h, w))
+        if px is not None and at_input < LEAST_PX:
+            continue  # too small at this look: a finer one sees it better
+        return box(c), seen
+    return None, seen
+
+
+_DETECTORS: dict[type, object] = {}
+
+
+def _detector(cls: type) -> Any:
+    if cls not in _DETECTORS:
+        _DETECTORS[cls] = cls()
+    return _DETECTORS[cls]
+
+
+def _blob_at(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:
+    """The object of a plain photo that the detector saw at ``box``: the segmenter's blob
+    there when it is the object (centred in the box within a quarter of its side, and
+    0.6 to 2 times as large: a die turned by 45° has a box 1.4 times its side, and the
+    detector sizes it small), else the object cut out of the box (:func:`cut_blob`):
+    on light paper the segmenter's blob there was often a shadow or a part of the die."""
+    x, y, w, h = box
+    side = max(w, h)
+    for b in sorted(view.blobs, key=lambda b: -b.area):
+        bx, by, bw, bh = view.box_in_input(b)
+        if (abs(bx + bw / 2 - x - w / 2) <= side / 4 and abs(by + bh / 2 - y - h / 2) <= side / 4
+                and 0.6 * side <= max(bw, bh) <= 2.0 * side):
+            return b
+    return cut_blob(image, box)
+
+
+def cut_blob(image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:
+    """The object around ``box`` (the detector's box, a little larger: it sizes a die
+    small) cut out by GrabCut, its colours against those of a margin around it, holes
+    filled (the ink of a numeral is the die's), as a :class:`Blob` of ``image``; None
+    when nothing of that size stands out. For a photo whose segmenter found no object
+    where the detector sees one."""
+    x, y, w, h = box
+    H, W = image.shape[:2]
+    cx, cy, side = x + w / 2, y + h / 2, 1.3 * max(w, h)
+    m = int(0.5 * side)
+    x0, y0 = max(0, int(cx - side / 2) - m), max(0, int(cy - side / 2) - m)
+    x1, y1 = min(W, int(cx + side / 2) + m), min(H, int(cy + side / 2) + m)
+    roi = np.ascontiguousarray(image[y0:y1, x0:x1])
+    rx, ry = max(0, int(cx - side / 2) - x0), max(0, int(cy - side / 2) - y0)
+    rect = (rx, ry, min(int(side), roi.shape[1] - rx), min(int(side), roi.shape[0] - ry))
+    if roi.size == 0 or rect[2] < 4 or rect[3] < 4:
+        return None
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    try:
+        cv2.grabCut(roi, mask, rect, bgd, fgd, 5, cv2.GC_INIT_WITH_RECT)
+    except cv2.error:
+        return None
+    fg = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    one = np.where(labels == k, 255, 0).astype(np.uint8)
+    outside = one.copy()
+    flood = np.zeros((one.shape[0] + 2, one.shape[1] + 2), np.uint8)
+    cv2.floodFill(outside, flood, (0, 0), 255)  # the ROI's corner is outside the rect: background
+    filled = np.asarray(one | (255 - outside), np.uint8)  # the holes: neither the object nor the outside
+    bx, by, bw, bh = cv2.boundingRect(filled)
+    area = float(np.count_nonzero(filled))
+    if area < 0.25 * w * h or max(bw, bh) > 2.0 * max(w, h):  # a speck, or the floor around it
+        return None
+    mm = cv2.moments(filled, binaryImage=True)
+    cut = x0 + bx <= 0 or y0 + by <= 0 or x0 + bx + bw >= W or y0 + by + bh >= H
+    return Blob((x0 + bx, y0 + by, bw, bh), filled[by:by + bh, bx:bx + bw], area,
+                (x0 + mm["m10"] / max(mm["m00"], 1.0), y0 + mm["m01"] / max(mm["m00"], 1.0)), cut)
+
+
 LOOK_ALIKE = 0.85  # an ink score this close to another face: the reader may not tell them apart
 # (two views of one face scored 0.90 in close-ups; a 4 against a 6, 0.76)
 
@@ -80,8 +202,14 @@ def look_alikes(store: Enrollment, kind: str, face: int | str, feat: Features) -
 
 def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | str,
                  box: tuple[int, int, int, int] | None = None, pick: str = "auto") -> list[tuple[int | str, float]]:
-    """Add one object of ``image`` (a photo of the tray): see :func:`pick_blob`. Returns
-    the other faces of that kind it looks like (:func:`look_alikes`), to warn about."""
+    """Add one object of ``image`` (a photo of the tray) and return the other faces of
+    that kind it looks like (:func:`look_alikes`), to warn about.
+
+    Which object: the one in ``box``, or picked by ``pick`` (:func:`pick_blob`). On a
+    plain photo (no calibration, no markers) with ``pick`` "auto", the class-agnostic
+    detector says first (:func:`object_box`): the one object it clearly sees (cut out of
+    its box when the segmenter missed it, :func:`cut_blob`), or a question when it sees
+    several alike; the segmenter's own pick only when it sees nothing."""
     if image is None or image.ndim != 3:
         raise EnrollmentError("not a colour image")
     try:
@@ -89,7 +217,19 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
     except ValueError as exc:
         raise EnrollmentError(str(exc)) from None
     view = prepare(image, close_up=True)
-    blob = pick_blob(view, box, pick)
+    clear, seen = (object_box(image) if box is None and pick == "auto" and view.mode == MODE_PHOTO
+                   else (None, []))
+    if clear is not None:  # a plain photo: the object the detector clearly sees, not the floor's texture
+        blob = _blob_at(view, image, clear)
+        if blob is None:
+            x, y, w, h = clear
+            raise EnrollmentError(f"the object at {x},{y},{w},{h} could not be cut out of the floor: photograph it "
+                                  "on a plainer background, or in the calibrated tray")
+    elif len(seen) >= 2:  # several objects the detector sees alike: which one is meant
+        raise EnrollmentError(f"found {len(seen)} objects; say which with --box X,Y,W,H or --pick largest|centre "
+                              "(or tap it on the tablet)")
+    else:  # the detector sees nothing here (or is not installed): the segmenter's object
+        blob = pick_blob(view, box, pick)
     alike = look_alikes(store, kind, face, extract(view.image, view.background, blob))
     store.add(kind, face, extract(view.image, view.background, blob, rotated=False))
     return alike

@@ -264,3 +264,61 @@ def test_a_merged_store_knows_which_kinds_the_players_taught() -> None:
     assert shipped.own_kinds() == [] and shipped.merged(shipped).own_kinds() == []
     merged.remove("d10")
     assert merged.own_kinds() == []
+
+
+def _on_floor(kind: str, face, seed: int, floor: str) -> tuple[np.ndarray, tuple[float, float]]:
+    """A photo of one object laid on a textured floor (glitter or a printed mat, as
+    :mod:`vision.train.scenes` draws them), and the object's centre."""
+    from vision.train import scenes
+
+    scene = render_tray(700_000 + seed, objects=[(kind, face)], layout=MarkerLayout(tray_mm=(64.0, 64.0)),
+                        spec=SceneSpec(size=(256, 256), markers=False, crop_to_tray=True, reflections=False))
+    rng = np.random.default_rng(seed)
+    ground = scenes._glitter(rng, 256, 256) if floor == "glitter" else scenes._mat(rng, 256, 256, 4.0)
+    diff = np.abs(scene.image.astype(np.float32) - scene.background.astype(np.float32)).sum(axis=2)
+    alpha = cv2.GaussianBlur((diff > 30).astype(np.float32), (5, 5), 0)[..., None]
+    img = np.clip(np.clip(ground, 0, 255) * (1 - alpha) + scene.image * alpha, 0, 255).astype(np.uint8)
+    ys, xs = np.nonzero(alpha[..., 0] > 0.5)
+    return img, (float(xs.mean()), float(ys.mean()))
+
+
+def test_a_photo_on_a_textured_floor_enrolls_the_object_not_the_floor(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no empty tray to compare with, the segmenter takes glitter and a printed
+    mat for objects; the class-agnostic detector says which one is the die, one the
+    segmenter misses is cut out of the detector's box, and a segmenter's pick the
+    detector does not see is refused with a question (vision.enroll_photos.object_box,
+    cut_blob). No photo enrolls the floor; the segmenter alone picks the floor or
+    refuses far more of them."""
+    import vision.enroll_photos as ep
+    from vision.tray_objects import prepare
+
+    cut: list = []
+    real_extract = ep.extract
+    monkeypatch.setattr(ep, "extract", lambda image, bg, blob, rotated=True: (
+        cut.append(blob), real_extract(image, bg, blob, rotated))[1])
+
+    def on_it(box: tuple[int, int, int, int], cx: float, cy: float) -> bool:
+        x, y, w, h = box
+        return abs(x + w / 2 - cx) < w / 3 and abs(y + h / 2 - cy) < h / 3
+
+    enrolled = asked = alone_right = 0
+    for seed in range(8):
+        for floor in ("glitter", "mat"):
+            kind, face = ("d10", 1 + seed) if seed % 2 == 0 else ("lieu", "temple")
+            img, (cx, cy) = _on_floor(kind, face, seed, floor)
+            store = Enrollment()
+            try:
+                enroll_frame(store, img, kind, face)
+            except EnrollmentError as exc:
+                assert "say which with --box" in str(exc) and not len(store)
+                asked += 1
+            else:
+                assert on_it(cut[-1].box, cx, cy), (seed, floor, cut[-1].box, cx, cy)
+                assert store.counts() == {(kind, parse_face(kind, face)): 1}
+                enrolled += 1
+            try:
+                alone_right += on_it(ep.pick_blob(prepare(img, close_up=True), None, "auto").box, cx, cy)
+            except EnrollmentError:
+                pass
+    assert enrolled >= 14 and enrolled + asked == 16
+    assert alone_right <= enrolled - 3, (alone_right, enrolled)
