@@ -127,7 +127,7 @@ def players_dice(kind: str = "d10", black: bool = False, views: int = 6) -> Any:
     """A players' enrollment (``source`` "user") of their own ``kind`` dice: ``views``
     photos of each face, alone on a plain tray, enrolled as ``companion vision enroll
     --kind KIND --face FACE PHOTO`` enrolls a photo (:func:`vision.enroll_photos.enroll_frame`:
-    no empty-tray reference; a photo refused as holding several objects of a similar size
+    no empty-tray reference; a photo refused with a question about which object is meant
     is enrolled again with ``--pick largest``, as the command's message advises, and one
     still refused is left out). The dice of :mod:`vision.synth`; with ``black``, those photos inverted
     (:func:`black_dice`). Seeds of their own: no benchmark tray draws them."""
@@ -145,7 +145,7 @@ def players_dice(kind: str = "d10", black: bool = False, views: int = 6) -> Any:
         for v in range(views):
             image = render_tray(500_000 + 97 * int(face) + v, objects=[(kind, face)], spec=spec, layout=layout).image
             photo = black_dice(image) if black else image
-            for pick in ("auto", "largest"):  # "found N objects of similar size": the command's advice
+            for pick in ("auto", "largest"):  # "found N objects; say which ...": the command's advice
                 try:
                     enroll_frame(enr, photo, kind, face, pick=pick)
                     break
