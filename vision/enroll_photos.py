@@ -7,6 +7,7 @@ by the calibration wizard on the tablet (:func:`vision.checks.enroll_face`).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -90,11 +91,11 @@ def object_box(image: np.ndarray) -> tuple[tuple[int, int, int, int] | None, lis
     floor it picked the floor instead of the die 6 times on glitter, 6 on a printed mat
     and 5 on paper, and found nothing 7, 5 and 1 times; the detector's clear best was on
     the die in 167 of 168 such photos at the reader's look, 168 at a coarser one."""
-    from .object_detect import ObjectDetector, available
+    from .object_detect import available
 
     if not available():
         return None, []
-    det = _detector(ObjectDetector)
+    det = _object_detector()
     h, w = image.shape[:2]
 
     def box(c: Any) -> tuple[int, int, int, int]:
@@ -116,13 +117,11 @@ def object_box(image: np.ndarray) -> tuple[tuple[int, int, int, int] | None, lis
     return None, seen
 
 
-_DETECTORS: dict[type, object] = {}
+@functools.lru_cache(maxsize=1)
+def _object_detector() -> Any:
+    from .object_detect import ObjectDetector
 
-
-def _detector(cls: type) -> Any:
-    if cls not in _DETECTORS:
-        _DETECTORS[cls] = cls()
-    return _DETECTORS[cls]
+    return ObjectDetector()
 
 
 def _blob_at(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:

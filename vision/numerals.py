@@ -33,9 +33,9 @@ renders in fonts of another family than the training ones (``docs/vision/numeral
 players' enrollment (:mod:`vision.faces`) stays the reader of numeral dice on a
 calibrated tray; the networks are a second opinion there (:func:`combine_numeral`: they
 can only stop a guess) and the readers of the candidates a detector gives on a plain
-photo. There the players' own enrolled dice decide between the numbers the network
-hesitates over (:func:`players_pick`). They run on request only (``on_request``): when
-the step expects their kinds.
+photo. There the players' own enrolled dice decide between the numbers the networks
+hesitate over (:func:`players_pick`) and can stop their reads (:func:`combine_numeral`).
+They run on request only (``on_request``): when the step expects their kinds.
 """
 
 from __future__ import annotations
@@ -176,9 +176,9 @@ class NumeralClassifier:
     ``poly``: the other dice's network (default: the installed one, if any; ``False``:
     none, the d10 only). ``kinds``: the kinds it reads (default :data:`DEFAULT_KINDS`, as
     far as the networks read them). ``players``: the glyph reader of the enrolled faces
-    (the reader's :class:`vision.symbols.SymbolClassifier`), asked about the dice of a
-    kind the players taught from their own dice that the networks leave pending
-    (:meth:`classify`, :func:`players_pick`); None: the networks alone."""
+    (the reader's :class:`vision.symbols.SymbolClassifier`), asked about every die of a
+    kind the players taught from their own dice (:meth:`_with_players`); None: the
+    networks alone."""
 
     #: The reader's calibrated-tray path finds its numeral plug-in by this.
     kind = "d10"
