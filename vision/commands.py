@@ -201,7 +201,8 @@ def register_vision(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     p.add_argument("--box", type=_box, default=None, metavar="X,Y,W,H",
                    help="the object to enroll when a photo shows several: the one centred in this box (pixels)")
     p.add_argument("--pick", choices=["auto", "largest", "centre"], default="auto",
-                   help="which object when a photo shows several (default auto: the only one, or a clearly largest)")
+                   help="which object when a photo shows several (default auto: the one object the object detector "
+                        "clearly sees on a plain photo, else the only one or a clearly largest)")
     p.add_argument("--data", type=Path, default=None, help="vision data folder")
     p.set_defaults(func=_cmd_enroll)
 
