@@ -140,6 +140,16 @@ def _blob_at(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) 
     return cut_blob(image, box)
 
 
+def _seen_in(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:
+    """The object the detector sees centred in ``box`` (its surest there), cut out of a
+    plain photo (:func:`_blob_at`); None when it sees none there."""
+    x, y, w, h = box
+    clear, seen = object_box(image)
+    found = [b for b in ([clear] if clear else []) + seen
+             if x <= b[0] + b[2] / 2 <= x + w and y <= b[1] + b[3] / 2 <= y + h]
+    return _blob_at(view, image, found[0]) if found else None
+
+
 def cut_blob(image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:
     """The object around ``box`` (the detector's box, a little larger: it sizes a die
     small) cut out by GrabCut, its colours against those of a margin around it, holes
@@ -227,8 +237,15 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
     elif len(seen) >= 2:  # several objects the detector sees alike: which one is meant
         raise EnrollmentError(f"found {len(seen)} objects; say which with --box X,Y,W,H or --pick largest|centre "
                               "(or tap it on the tablet)")
-    else:  # the detector sees nothing here (or is not installed): the segmenter's object
-        blob = pick_blob(view, box, pick)
+    else:  # the detector sees nothing here (or is not installed), or a box says: the segmenter's object
+        try:
+            blob = pick_blob(view, box, pick)
+        except EnrollmentError:
+            # a box (a tap on the tablet) over a plain photo where the segmenter has no
+            # object: the one the detector sees there, cut out of the floor
+            blob = _seen_in(view, image, box) if box is not None and view.mode == MODE_PHOTO else None
+            if blob is None:
+                raise
     alike = look_alikes(store, kind, face, extract(view.image, view.background, blob))
     store.add(kind, face, extract(view.image, view.background, blob, rotated=False))
     return alike

@@ -322,3 +322,26 @@ def test_a_photo_on_a_textured_floor_enrolls_the_object_not_the_floor(monkeypatc
                 pass
     assert enrolled >= 14 and enrolled + asked == 16
     assert alone_right <= enrolled - 3, (alone_right, enrolled)
+
+
+def test_a_tap_on_a_textured_floor_enrolls_the_object_the_detector_sees_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tap on the tablet (a box around it) over a plain photo where the segmenter has no
+    object: the object the detector sees there is cut out and enrolled, where it was refused."""
+    import vision.enroll_photos as ep
+    from vision.tray_objects import prepare
+
+    cut: list = []
+    real_extract = ep.extract
+    monkeypatch.setattr(ep, "extract", lambda image, bg, blob, rotated=True: (
+        cut.append(blob), real_extract(image, bg, blob, rotated))[1])
+    for seed, floor in ((0, "glitter"), (1, "mat"), (2, "glitter"), (3, "mat")):
+        kind, face = ("d10", 1 + seed) if seed % 2 == 0 else ("lieu", "temple")
+        img, (cx, cy) = _on_floor(kind, face, seed, floor)
+        tap = (int(cx) - 20, int(cy) - 20, 40, 40)
+        with pytest.raises(EnrollmentError, match="no object"):  # none there, or none at all
+            ep.pick_blob(prepare(img, close_up=True), tap)  # the segmenter alone
+        store = Enrollment()
+        enroll_frame(store, img, kind, face, box=tap)
+        x, y, w, h = cut[-1].box
+        assert abs(x + w / 2 - cx) < w / 3 and abs(y + h / 2 - cy) < h / 3, (seed, floor, cut[-1].box)
+        assert store.counts() == {(kind, parse_face(kind, face)): 1}
