@@ -127,6 +127,9 @@ def enroll_face(vision_dir: Path, frame: Any, kind: str, face: Any, box: Any = N
                              f"apprendre, ou n'en laissez qu'un / {msg}") from None
         if msg.startswith("no object centred"):
             raise ValueError(f"Aucun objet à l'endroit touché : touchez le centre du dé / {msg}") from None
+        if msg.startswith("the object at"):
+            raise ValueError("L'objet vu n'a pas pu être détouré du fond : posez-le sur un fond plus uni, ou "
+                             f"calibrez le plateau (étape 2) / {msg}") from None
         raise
     store.save(path)
     out = enrollment_progress(vision_dir)

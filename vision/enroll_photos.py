@@ -218,7 +218,9 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
     plain photo (no calibration, no markers) with ``pick`` "auto", the class-agnostic
     detector says first (:func:`object_box`): the one object it clearly sees (cut out of
     its box when the segmenter missed it, :func:`cut_blob`), or a question when it sees
-    several alike; the segmenter's own pick only when it sees nothing."""
+    several alike; the segmenter's own pick only when it sees nothing. A ``box`` (a tap
+    on the tablet) where the segmenter finds nothing takes the object the detector sees
+    there."""
     if image is None or image.ndim != 3:
         raise EnrollmentError("not a colour image")
     try:

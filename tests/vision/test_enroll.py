@@ -345,3 +345,19 @@ def test_a_tap_on_a_textured_floor_enrolls_the_object_the_detector_sees_there(mo
         x, y, w, h = cut[-1].box
         assert abs(x + w / 2 - cx) < w / 3 and abs(y + h / 2 - cy) < h / 3, (seed, floor, cut[-1].box)
         assert store.counts() == {(kind, parse_face(kind, face)): 1}
+
+
+def test_the_wizard_says_in_french_and_english_when_the_seen_object_cannot_be_cut_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tablet shows both languages for the refusals of a plain photo's enrollment."""
+    from vision import checks
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise EnrollmentError("the object at 10,20,30,30 could not be cut out of the floor: photograph it on a "
+                              "plainer background, or in the calibrated tray")
+
+    monkeypatch.setattr(checks, "enroll_frame", refuse)
+    with pytest.raises(ValueError) as err:
+        checks.enroll_face(tmp_path, np.zeros((64, 64, 3), np.uint8), "d10", 3)
+    assert "n'a pas pu être détouré du fond" in str(err.value) and "could not be cut out" in str(err.value)
+    assert not (tmp_path / "enrollment.npz").exists()
