@@ -97,8 +97,9 @@ def check_calibration(data_dir: Path) -> dict[str, Any]:
 
 
 def check_enrollment(data_dir: Path) -> dict[str, Any]:
-    from .catalog import FACES, NUMERAL_FACES
+    from .catalog import FACES
     from .enroll import ENROLLMENT_FILE, Enrollment
+    from .numerals import DEFAULT_KINDS
 
     path = Path(data_dir) / "vision" / ENROLLMENT_FILE
     if not path.exists():
@@ -111,7 +112,8 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
         counts = store.counts()
         stale = store.without_vectors()
         uninked = store.without_ink()
-        numerals = store.without_vectors([k for k in FACES if k in NUMERAL_FACES])
+        # the numeral kinds the players' views help on a plain photo (not the pip d6)
+        numerals = store.without_vectors([k for k in FACES if k in DEFAULT_KINDS])
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")

@@ -83,8 +83,9 @@ def object_box(image: np.ndarray) -> tuple[tuple[int, int, int, int] | None, lis
     the box (x, y, w, h, input pixels) of the one object it clearly sees (its only
     candidate, or one :data:`CLEAR` times surer than the next, at the coarsest of
     :data:`LOOKS` where that object is :data:`LEAST_PX` or more; None when it sees
-    several alike or none), and the boxes of everything it sees at the reader's look
-    (empty when it is not installed, with None).
+    several alike or none), and the boxes of everything it sees at the reader's look,
+    surest first (only looked at when no coarser look found a clear one; empty when it
+    is not installed, with None).
 
     The segmenter of a plain photo, with no empty tray to compare with, takes glitter,
     paper fibres or a printed mat for objects: of 24 rendered photos of one die on each

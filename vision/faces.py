@@ -31,7 +31,8 @@ import numpy as np
 
 from .segment import Blob
 
-__all__ = ["Features", "Match", "ClassifyParams", "extract", "classify", "INK_SIZE", "SIL_SIZE", "ROTATIONS"]
+__all__ = ["Features", "Match", "ClassifyParams", "extract", "classify", "ink_of_distance", "INK_SIZE", "SIL_SIZE",
+           "ROTATIONS"]
 
 
 class Templates(Protocol):
@@ -119,6 +120,28 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return np.asarray(v / np.maximum(n, 1e-6), np.float32)
 
 
+MIN_INK_CONTRAST = 14.0  # Lab units: an object with less colour contrast has no ink (a blank face)
+
+
+def ink_of_distance(d: np.ndarray, region: np.ndarray) -> np.ndarray:
+    """The ink (float32, 0..1) of an object from each pixel's colour distance ``d`` to its
+    body colour, within ``region`` (bool): relative to the object's own contrast (the 98th
+    percentile of ``d`` there), none below :data:`MIN_INK_CONTRAST`. Shared by
+    :func:`extract` and :func:`vision.glyph_ink.ink_of`.
+
+    >>> d = np.zeros((4, 4), np.float32); d[1, 1] = 60.0
+    >>> ink = ink_of_distance(d, np.ones((4, 4), bool))
+    >>> float(ink[1, 1]), float(ink[0, 0])
+    (1.0, 0.0)
+    >>> float(ink_of_distance(np.full((4, 4), 5.0, np.float32), np.ones((4, 4), bool)).max())
+    0.0
+    """
+    top = float(np.percentile(d[region], 98)) if np.count_nonzero(region) else 0.0
+    if top < MIN_INK_CONTRAST:
+        return np.zeros(d.shape, np.float32)
+    return np.asarray(np.clip((d - 0.4 * top) / (0.35 * top), 0, 1) * region, np.float32)
+
+
 def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool = True) -> Features:
     """Features of ``blob`` in ``image`` (BGR uint8) against the empty tray ``background``."""
     pad = max(4, int(0.3 * math.sqrt(blob.area)))
@@ -140,11 +163,7 @@ def extract(image: np.ndarray, background: np.ndarray, blob: Blob, rotated: bool
     # distance in colour, not only lightness: an over-exposed frame can clip a white
     # numeral and an orange body to nearly the same lightness, not the same colour
     d = np.sqrt(((lab - med[None, None, :]) ** 2).sum(axis=2))
-    top = float(np.percentile(d[inner > 0], 98)) if np.count_nonzero(inner) else 0.0
-    if top < 14.0:
-        ink = np.zeros_like(L)
-    else:
-        ink = np.clip((d - 0.4 * top) / (0.35 * top), 0, 1) * (inner > 0)
+    ink = ink_of_distance(d, inner > 0)
     body = (inner > 0) & (ink < 0.05)
     colour = np.median(lab[body], axis=0) if np.count_nonzero(body) > 5 else np.median(lab[inner > 0], axis=0)
     ink_frac = float(ink[inner > 0].mean()) if np.count_nonzero(inner) else 0.0

@@ -10,8 +10,8 @@ colour from the die's own body, pips, glyphs, numerals) lie elsewhere.
 An ink map (:func:`ink_of`) is the crop's ink within a disc of 0.42 die sides around its
 centre, as a blurred :data:`SIZE` x :data:`SIZE` map, L2-normalised: the body colour is
 the disc's median, and a pixel's ink is how far its colour lies from it, relative to the
-crop's own contrast (the 98th percentile), as :func:`vision.faces.extract` measures ink
-on a known tray. Each enrolled view keeps its map (angle 0); a read crop's maps are
+crop's own contrast (the 98th percentile), by the rule :func:`vision.faces.extract`
+measures ink with on a known tray (:func:`vision.faces.ink_of_distance`). Each enrolled view keeps its map (angle 0); a read crop's maps are
 taken at :data:`ANGLES` turns and shifted up to :data:`SHIFT` px each way (the
 detector's box is not exact), and :func:`ink_scores` gives, per enrolled view, the best
 correlation over those. :func:`ink_agrees` keeps the embedding's read when its face's
@@ -39,7 +39,6 @@ ANGLES = 36  # turns of a read crop's map (every 10 degrees)
 SHIFT = 2  # px of the map: a read crop's map is searched this far each way
 ZOOMS: tuple[float, ...] = (0.85, 1.15)  # the read crop seen at these scales too, when needed
 RADIUS = 0.42  # die sides: the disc whose ink is mapped (a d6's corner pips at 0.35)
-MIN_CONTRAST = 14.0  # Lab units: a crop with less has no ink (a blank face)
 
 
 @functools.lru_cache(maxsize=8)
@@ -62,15 +61,13 @@ def ink_of(crop: np.ndarray, factor: float = 1.3) -> np.ndarray:
     """
     import cv2
 
+    from .faces import ink_of_distance
+
     disc = _disc(crop.shape[0], factor)
     lab = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2LAB).astype(np.float32)
     body = np.median(lab[disc], axis=0)
-    d = np.sqrt(((lab - body) ** 2).sum(axis=2))
-    top = float(np.percentile(d[disc], 98))
-    if top < MIN_CONTRAST:
-        return np.zeros(d.shape, np.float32)
-    ink = np.clip((d - 0.4 * top) / (0.35 * top), 0, 1) * disc
-    return np.asarray(cv2.GaussianBlur(ink.astype(np.float32), (0, 0), 0.8), np.float32)
+    ink = ink_of_distance(np.sqrt(((lab - body) ** 2).sum(axis=2)), disc)
+    return np.asarray(cv2.GaussianBlur(ink, (0, 0), 0.8), np.float32)
 
 
 def _maps(crop: np.ndarray, factor: float, angles: Sequence[float], side: int, zoom: float = 1.0) -> np.ndarray:

@@ -124,3 +124,10 @@ def test_the_enrollment_check_names_numeral_dice_enrolled_before_the_current_net
     assert r["status"] == "warn" and "numeral dice enrolled before the current network: d10" in r["en"]
     assert "dés à chiffres appris avant le réseau actuel : d10" in r["fr"]
     assert "enroll d10 again" in r["fix"] and "refaites d10" in r["fix_fr"]
+    d6 = copy.deepcopy(default_enrollment())  # pip d6 views with stale vectors: no numeral warning
+    for kind in d6.kinds():
+        if kind != "d6":
+            d6.remove(kind)
+    d6.source, d6.embed_model = "user", "another-net"
+    d6.save(path)
+    assert "numeral" not in check_enrollment(tmp_path)["en"]
