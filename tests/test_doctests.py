@@ -34,6 +34,7 @@ MODULES = [
     "companion.games.peripeties.odds",
     "companion.roll.match",
     "vision.die_colour",
+    "vision.detect",
     "vision.background",
     "vision.reader",
     "vision.pips",

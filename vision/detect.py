@@ -55,6 +55,16 @@ class Candidate:
         half = self.side / 2
         return (round(self.cx - half), round(self.cy - half), round(self.side), round(self.side))
 
+    def centred_in(self, boxes: Sequence[tuple[int, int, int, int]]) -> bool:
+        """Whether its centre lies inside one of ``boxes`` (x, y, w, h).
+
+        >>> Candidate(15.0, 15.0, 8.0, 0.9).centred_in([(0, 0, 5, 5), (10, 10, 10, 10)])
+        True
+        >>> Candidate(25.0, 15.0, 8.0, 0.9).centred_in([(10, 10, 10, 10)])
+        False
+        """
+        return any(abs(self.cx - x - w / 2) < w / 2 and abs(self.cy - y - h / 2) < h / 2 for x, y, w, h in boxes)
+
 
 def centre_medians(frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
     """N x 3 float32: the median BGR of each candidate's central square (half its side,

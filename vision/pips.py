@@ -207,8 +207,7 @@ class PipClassifier:
         :attr:`claimed_elsewhere` that the first look is unsure of, see :meth:`beside`)."""
         mine = [i for i, c in enumerate(candidates) if self.sources is None or c.source in self.sources]
         out: list[ObjectRead | None] = [None] * len(candidates)
-        inside = [any(abs(candidates[i].cx - x - w / 2) < w / 2 and abs(candidates[i].cy - y - h / 2) < h / 2
-                      for x, y, w, h in self.claimed_elsewhere) for i in mine] if self.claimed_elsewhere else []
+        inside = [candidates[i].centred_in(self.claimed_elsewhere) for i in mine] if self.claimed_elsewhere else []
         probs = self.probabilities(frame, [candidates[i] for i in mine], inside)
         for k, (i, p) in enumerate(zip(mine, probs)):
             elsewhere = bool(inside) and inside[k]
@@ -232,7 +231,8 @@ class PipClassifier:
         they under simulated webcams (``bench_other_cameras.py --kinds d6,d10``); told
         of every numeral claim, pending ones below 0.65 too, 3 webcam d6 of 1,516 went
         from read to pending. A d6 the first look is sure of still contests a numeral
-        read (the die pending), as before (7 December 2026)."""
+        claim (the die pending), as before (7 December 2026). The dice the numeral path
+        *read* are not shown to the d6 path at all (:class:`vision.reader._Apart`)."""
         from copy import copy
 
         if not boxes and not self.claimed_elsewhere:
