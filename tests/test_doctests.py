@@ -46,6 +46,7 @@ MODULES = [
     "vision.object_detect",
     "vision.numerals",
     "vision.enroll",
+    "vision.gem_colour",
     "vision.faces",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]

@@ -32,6 +32,8 @@ FACE_COUNTS: dict[str, dict[int | str, int]] = {
 }
 
 GEM_COLOURS: tuple[str, ...] = tuple(str(f) for f in FACES["gem"])
+#: The clear gem: no colour of its own (it shows the floor through it).
+CLEAR_GEM = "temps"
 DIE_KINDS: tuple[str, ...] = tuple(k for k in FACES if k != "gem")
 
 #: Every (kind, face) class a reader may answer, in a fixed order.

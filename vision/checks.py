@@ -95,7 +95,7 @@ def _parse_box(box: Any) -> tuple[int, int, int, int] | None:
     return x, y, w, h
 
 
-def _box_at(at: Any, frame: Any) -> tuple[int, int, int, int] | None:
+def tap_box(at: Any, frame: Any) -> tuple[int, int, int, int] | None:
     """The box around a tap at ``[x, y]`` (fractions of the photo's width and height):
     a square of a tenth of the frame's shorter side, where the object's centre must lie."""
     if at is None:
@@ -115,7 +115,7 @@ def enroll_face(vision_dir: Path, frame: Any, kind: str, face: Any, box: Any = N
     path = vision_dir / ENROLLMENT_FILE
     store = Enrollment.load(path) if path.exists() else Enrollment()
     try:
-        chosen = _parse_box(box) if box is not None else _box_at(at, frame)
+        chosen = _parse_box(box) if box is not None else tap_box(at, frame)
         alike = enroll_frame(store, frame, kind, face, box=chosen)
     except ValueError as exc:  # EnrollmentError: which object is meant, unknown face
         msg = str(exc)
@@ -127,6 +127,9 @@ def enroll_face(vision_dir: Path, frame: Any, kind: str, face: Any, box: Any = N
                              f"apprendre, ou n'en laissez qu'un / {msg}") from None
         if msg.startswith("no object centred"):
             raise ValueError(f"Aucun objet à l'endroit touché : touchez le centre du dé / {msg}") from None
+        if msg.startswith("the object picked has no colour"):
+            raise ValueError("L'objet choisi n'a pas de couleur (le plateau, une ombre ?) : photographiez la gemme "
+                             f"seule, ou touchez-la ; la gemme transparente s'apprend sous « temps » / {msg}") from None
         if msg.startswith("the object at"):
             raise ValueError("L'objet vu n'a pas pu être détouré du fond : posez-le sur un fond plus uni, ou "
                              f"calibrez le plateau (étape 2) / {msg}") from None

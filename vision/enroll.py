@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from .catalog import CLASSES, parse_face
+from .catalog import CLASSES, CLEAR_GEM, parse_face
 from .embed import Prototype, centre_colour, default_embedder, dominant_colour, prototypes
 from .errors import EnrollmentError
 from .faces import EMBED_FACTOR, INK_SIZE, SIL_SIZE, Features, extract, view_agreement
@@ -70,12 +70,18 @@ class Enrollment:
     #: not checked against it).
     emb_ink: np.ndarray = field(default_factory=lambda: np.zeros((0, GLYPH_INK_SIZE ** 2), np.float32))
     embed_model: str = ""
+    #: Each gem view's colour as a plain photo measures it (:func:`vision.gem_colour.gem_colours`:
+    #: white-balanced CIE Lab of the centre, against the frame's white); NaN rows for the
+    #: other kinds and for stores made before it was kept. The plain-photo gem reader
+    #: learns the players' own gems from them (:meth:`players_gem_colours`).
+    gem_plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     #: The kinds whose views come from the players' own photos, in a store merged with
     #: the shipped one (:meth:`merged`); ``None``: every kind of a store that is not the
     #: shipped synthetic one (see :meth:`own_kinds`).
     players_kinds: tuple[str, ...] | None = None
     _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
     _protos: dict[tuple[str, ...], list[Prototype]] = field(default_factory=dict, repr=False, compare=False)
+    _gem_views: list[dict[str, np.ndarray]] = field(default_factory=list, repr=False, compare=False)
 
     def self_similarity(self, ci: int) -> float | None:
         """How closely the views of class ``ci`` match each other: the median, over its
@@ -93,10 +99,14 @@ class Enrollment:
     def _changed(self) -> None:
         self._spread.clear()
         self._protos.clear()
+        self._gem_views.clear()
 
     def _aligned_emb(self) -> None:
-        """``emb``, ``emb_colour``, ``emb_body`` and ``emb_ink`` with one row per template (NaN rows where missing)."""
+        """``emb``, ``emb_colour``, ``emb_body``, ``emb_ink`` and ``gem_plain`` with one row
+        per template (NaN rows where missing)."""
         n, d = len(self.label), self.emb.shape[1] if self.emb.ndim == 2 else 0
+        if self.gem_plain.shape != (n, 3):  # missing (an older store) or malformed: no plain-photo colour
+            self.gem_plain = np.full((n, 3), np.nan, np.float32)
         if self.emb.shape[0] != n:
             self.emb = np.full((n, d), np.nan, np.float32)
             self.emb_colour = np.zeros((n, 3), np.float32)
@@ -178,9 +188,10 @@ class Enrollment:
         c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)
         return {cls: int(n) for cls, n in zip(self.classes, c)}
 
-    def add(self, kind: str, face: int | str, feat: Features) -> None:
+    def add(self, kind: str, face: int | str, feat: Features, plain: np.ndarray | None = None) -> None:
         """Add one template (``feat`` extracted with ``rotated=False``); with its glyph
-        vector when ``feat`` has its crop and the embedding network is installed."""
+        vector when ``feat`` has its crop and the embedding network is installed; for a
+        gem, ``plain``: its colour as a plain photo measures it (:attr:`gem_plain`)."""
         self._changed()
         self._aligned_emb()
         face = parse_face(kind, face)
@@ -195,6 +206,9 @@ class Enrollment:
         self.ink_frac = np.append(self.ink_frac, np.float32(feat.ink_frac))
         gem = gem_colour_features(feat) if kind == "gem" else np.zeros(3, np.float32)
         self.gem = np.vstack([self.gem, gem.reshape(1, 3)])
+        row = np.asarray(plain, np.float32).reshape(1, 3) if kind == "gem" and plain is not None \
+            else np.full((1, 3), np.nan, np.float32)
+        self.gem_plain = np.vstack([self.gem_plain, row])
         self.label = np.append(self.label, idx)
         emb = default_embedder() if feat.crop is not None else None
         if emb is not None and feat.crop is not None:
@@ -227,7 +241,7 @@ class Enrollment:
         self._changed()
         self._aligned_emb()
         self.emb, self.emb_colour, self.emb_body = self.emb[keep], self.emb_colour[keep], self.emb_body[keep]
-        self.emb_ink = self.emb_ink[keep]
+        self.emb_ink, self.gem_plain = self.emb_ink[keep], self.gem_plain[keep]
         used = sorted(set(int(v) for v in self.label[keep]))
         remap = {old: new for new, old in enumerate(used)}
         self.classes = [self.classes[i] for i in used]
@@ -240,13 +254,15 @@ class Enrollment:
         out = Enrollment(list(self.classes), self.ink.copy(), self.sil.copy(), self.colour.copy(),
                          self.ink_frac.copy(), self.gem.copy(), self.label.copy(), self.source)
         out.emb, out.emb_colour, out.embed_model = self.emb.copy(), self.emb_colour.copy(), self.embed_model
-        out.emb_body, out.emb_ink = self.emb_body.copy(), self.emb_ink.copy()
+        out.emb_body, out.emb_ink, out.gem_plain = self.emb_body.copy(), self.emb_ink.copy(), self.gem_plain.copy()
         out._aligned_emb()
         other_emb = other.emb if other.emb.shape[0] == len(other.label) else np.zeros((len(other.label), 0))
         other_body = other.emb_body if other.emb_body.shape[0] == len(other.label) \
             else np.full((len(other.label), 3), np.nan, np.float32)
         other_ink = other.emb_ink if other.emb_ink.shape == (len(other.label), GLYPH_INK_SIZE ** 2) \
             else np.full((len(other.label), GLYPH_INK_SIZE ** 2), np.nan, np.float32)
+        other_plain = other.gem_plain if other.gem_plain.shape == (len(other.label), 3) \
+            else np.full((len(other.label), 3), np.nan, np.float32)
         same_net = other.embed_model == out.embed_model or not out.embed_model
         if not out.embed_model and other.embed_model:  # this store has no vectors: take the other's network
             out.embed_model = other.embed_model
@@ -264,6 +280,7 @@ class Enrollment:
             out.colour = np.vstack([out.colour, other.colour[rows]])
             out.ink_frac = np.concatenate([out.ink_frac, other.ink_frac[rows]])
             out.gem = np.vstack([out.gem, other.gem[rows]])
+            out.gem_plain = np.vstack([out.gem_plain, other_plain[rows]])
             out.label = np.concatenate([out.label, np.full(len(rows), idx, np.int64)])
             vec = other_emb[rows] if same_net and other_emb.shape[1] == out.emb.shape[1] \
                 else np.full((len(rows), out.emb.shape[1]), np.nan, np.float32)
@@ -279,6 +296,32 @@ class Enrollment:
         rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] == "gem"]
         return self.gem[rows], [str(self.classes[int(self.label[i])][1]) for i in rows]
 
+    def players_gem_colours(self) -> dict[str, np.ndarray]:
+        """The players' own gem colours as a plain photo measures them: colour name ->
+        K x 3 Lab of its views (:attr:`gem_plain`), for the colours taught from their
+        photos (:meth:`own_kinds`) since the plain colour is kept; empty otherwise. Not
+        the clear gem (``temps``): its colour is the floor's, which a plain photo's gem
+        reader would then read in any round pale thing (the shipped colours have none).
+        Memoised: the same dict until the store changes.
+
+        >>> e = Enrollment(classes=[("gem", "hiver")], label=np.zeros(1, np.int64))
+        >>> e.gem_plain = np.array([[50.0, 0.0, -40.0]], np.float32)
+        >>> {k: v.tolist() for k, v in e.players_gem_colours().items()}
+        {'hiver': [[50.0, 0.0, -40.0]]}
+        >>> e.source = "synthetic"; e._changed(); e.players_gem_colours()
+        {}
+        """
+        if not self._gem_views:
+            out: dict[str, list[np.ndarray]] = {}
+            if "gem" in self.own_kinds():
+                self._aligned_emb()
+                for i, lab in enumerate(self.label):
+                    kind, face = self.classes[int(lab)]
+                    if kind == "gem" and face != CLEAR_GEM and np.isfinite(self.gem_plain[i]).all():
+                        out.setdefault(str(face), []).append(self.gem_plain[i])
+            self._gem_views.append({k: np.asarray(v, np.float32) for k, v in out.items()})
+        return self._gem_views[0]
+
     # -- disk ------------------------------------------------------------------------
     def save(self, path: Path) -> Path:
         path = Path(path)
@@ -291,6 +334,7 @@ class Enrollment:
                             colour=self.colour, ink_frac=self.ink_frac, gem=self.gem, label=self.label,
                             emb=self.emb.astype(np.float16), emb_colour=self.emb_colour.astype(np.float16),
                             emb_body=self.emb_body.astype(np.float16), emb_ink=self.emb_ink.astype(np.float16),
+                            gem_plain=self.gem_plain,
                             meta=np.array(json.dumps({"classes": self.classes, "source": self.source,
                                                       "version": DEFAULT_VERSION, "ink_size": INK_SIZE,
                                                       "sil_size": SIL_SIZE, "embed_model": self.embed_model})))
@@ -320,6 +364,8 @@ class Enrollment:
                     out.emb_body = z["emb_body"].astype(np.float32)
                 if "emb_ink" in z.files:  # else NaN rows: no ink check
                     out.emb_ink = z["emb_ink"].astype(np.float32)
+                if "gem_plain" in z.files:  # else NaN rows: the shipped gem colours on a plain photo
+                    out.gem_plain = z["gem_plain"].astype(np.float32)
                 out._aligned_emb()
                 return out
         except FileNotFoundError:

@@ -8,13 +8,14 @@ by the calibration wizard on the tablet (:func:`vision.checks.enroll_face`).
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 from typing import Any, Sequence
 
 import cv2
 import numpy as np
 
-from .catalog import FACES, parse_face
+from .catalog import CLEAR_GEM, FACES, parse_face
 from .enroll import IMAGE_SUFFIXES, Enrollment, Progress
 from .errors import EnrollmentError
 from .faces import Features, class_scores, extract
@@ -26,6 +27,11 @@ __all__ = ["enroll_frame", "enroll_files", "folder_items", "pick_blob", "PICKS",
 
 
 PICKS = ("auto", "largest", "centre")
+
+#: A coloured gem's view under this chroma (white-balanced CIE Lab, as the plain-photo
+#: gem reader measures it) is refused: the object picked is the floor or a shadow. The
+#: candies' colours lie at 27 or more (brown, the palest).
+MIN_GEM_CHROMA = 8.0
 
 
 def pick_blob(view: TrayView, box: tuple[int, int, int, int] | None = None, pick: str = "auto") -> Blob:
@@ -98,24 +104,27 @@ def object_box(image: np.ndarray) -> tuple[tuple[int, int, int, int] | None, lis
         return None, []
     det = _object_detector()
     h, w = image.shape[:2]
-
-    def box(c: Any) -> tuple[int, int, int, int]:
-        return int(round(c.cx - c.side / 2)), int(round(c.cy - c.side / 2)), int(round(c.side)), int(round(c.side))
-
     seen: list[tuple[int, int, int, int]] = []
     for px in LOOKS:
-        scale = None if px is None else min(1.0, px / max(h, w))
-        found = sorted((c for c in det.net.detect(image, scale) if c.score >= det.threshold), key=lambda c: -c.score)
+        scale, found = _looked(image, px)
         if px is None:
-            seen = [box(c) for c in found]
+            seen = [c.box for c in found]
         if not found or (len(found) > 1 and found[0].score < CLEAR * found[1].score):
             continue
         c = found[0]
         at_input = c.side * (scale if scale is not None else det.det_size / max(h, w))
         if px is not None and at_input < LEAST_PX:
             continue  # too small at this look: a finer one sees it better
-        return box(c), seen
+        return c.box, seen
     return None, seen
+
+
+def _looked(image: np.ndarray, px: int | None) -> tuple[float | None, list[Any]]:
+    """The object detector's candidates in ``image`` at the look of ``px`` (the longer
+    side at its input; None: the reader's own look), surest first, and that look's scale."""
+    det = _object_detector()
+    scale = None if px is None else min(1.0, px / max(image.shape[:2]))
+    return scale, sorted((c for c in det.net.detect(image, scale) if c.score >= det.threshold), key=lambda c: -c.score)
 
 
 @functools.lru_cache(maxsize=1)
@@ -142,13 +151,17 @@ def _blob_at(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) 
 
 
 def _seen_in(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:
-    """The object the detector sees centred in ``box`` (its surest there), cut out of a
-    plain photo (:func:`_blob_at`); None when it sees none there."""
+    """The object the detector sees centred in ``box`` (its surest there, at any of
+    :data:`LOOKS`), cut out of a plain photo (:func:`_blob_at`); None when it sees none
+    there. Every look is asked: a larger object elsewhere that one look sees clearly
+    (the tray's wall, a hand) must not hide the small gem tapped."""
+    from .object_detect import available
+
+    if not available():
+        return None
     x, y, w, h = box
-    clear, seen = object_box(image)
-    found = [b for b in ([clear] if clear else []) + seen
-             if x <= b[0] + b[2] / 2 <= x + w and y <= b[1] + b[3] / 2 <= y + h]
-    return _blob_at(view, image, found[0]) if found else None
+    found = [c for px in LOOKS for c in _looked(image, px)[1] if x <= c.cx <= x + w and y <= c.cy <= y + h]
+    return _blob_at(view, image, max(found, key=lambda c: c.score).box) if found else None
 
 
 def cut_blob(image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None:
@@ -249,9 +262,27 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
             blob = _seen_in(view, image, box) if box is not None and view.mode == MODE_PHOTO else None
             if blob is None:
                 raise
+    # a coloured gem's colour as a plain photo measures it (the clear gem has none of its own)
+    plain = _plain_gem_colour(image, view, blob) if kind == "gem" and face != CLEAR_GEM else None
+    if plain is not None and math.hypot(float(plain[1]), float(plain[2])) < MIN_GEM_CHROMA:
+        raise EnrollmentError("the object picked has no colour of its own (the tray, a shadow?): photograph the "
+                              "gem alone, or tap it; the clear gem is enrolled as temps")
     alike = look_alikes(store, kind, face, extract(view.image, view.background, blob))
-    store.add(kind, face, extract(view.image, view.background, blob, rotated=False))
+    store.add(kind, face, extract(view.image, view.background, blob, rotated=False), plain=plain)
     return alike
+
+
+def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarray:
+    """The gem's colour as the plain-photo gem reader measures it
+    (:func:`vision.gem_colour.gem_colours` of a candidate over the object, in the input
+    photo, against that photo's white): what the players' own gems are read by on a
+    plain photo (:meth:`vision.enroll.Enrollment.players_gem_colours`)."""
+    from .detect import Candidate
+    from .gem_colour import gem_colours, white_reference
+
+    x, y, w, h = view.box_in_input(blob)
+    cand = Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")
+    return np.asarray(gem_colours(image, [cand], white_reference(image)[0])[0], np.float32)
 
 
 def folder_items(root: Path) -> list[tuple[str, str, Path]]:

@@ -38,7 +38,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -83,6 +83,11 @@ def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.nd
     meds: np.ndarray = np.nan_to_num(centre_medians(frame, candidates), nan=0.0)  # outside the frame: black
     rel = np.clip(meds / wb, 0.0, 1.5).astype(np.float32)
     return cv2.cvtColor(rel.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+#: A players' view of a gem colour farther than this many accept radii from the median
+#: of that colour's views is not that gem (:meth:`GemColours.with_players`).
+OUTLIER = 2.0
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,50 @@ class GemColours:
         m.update(floor=floor, quantile=quantile, slack=slack, min_accept=min_accept,
                  counts={k: int(len(np.asarray(v).reshape(-1, 3))) for k, v in samples.items()})
         return cls(means, covs, accept, separation, near, m)
+
+    def with_players(self, views: Mapping[str, np.ndarray]) -> "GemColours":
+        """These colours with each one the players taught from their own gems (``views``:
+        name -> K x 3 Lab of its views, as :func:`gem_colours` measures a plain photo) in
+        place of the colour of that name; the others kept (a colour nobody taught is
+        read as shipped).
+
+        A few views cannot say how a colour spreads under every light the table will
+        see, so a taught colour's covariance is the pooled covariance of these colours
+        (how one colour spreads over photos, shading and white balance: the prior) times
+        ``1 + 1/K`` (the doubt on a mean of K views), plus the views' own covariance
+        when K >= 2 (how far apart the players' own gems of that colour are: the spread
+        learnt at enrollment); its accept radius is the median of these colours'. With
+        three views or more, a view farther than :data:`OUTLIER` accept radii (under
+        the prior) from the views' median is left out: the photo showed another object
+        (a tapped shadow gave a yellow gem a dark brown view, which left 152 of 1,348
+        candies pending). The decision is :meth:`decide`'s: read only near one colour
+        and far from every other.
+
+        >>> base = GemColours({"hiver": np.zeros(3)}, {"hiver": np.eye(3) * 9.0}, {"hiver": 3.6})
+        >>> mine = base.with_players({"hiver": np.array([[50.0, 0, -40], [52, 1, -42], [51, -1, -41]]),
+        ...                           "ete": np.array([[88.0, -5, 80]])})
+        >>> sorted(mine.names), [d.status for d in mine.decide(np.array([[51.0, 0, -41], [0.0, 0, 0]]))]
+        (['ete', 'hiver'], ['read', None])
+        """
+        if not views:
+            return self
+        pooled = np.mean([self.covs[k] for k in self.names], axis=0) if self.names else 9.0 * np.eye(3)
+        accept = float(np.median(list(self.accept.values()))) if self.accept else 3.4
+        means, covs, acc = dict(self.means), dict(self.covs), dict(self.accept)
+        inv = np.linalg.inv(pooled)
+        for name, xs in views.items():
+            x = np.asarray(xs, np.float64).reshape(-1, 3)
+            if len(x) >= 3:  # a view far from the others' median is another object than the gem
+                dx = x - np.median(x, axis=0)
+                x = x[np.sqrt(np.einsum("ni,ij,nj->n", dx, inv, dx)) <= OUTLIER * accept]
+            if not len(x):
+                continue
+            own = np.cov(x, rowvar=False) if len(x) >= 2 else np.zeros((3, 3))
+            means[name] = x.mean(axis=0)
+            covs[name] = pooled * (1.0 + 1.0 / len(x)) + own
+            acc[name] = accept
+        meta = dict(self.meta, players={k: int(len(np.asarray(v).reshape(-1, 3))) for k, v in views.items()})
+        return GemColours(means, covs, acc, self.separation, self.near, meta)
 
     def without(self, name: str) -> "GemColours":
         """The same enrollment less one colour (leave-one-colour-out)."""
@@ -220,16 +269,38 @@ class GemClassifier:
     ``colours``: the enrollment (default: ``models/gems.json``). ``white``: a fixed BGR
     white reference (default: measured on each frame, :func:`white_reference`).
     ``sources``: claim only candidates whose ``Candidate.source`` is listed (e.g.
-    ``("gem",)``: the gem detector's), or every candidate when ``None``."""
+    ``("gem",)``: the gem detector's), or every candidate when ``None``. ``players``:
+    the players' own gem colours (name -> K x 3 Lab of their views, what
+    :meth:`vision.enroll.Enrollment.players_gem_colours` keeps), asked at each read:
+    the colours they taught replace the enrolled ones of those names
+    (:meth:`GemColours.with_players`).
+
+    A read whose candidate the frame's edge cuts is pending: part of the object is out
+    of view, and a larger object's coloured corner looks like a gem (a red toy car at
+    the top edge of two candy photos, read as automne with the players' colours; no
+    candy read on the 145 photos is cut by the edge)."""
 
     kind = "gem"
     on_request = True  # see GemDetector.on_request
 
     def __init__(self, colours: GemColours | None = None, white: Sequence[float] | None = None,
-                 sources: Sequence[str] | None = None) -> None:
+                 sources: Sequence[str] | None = None,
+                 players: Callable[[], Mapping[str, np.ndarray]] | None = None) -> None:
         self.colours = colours if colours is not None else GemColours.load()
         self.white = None if white is None else np.asarray(white, np.float32).reshape(3)
         self.sources = None if sources is None else tuple(sources)
+        self.players = players
+        self._theirs: tuple[Mapping[str, np.ndarray], GemColours] | None = None
+
+    def colours_now(self) -> GemColours:
+        """The colours a read uses: :attr:`colours`, with the players' own (``players``)
+        in place of those they taught; rebuilt only when their views change."""
+        views = self.players() if self.players is not None else {}
+        if not views:
+            return self.colours
+        if self._theirs is None or self._theirs[0] is not views:
+            self._theirs = (views, self.colours.with_players(views))
+        return self._theirs[1]
 
     def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
         white = self.white if self.white is not None else white_reference(frame)[0]
@@ -242,18 +313,23 @@ class GemClassifier:
         out: list[ObjectRead | None] = [None] * len(candidates)
         if mine:
             picked = [candidates[i] for i in mine]
-            for i, obj in zip(mine, self.reads(picked, self.lab(frame, picked))):
+            size = (int(frame.shape[1]), int(frame.shape[0]))
+            for i, obj in zip(mine, self.reads(picked, self.lab(frame, picked), size)):
                 out[i] = obj
         return out
 
-    def reads(self, candidates: Sequence[Candidate], lab: np.ndarray) -> list[ObjectRead | None]:
-        """The reads of candidates whose white-balanced Lab is already measured."""
+    def reads(self, candidates: Sequence[Candidate], lab: np.ndarray,
+              size: tuple[int, int] | None = None) -> list[ObjectRead | None]:
+        """The reads of candidates whose white-balanced Lab is already measured; with the
+        frame's ``size`` (width, height), those its edge cuts are at most pending."""
         out: list[ObjectRead | None] = []
-        for c, d in zip(candidates, self.colours.decide(lab)):
+        for c, d in zip(candidates, self.colours_now().decide(lab)):
             if d.status is None:
                 out.append(None)
                 continue
-            read = d.status == STATUS_READ
+            x, y, w, h = c.box
+            cut = size is not None and (x < 0 or y < 0 or x + w > size[0] or y + h > size[1])
+            read = d.status == STATUS_READ and not cut
             out.append(ObjectRead(kind=self.kind, value=d.colour, box=c.box, confidence=d.confidence,
-                                  status=d.status, candidates=() if read else d.scores))
+                                  status=STATUS_READ if read else STATUS_PENDING, candidates=() if read else d.scores))
         return out

@@ -14,16 +14,20 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, fields
-from typing import Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Collection, Iterable, Sequence
 
 import cv2
 import numpy as np
 
 from .detect import Candidate
 from .gem_data import GemLabel, GemPhoto, load_gem_labels
+
+if TYPE_CHECKING:
+    from .enroll import Enrollment
 from .result import STATUS_READ, ObjectRead
 
-__all__ = ["GemTally", "match", "score", "score_read", "TRANSFORMS", "evaluate", "detector_sweep"]
+__all__ = ["GemTally", "match", "score", "score_read", "TRANSFORMS", "evaluate", "detector_sweep", "turn_hue",
+           "enroll_players_gems", "alone"]
 
 
 @dataclass
@@ -181,6 +185,85 @@ def _farther(img: np.ndarray, labels: list[GemLabel], f: float) -> tuple[np.ndar
 
 
 Transform = Callable[[np.ndarray, list[GemLabel]], tuple[np.ndarray, list[GemLabel]]]
+
+
+def turn_hue(degrees: float) -> Transform:
+    """Every colour's hue turned by ``degrees`` (a and b of CIE Lab rotated; whites and
+    greys kept): another set of gems, whose colours are not the candies' (at 25° a blue
+    candy's centre moves about 25 Lab units, several of its spreads)."""
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+
+    def turned(img: np.ndarray, labels: list[GemLabel]) -> tuple[np.ndarray, list[GemLabel]]:
+        lab = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+        a, b = lab[..., 1].copy(), lab[..., 2].copy()
+        lab[..., 1], lab[..., 2] = c * a - s * b, s * a + c * b
+        out = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR) * 255.0 + 0.5
+        return np.clip(out, 0, 255).astype(np.uint8), labels
+
+    return turned
+
+
+def alone(frame: np.ndarray, labels: Sequence[GemLabel], keep: int) -> np.ndarray:
+    """``frame`` with every labelled candy but ``keep`` painted out (each disc and its
+    shadow filled with the tray's white, :func:`vision.gem_colour.white_reference`,
+    edges softened): a photo of one gem alone in the tray, in the light and white of
+    the photo."""
+    from .gem_colour import white_reference
+
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for i, lab in enumerate(labels):
+        if i != keep:
+            cx, cy = lab.centre
+            cv2.circle(mask, (int(round(cx)), int(round(cy))), int(round(0.7 * lab.side)) + 3, 255, -1)
+    kx, ky = labels[keep].centre
+    cv2.circle(mask, (int(round(kx)), int(round(ky))), int(round(0.55 * labels[keep].side)), 0, -1)
+    out = frame.copy()
+    out[mask > 0] = white_reference(frame)[0]
+    soft = cv2.GaussianBlur(out, (0, 0), 2.0)
+    edge = cv2.dilate(mask, np.ones((5, 5), np.uint8)) - cv2.erode(mask, np.ones((5, 5), np.uint8))
+    out[edge > 0] = soft[edge > 0]
+    return out
+
+
+def enroll_players_gems(store: "Enrollment", photos: Sequence[GemPhoto], per_colour: int,
+                        rng: np.random.Generator, transform: Transform = lambda im, labs: (im, labs),
+                        leave_out: Collection[str] = ()) -> int:
+    """Enroll ``per_colour`` candies of each gem colour (but ``leave_out``) into
+    ``store`` as a player does: a photo of one gem alone in the tray
+    (:func:`alone`: one labelled candy of a photo of ``photos`` drawn by ``rng``, after
+    ``transform``, the others painted out), enrolled by
+    :func:`vision.enroll_photos.enroll_frame`, the gem tapped on the tablet at its
+    labelled centre (:func:`vision.checks.tap_box`; the painted photos keep the red pegs
+    and the paint's own edges, which a player's photo has not); returns how many photos were refused (another candy is then tried)."""
+    from .checks import tap_box
+    from .enroll_photos import enroll_frame
+    from .errors import EnrollmentError
+    from .gem_data import GEM_OF
+
+    wanted = {g for g in GEM_OF.values() if g is not None and g not in leave_out}
+    got: dict[str, int] = {}
+    refused = 0
+    for i in rng.permutation(len(photos)):
+        if all(got.get(g, 0) >= per_colour for g in wanted):
+            break
+        frame = cv2.imread(str(photos[int(i)].path), cv2.IMREAD_COLOR)
+        if frame is None:
+            continue
+        labels = load_gem_labels(photos[int(i)], frame.shape[1], frame.shape[0])
+        frame, labels = transform(frame, labels)
+        need = [lab for lab in labels if lab.gem in wanted and got.get(str(lab.gem), 0) < per_colour]
+        if not need:
+            continue
+        k = int(rng.integers(len(need)))  # one candy a photo, as one photo a view
+        try:
+            cx, cy = need[k].centre  # tapped on the tablet: the wizard's box around the tap
+            box = tap_box([cx / frame.shape[1], cy / frame.shape[0]], frame)
+            enroll_frame(store, alone(frame, labels, labels.index(need[k])), "gem", str(need[k].gem), box=box)
+        except EnrollmentError:
+            refused += 1
+            continue
+        got[str(need[k].gem)] = got.get(str(need[k].gem), 0) + 1
+    return refused
 
 #: name -> (frame, labels) -> (frame, labels): the benchmark's transforms
 TRANSFORMS: dict[str, Transform] = {

@@ -648,7 +648,8 @@ class Reader:
             if gems:
                 from .gem_colour import GemClassifier
 
-                claims.append(GemClassifier(sources=("gem",)))
+                # the players' own gems, where they taught them from their photos
+                claims.append(GemClassifier(sources=("gem",), players=lambda: self.enrollment.players_gem_colours()))
             from .embed import available as glyph_embedding
             from .numerals import NumeralClassifier, available
             from .symbols import SymbolClassifier

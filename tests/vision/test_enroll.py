@@ -361,3 +361,31 @@ def test_the_wizard_says_in_french_and_english_when_the_seen_object_cannot_be_cu
         checks.enroll_face(tmp_path, np.zeros((64, 64, 3), np.uint8), "d10", 3)
     assert "n'a pas pu être détouré du fond" in str(err.value) and "could not be cut out" in str(err.value)
     assert not (tmp_path / "enrollment.npz").exists()
+
+
+def test_a_gem_keeps_its_plain_photo_colour_and_a_colourless_view_is_refused(tmp_path: Path) -> None:
+    """A gem enrolled from a photo keeps its colour as the plain-photo gem reader measures
+    it (``Enrollment.gem_plain``), saved and loaded; a dice view keeps none; the floor or a
+    shadow picked instead of a coloured gem is refused with a clear message."""
+    import cv2
+
+    from vision.enroll_photos import enroll_frame
+    from vision.errors import EnrollmentError
+
+    img = np.full((480, 640, 3), (235, 235, 235), np.uint8)
+    cv2.circle(img, (320, 240), 22, (200, 110, 30), -1)  # a blue gem on a white tray
+    store = Enrollment()
+    enroll_frame(store, img, "gem", "hiver")
+    views = store.players_gem_colours()
+    assert list(views) == ["hiver"] and views["hiver"].shape == (1, 3) and views["hiver"][0, 2] < -20
+    grey = np.full((480, 640, 3), (235, 235, 235), np.uint8)
+    cv2.circle(grey, (320, 240), 22, (120, 120, 120), -1)  # a grey thing: no gem colour
+    with pytest.raises(EnrollmentError, match="no colour of its own"):
+        enroll_frame(store, grey, "gem", "ete")
+    assert len(store) == 1
+    enroll_frame(store, grey, "gem", "temps")  # the clear gem has none: taken, but no plain colour kept
+    assert list(store.players_gem_colours()) == ["hiver"]
+    store.save(tmp_path)
+    loaded = Enrollment.load(tmp_path)
+    assert np.allclose(loaded.players_gem_colours()["hiver"], views["hiver"])
+    assert np.isnan(loaded.gem_plain[1]).all()
