@@ -114,6 +114,7 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
         uninked = store.without_ink()
         # the numeral kinds the players' views help on a plain photo (not the pip d6)
         numerals = store.without_vectors([k for k in FACES if k in DEFAULT_KINDS])
+        gems = store.gems_without_plain()
     except ValueError as exc:
         return _r("fail", f"Apprentissage illisible : {exc}", f"Unreadable enrollment: {exc}", "enroll again on the tablet",
                   "refaites l'apprentissage sur la tablette")
@@ -143,6 +144,14 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
                   "settle the dice the networks are unsure of",
                   f"refaites {names} dans /calibrate (étape 3) : sur une photo sans calibration, vos vues "
                   "trancheront alors les dés dont les réseaux doutent")
+    if gems:  # a plain photo reads them by the shipped candy colours
+        names = ", ".join(gems)
+        return _r("warn", fr + f" ; gemmes apprises avant que leur couleur sur photo soit gardée : {names}",
+                  en + f"; gems enrolled before their colour on a plain photo was kept: {names}",
+                  f"enroll the gems {names} again in /calibrate (step 3): a photo with no calibration then reads "
+                  "them by their own colours",
+                  f"refaites les gemmes {names} dans /calibrate (étape 3) : une photo sans calibration les lira "
+                  "alors par leurs propres couleurs")
     return _r("ok" if done and not part else "warn", fr, en,
               "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face",
               "" if not part else f"terminez {', '.join(part)} dans /calibrate (étape 3) : {TARGET_VIEWS} vues par face")

@@ -296,6 +296,15 @@ class Enrollment:
         rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] == "gem"]
         return self.gem[rows], [str(self.classes[int(self.label[i])][1]) for i in rows]
 
+    def gems_without_plain(self) -> list[str]:
+        """The coloured gems (not the clear one) with an enrolled view that has no
+        plain-photo colour (:attr:`gem_plain`): a store made before it was kept. A plain
+        photo reads them by the shipped colours until they are enrolled again."""
+        self._aligned_emb()
+        return sorted({str(self.classes[int(lab)][1]) for i, lab in enumerate(self.label)
+                       if self.classes[int(lab)][0] == "gem" and self.classes[int(lab)][1] != CLEAR_GEM
+                       and not np.isfinite(self.gem_plain[i]).all()})
+
     def players_gem_colours(self) -> dict[str, np.ndarray]:
         """The players' own gem colours as a plain photo measures them: colour name ->
         K x 3 Lab of its views (:attr:`gem_plain`), for the colours taught from their

@@ -131,3 +131,31 @@ def test_the_enrollment_check_names_numeral_dice_enrolled_before_the_current_net
     d6.source, d6.embed_model = "user", "another-net"
     d6.save(path)
     assert "numeral" not in check_enrollment(tmp_path)["en"]
+
+
+def test_the_enrollment_check_names_gems_enrolled_before_their_plain_photo_colour(tmp_path) -> None:
+    """Gems enrolled before each view kept its colour as a plain photo measures it are
+    read on such a photo by the shipped candy colours: the check names them (not the
+    clear temps gem, which keeps none), in both languages, until enrolled again."""
+    import copy
+
+    import numpy as np
+
+    from vision.enroll import ENROLLMENT_FILE, Enrollment, default_enrollment
+
+    path = tmp_path / "vision" / ENROLLMENT_FILE
+    store = copy.deepcopy(default_enrollment())  # rendered gem views, no plain colour: an older store's state
+    for kind in store.kinds():
+        if kind != "gem":
+            store.remove(kind)
+    store.source = "user"
+    store.save(path)
+    r = check_enrollment(tmp_path)
+    names = "automne, ete, hiver, printemps, rupture"
+    assert r["status"] == "warn" and f"gems enrolled before their colour on a plain photo was kept: {names}" in r["en"]
+    assert f"gemmes apprises avant que leur couleur sur photo soit gardée : {names}" in r["fr"]
+    assert "enroll the gems" in r["fix"] and "refaites les gemmes" in r["fix_fr"]
+    fresh = Enrollment.load(path)
+    fresh.gem_plain = np.tile(np.array([[60.0, 20.0, 20.0]], np.float32), (len(fresh), 1))
+    fresh.save(path)
+    assert "plain photo" not in check_enrollment(tmp_path)["en"]
