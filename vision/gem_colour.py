@@ -85,6 +85,10 @@ def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.nd
     return cv2.cvtColor(rel.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
 
 
+#: A gem candidate this many times the median side of the frame's candidates is another
+#: object (a set's gems are one size): at most pending (:class:`GemClassifier`).
+LARGER_THAN_GEMS = 1.55
+
 #: A players' view of a gem colour farther than this many accept radii from the median
 #: of that colour's views is not that gem (:meth:`GemColours.with_players`).
 OUTLIER = 2.0
@@ -278,7 +282,10 @@ class GemClassifier:
     A read whose candidate the frame's edge cuts is pending: part of the object is out
     of view, and a larger object's coloured corner looks like a gem (a red toy car at
     the top edge of two candy photos, read as automne with the players' colours; no
-    candy read on the 145 photos is cut by the edge)."""
+    candy read on the 145 photos is cut by the edge). So is a candidate
+    :data:`LARGER_THAN_GEMS` times the median side of the frame's candidates (three or
+    more): the same car's body lower in the photos, 1.67-1.74 times the candies' median,
+    where no labelled candy of the 145 photos is over 1.42 (99.9 % under 1.28)."""
 
     kind = "gem"
     on_request = True  # see GemDetector.on_request
@@ -318,18 +325,28 @@ class GemClassifier:
                 out[i] = obj
         return out
 
+    @staticmethod
+    def _too_large(candidates: Sequence[Candidate]) -> list[bool]:
+        """Per candidate, whether it is :data:`LARGER_THAN_GEMS` times the median side of
+        three or more (one set's gems are one size)."""
+        if len(candidates) < 3:
+            return [False] * len(candidates)
+        med = float(np.median([c.side for c in candidates]))
+        return [c.side > LARGER_THAN_GEMS * med for c in candidates]
+
     def reads(self, candidates: Sequence[Candidate], lab: np.ndarray,
               size: tuple[int, int] | None = None) -> list[ObjectRead | None]:
         """The reads of candidates whose white-balanced Lab is already measured; with the
-        frame's ``size`` (width, height), those its edge cuts are at most pending."""
+        frame's ``size`` (width, height), those its edge cuts are at most pending; so is
+        one far larger than the others (:data:`LARGER_THAN_GEMS`)."""
         out: list[ObjectRead | None] = []
-        for c, d in zip(candidates, self.colours_now().decide(lab)):
+        for c, d, large in zip(candidates, self.colours_now().decide(lab), self._too_large(candidates)):
             if d.status is None:
                 out.append(None)
                 continue
             x, y, w, h = c.box
             cut = size is not None and (x < 0 or y < 0 or x + w > size[0] or y + h > size[1])
-            read = d.status == STATUS_READ and not cut
+            read = d.status == STATUS_READ and not cut and not large
             out.append(ObjectRead(kind=self.kind, value=d.colour, box=c.box, confidence=d.confidence,
                                   status=STATUS_READ if read else STATUS_PENDING, candidates=() if read else d.scores))
         return out

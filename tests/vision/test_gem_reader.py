@@ -410,3 +410,21 @@ def test_the_players_own_gems_are_read_on_a_plain_photo_where_the_shipped_colour
     # the store keeps the plain colours across a save and a load
     again = Enrollment.load(tmp_path).players_gem_colours()
     assert all(np.allclose(again[k], v, atol=1e-3) for k, v in store.players_gem_colours().items())
+
+
+def test_a_candidate_far_larger_than_the_other_gems_is_at_most_pending() -> None:
+    """A set's gems are one size: a blue thing 1.7 times the others' side (a toy car's
+    body among the candies) is asked about, not read; the gems beside it are read."""
+    import cv2
+
+    img = np.full((360, 640, 3), (30, 40, 60), np.uint8)
+    cv2.rectangle(img, (40, 40), (600, 320), (230, 230, 230), -1)
+    cands = []
+    for x, r in ((120, 12), (220, 12), (320, 12), (460, 20)):
+        cv2.circle(img, (x, 180), r, (200, 110, 30), -1)
+        cands.append(Candidate(float(x), 180.0, 2.0 * r, 1.0))
+    white = white_reference(img)[0]
+    clf = GemClassifier(GemColours.fit({"hiver": gem_colours(img, cands[:1], white) + _blob((0, 0, 0), 50, 1.5)}))
+    got = clf.classify(img, cands, [])
+    assert [o.status if o else None for o in got] == ["read", "read", "read", "pending"]
+    assert [o.status if o else None for o in clf.classify(img, cands[2:], [])] == ["read", "read"]  # two: no rule
