@@ -147,7 +147,9 @@ def enroll_face(vision_dir: Path, frame: Any, kind: str, face: Any, box: Any = N
 
 def enrolled_views_png(vision_dir: Path, kind: str, face: Any) -> bytes | None:
     """The learnt views of one face as a PNG strip (what the reader looks for: the ink
-    of each view, dark on light), or None when that face has none."""
+    of each view, dark on light; for a coloured gem, its colour as a plain photo
+    measures it, a disc, so that a view of the wrong object stands out), or None when
+    that face has none."""
     path = vision_dir / ENROLLMENT_FILE
     if not path.exists():
         return None
@@ -161,13 +163,26 @@ def enrolled_views_png(vision_dir: Path, kind: str, face: Any) -> bytes | None:
     rows = np.nonzero(store.label == store.classes.index((kind, f)))[0]
     tiles = []
     for i in rows[:12]:
-        m = store.ink[i].reshape(INK_SIZE, INK_SIZE)
-        m = (m - m.min()) / max(float(m.max() - m.min()), 1e-6)
-        tile = (255 - 230 * m).astype(np.uint8)
-        tiles.append(cv2.copyMakeBorder(cv2.resize(tile, (2 * INK_SIZE, 2 * INK_SIZE)), 2, 2, 2, 2,
-                                        cv2.BORDER_CONSTANT, value=200))
+        if kind == "gem" and np.isfinite(store.gem_plain[i]).all():
+            tile = _colour_disc(store.gem_plain[i], 2 * INK_SIZE)
+        else:
+            m = store.ink[i].reshape(INK_SIZE, INK_SIZE)
+            m = (m - m.min()) / max(float(m.max() - m.min()), 1e-6)
+            tile = cv2.cvtColor(cv2.resize((255 - 230 * m).astype(np.uint8), (2 * INK_SIZE, 2 * INK_SIZE)),
+                                cv2.COLOR_GRAY2BGR)
+        tiles.append(cv2.copyMakeBorder(tile, 2, 2, 2, 2, cv2.BORDER_CONSTANT, value=(200, 200, 200)))
     ok, buf = cv2.imencode(".png", np.hstack(tiles))
     return buf.tobytes() if ok else None
+
+
+def _colour_disc(lab: np.ndarray, size: int) -> np.ndarray:
+    """A ``size`` x ``size`` BGR tile: a disc of the white-balanced CIE Lab colour
+    ``lab`` (as :func:`vision.gem_colour.gem_colours` measures it) on light grey."""
+    bgr = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_LAB2BGR).reshape(3)
+    tile = np.full((size, size, 3), 235, np.uint8)
+    colour = tuple(float(v) for v in np.clip(bgr * 255.0, 0, 255))
+    cv2.circle(tile, (size // 2, size // 2), int(size * 0.4), colour, -1, lineType=cv2.LINE_AA)
+    return tile
 
 
 def enrollment_progress(vision_dir: Path) -> dict[str, Any]:

@@ -389,3 +389,24 @@ def test_a_gem_keeps_its_plain_photo_colour_and_a_colourless_view_is_refused(tmp
     loaded = Enrollment.load(tmp_path)
     assert np.allclose(loaded.players_gem_colours()["hiver"], views["hiver"])
     assert np.isnan(loaded.gem_plain[1]).all()
+
+
+def test_the_learnt_views_of_a_gem_show_its_colour(tmp_path: Path) -> None:
+    """The tablet's strip of learnt views shows a gem's colour as the plain-photo reader
+    measures it (a blue disc for a blue gem), so a view of the wrong object stands out."""
+    from vision.checks import enrolled_views_png, enroll_face
+
+    img = np.full((480, 640, 3), (235, 235, 235), np.uint8)
+    cv2.circle(img, (320, 240), 22, (200, 110, 30), -1)
+    enroll_face(tmp_path, img, "gem", "hiver")
+    cv2.circle(img, (320, 240), 22, (235, 235, 235), -1)
+    cv2.circle(img, (200, 300), 22, (205, 115, 35), -1)
+    enroll_face(tmp_path, img, "gem", "hiver")
+    png = enrolled_views_png(tmp_path, "gem", "hiver")
+    assert png is not None
+    tiles = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    assert tiles.shape[1] == 2 * tiles.shape[0]
+    h = tiles.shape[0]
+    for centre in (tiles[h // 2, h // 2], tiles[h // 2, h + h // 2]):
+        b, g, r = (int(v) for v in centre)
+        assert b > r + 60 and b > g, centre  # blue, as the gem
