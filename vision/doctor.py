@@ -124,34 +124,35 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
     part = [k for k, faces in FACES.items() if k not in done and any(counts.get((k, f), 0) for f in faces)]
     fr = f"Appris : {', '.join(done) or 'aucun'}" + (f" ; incomplets : {', '.join(part)}" if part else "")
     en = f"Enrolled: {', '.join(done) or 'none'}" + (f"; incomplete: {', '.join(part)}" if part else "")
-    if stale:  # read by their templates alone: pending far more often
-        names = ", ".join(stale)
-        return _r("warn", fr + f" ; dés à symboles appris avant le réseau actuel : {names}",
-                  en + f"; symbol dice enrolled before the current network: {names}",
-                  f"enroll {names} again in /calibrate (step 3): the glyph network reads them only from new views",
-                  f"refaites {names} dans /calibrate (étape 3) : le réseau des symboles ne lit que les nouvelles vues")
-    if uninked:  # read by the embedding without the look at the ink: more wrong reads of near faces
-        names = ", ".join(uninked)
-        return _r("warn", fr + f" ; dés à symboles appris avant la vérification du dessin des faces : {names}",
-                  en + f"; symbol dice enrolled before the ink check: {names}",
-                  f"enroll {names} again in /calibrate (step 3): each read is then checked against the face's ink",
-                  f"refaites {names} dans /calibrate (étape 3) : chaque lecture sera vérifiée sur le dessin de la face")
-    if numerals:  # on a plain photo their views cannot settle what the numeral networks hesitate over
-        names = ", ".join(numerals)
-        return _r("warn", fr + f" ; dés à chiffres appris avant le réseau actuel : {names}",
-                  en + f"; numeral dice enrolled before the current network: {names}",
-                  f"enroll {names} again in /calibrate (step 3): on a photo with no calibration, your views then "
-                  "settle the dice the networks are unsure of",
-                  f"refaites {names} dans /calibrate (étape 3) : sur une photo sans calibration, vos vues "
-                  "trancheront alors les dés dont les réseaux doutent")
-    if gems:  # a plain photo reads them by the shipped candy colours
-        names = ", ".join(gems)
-        return _r("warn", fr + f" ; gemmes apprises avant que leur couleur sur photo soit gardée : {names}",
-                  en + f"; gems enrolled before their colour on a plain photo was kept: {names}",
-                  f"enroll the gems {names} again in /calibrate (step 3): a photo with no calibration then reads "
-                  "them by their own colours",
-                  f"refaites les gemmes {names} dans /calibrate (étape 3) : une photo sans calibration les lira "
-                  "alors par leurs propres couleurs")
+    # views made before a part of the reader that needs them: (which, French, English, fix, fix in French)
+    older = [
+        (stale, "dés à symboles appris avant le réseau actuel", "symbol dice enrolled before the current network",
+         "enroll {} again in /calibrate (step 3): the glyph network reads them only from new views",
+         "refaites {} dans /calibrate (étape 3) : le réseau des symboles ne lit que les nouvelles vues"),
+        # read by the embedding without the look at the ink: more wrong reads of near faces
+        (uninked, "dés à symboles appris avant la vérification du dessin des faces",
+         "symbol dice enrolled before the ink check",
+         "enroll {} again in /calibrate (step 3): each read is then checked against the face's ink",
+         "refaites {} dans /calibrate (étape 3) : chaque lecture sera vérifiée sur le dessin de la face"),
+        # on a plain photo their views cannot settle what the numeral networks hesitate over
+        (numerals, "dés à chiffres appris avant le réseau actuel", "numeral dice enrolled before the current network",
+         "enroll {} again in /calibrate (step 3): on a photo with no calibration, your views then settle the dice "
+         "the networks are unsure of",
+         "refaites {} dans /calibrate (étape 3) : sur une photo sans calibration, vos vues trancheront alors les "
+         "dés dont les réseaux doutent"),
+        # a plain photo reads them by the shipped candy colours
+        (gems, "gemmes apprises avant que leur couleur sur photo soit gardée",
+         "gems enrolled before their colour on a plain photo was kept",
+         "enroll the gems {} again in /calibrate (step 3): a photo with no calibration then reads them by their "
+         "own colours",
+         "refaites les gemmes {} dans /calibrate (étape 3) : une photo sans calibration les lira alors par leurs "
+         "propres couleurs"),
+    ]
+    for which, what_fr, what_en, fix, fix_fr in older:
+        if which:
+            names = ", ".join(which)
+            return _r("warn", fr + f" ; {what_fr} : {names}", en + f"; {what_en}: {names}",
+                      fix.format(names), fix_fr.format(names))
     return _r("ok" if done and not part else "warn", fr, en,
               "" if not part else f"finish {', '.join(part)} in /calibrate (step 3): {TARGET_VIEWS} views per face",
               "" if not part else f"terminez {', '.join(part)} dans /calibrate (étape 3) : {TARGET_VIEWS} vues par face")
