@@ -410,3 +410,15 @@ def test_the_learnt_views_of_a_gem_show_its_colour(tmp_path: Path) -> None:
     for centre in (tiles[h // 2, h // 2], tiles[h // 2, h + h // 2]):
         b, g, r = (int(v) for v in centre)
         assert b > r + 60 and b > g, centre  # blue, as the gem
+
+
+def test_the_wizard_says_in_french_and_english_when_a_gem_view_has_no_colour(tmp_path: Path) -> None:
+    from vision.checks import enroll_face
+
+    grey = np.full((480, 640, 3), (235, 235, 235), np.uint8)
+    cv2.circle(grey, (320, 240), 22, (120, 120, 120), -1)
+    with pytest.raises(ValueError) as err:
+        enroll_face(tmp_path, grey, "gem", "ete")
+    msg = str(err.value)
+    assert "L'objet choisi n'a pas de couleur" in msg and "temps" in msg and "no colour of its own" in msg
+    assert not (tmp_path / "enrollment.npz").exists()  # nothing recorded
