@@ -274,15 +274,15 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
 
 def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarray:
     """The gem's colour as the plain-photo gem reader measures it
-    (:func:`vision.gem_colour.gem_colours` of a candidate over the object, in the input
-    photo, against that photo's white): what the players' own gems are read by on a
-    plain photo (:meth:`vision.enroll.Enrollment.players_gem_colours`)."""
+    (:func:`vision.gem_colour.plain_colours` of a candidate over the object, in the input
+    photo): what the players' own gems are read by on a plain photo
+    (:meth:`vision.enroll.Enrollment.players_gem_colours`)."""
     from .detect import Candidate
-    from .gem_colour import gem_colours, white_reference
+    from .gem_colour import plain_colours
 
     x, y, w, h = view.box_in_input(blob)
-    cand = Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")
-    return np.asarray(gem_colours(image, [cand], white_reference(image)[0])[0], np.float32)
+    return np.asarray(plain_colours(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])[0],
+                      np.float32)
 
 
 def folder_items(root: Path) -> list[tuple[str, str, Path]]:

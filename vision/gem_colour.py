@@ -46,7 +46,7 @@ from .detect import Candidate, centre_medians
 from .nets import MODELS_DIR, ModelError
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["white_reference", "gem_colours", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL"]
+__all__ = ["white_reference", "gem_colours", "plain_colours", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL"]
 
 GEM_MODEL = MODELS_DIR / "gems.json"
 
@@ -92,6 +92,15 @@ LARGER_THAN_GEMS = 1.55
 #: A players' view of a gem colour farther than this many accept radii from the median
 #: of that colour's views is not that gem (:meth:`GemColours.with_players`).
 OUTLIER = 2.0
+
+
+def plain_colours(frame: np.ndarray, candidates: Sequence[Candidate],
+                  white: np.ndarray | None = None) -> np.ndarray:
+    """N x 3 white-balanced Lab of ``candidates`` as a plain photo measures them
+    (:func:`gem_colours`), against ``white`` or else the frame's own
+    (:func:`white_reference`): what the gem reader reads, enrollment keeps
+    (:attr:`vision.enroll.Enrollment.gem_plain`) and the shipped colours were fitted on."""
+    return gem_colours(frame, candidates, white_reference(frame)[0] if white is None else white)
 
 
 @dataclass(frozen=True)
@@ -310,8 +319,7 @@ class GemClassifier:
         return self._theirs[1]
 
     def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
-        white = self.white if self.white is not None else white_reference(frame)[0]
-        return gem_colours(frame, candidates, white)
+        return plain_colours(frame, candidates, self.white)
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
