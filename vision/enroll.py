@@ -81,7 +81,7 @@ class Enrollment:
     players_kinds: tuple[str, ...] | None = None
     _spread: dict[int, float | None] = field(default_factory=dict, repr=False, compare=False)
     _protos: dict[tuple[str, ...], list[Prototype]] = field(default_factory=dict, repr=False, compare=False)
-    _gem_views: list[dict[str, np.ndarray]] = field(default_factory=list, repr=False, compare=False)
+    _gem_views: dict[str, np.ndarray] | None = field(default=None, repr=False, compare=False)
 
     def self_similarity(self, ci: int) -> float | None:
         """How closely the views of class ``ci`` match each other: the median, over its
@@ -99,7 +99,7 @@ class Enrollment:
     def _changed(self) -> None:
         self._spread.clear()
         self._protos.clear()
-        self._gem_views.clear()
+        self._gem_views = None
 
     def _aligned_emb(self) -> None:
         """``emb``, ``emb_colour``, ``emb_body``, ``emb_ink`` and ``gem_plain`` with one row
@@ -157,7 +157,7 @@ class Enrollment:
             return [k for k in kinds if k in self.players_kinds]
         return [] if self.source == "synthetic" else kinds
 
-    def _symbol_kinds_where(self, missing: np.ndarray, kinds: Sequence[str] | None = None) -> list[str]:
+    def _kinds_where(self, missing: np.ndarray, kinds: Sequence[str] | None = None) -> list[str]:
         """The enrolled kinds of ``kinds`` (default the symbol kinds,
         :data:`vision.embed.SYMBOL_KINDS`) with a view where ``missing`` (one bool per
         view) is true."""
@@ -175,14 +175,14 @@ class Enrollment:
         until enrolled again (the vectors are made from the photo, which is not kept)."""
         if default_embedder() is None:  # no network: nothing to enroll again for
             return []
-        return self._symbol_kinds_where(~self._has_vectors(), kinds)
+        return self._kinds_where(~self._has_vectors(), kinds)
 
     def without_ink(self) -> list[str]:
         """The enrolled symbol kinds with a view that has a glyph vector but no ink map
         (:mod:`vision.glyph_ink`): a store made before the ink was kept. Their reads are
         not checked against the die's ink until enrolled again."""
         self._aligned_emb()
-        return self._symbol_kinds_where(self._has_vectors() & ~np.isfinite(self.emb_ink).all(axis=1))
+        return self._kinds_where(self._has_vectors() & ~np.isfinite(self.emb_ink).all(axis=1))
 
     def counts(self) -> dict[tuple[str, int | str], int]:
         c = np.bincount(self.label, minlength=len(self.classes)) if len(self.label) else np.zeros(len(self.classes), int)
@@ -296,14 +296,18 @@ class Enrollment:
         rows = [i for i in range(len(self.label)) if self.classes[int(self.label[i])][0] == "gem"]
         return self.gem[rows], [str(self.classes[int(self.label[i])][1]) for i in rows]
 
+    def _coloured_gems(self) -> list[tuple[int, str, bool]]:
+        """(row, colour, whether it has a plain-photo colour) of every view of a
+        coloured gem (not the clear one)."""
+        self._aligned_emb()
+        return [(i, str(face), bool(np.isfinite(self.gem_plain[i]).all())) for i, lab in enumerate(self.label)
+                for kind, face in [self.classes[int(lab)]] if kind == "gem" and face != CLEAR_GEM]
+
     def gems_without_plain(self) -> list[str]:
         """The coloured gems (not the clear one) with an enrolled view that has no
         plain-photo colour (:attr:`gem_plain`): a store made before it was kept. A plain
         photo reads them by the shipped colours until they are enrolled again."""
-        self._aligned_emb()
-        return sorted({str(self.classes[int(lab)][1]) for i, lab in enumerate(self.label)
-                       if self.classes[int(lab)][0] == "gem" and self.classes[int(lab)][1] != CLEAR_GEM
-                       and not np.isfinite(self.gem_plain[i]).all()})
+        return sorted({colour for _, colour, plain in self._coloured_gems() if not plain})
 
     def players_gem_colours(self) -> dict[str, np.ndarray]:
         """The players' own gem colours as a plain photo measures them: colour name ->
@@ -320,16 +324,14 @@ class Enrollment:
         >>> e.source = "synthetic"; e._changed(); e.players_gem_colours()
         {}
         """
-        if not self._gem_views:
+        if self._gem_views is None:
             out: dict[str, list[np.ndarray]] = {}
             if "gem" in self.own_kinds():
-                self._aligned_emb()
-                for i, lab in enumerate(self.label):
-                    kind, face = self.classes[int(lab)]
-                    if kind == "gem" and face != CLEAR_GEM and np.isfinite(self.gem_plain[i]).all():
-                        out.setdefault(str(face), []).append(self.gem_plain[i])
-            self._gem_views.append({k: np.asarray(v, np.float32) for k, v in out.items()})
-        return self._gem_views[0]
+                for i, colour, plain in self._coloured_gems():
+                    if plain:
+                        out.setdefault(colour, []).append(self.gem_plain[i])
+            self._gem_views = {k: np.asarray(v, np.float32) for k, v in out.items()}
+        return self._gem_views
 
     # -- disk ------------------------------------------------------------------------
     def save(self, path: Path) -> Path:

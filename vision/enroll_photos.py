@@ -159,8 +159,7 @@ def _seen_in(view: TrayView, image: np.ndarray, box: tuple[int, int, int, int]) 
 
     if not available():
         return None
-    x, y, w, h = box
-    found = [c for px in LOOKS for c in _looked(image, px)[1] if x <= c.cx <= x + w and y <= c.cy <= y + h]
+    found = [c for px in LOOKS for c in _looked(image, px)[1] if c.centred_in([box])]
     return _blob_at(view, image, max(found, key=lambda c: c.score).box) if found else None
 
 
