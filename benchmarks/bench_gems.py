@@ -1,6 +1,7 @@
 """Benchmark of the gem reading on the held-aside candy photos (1920 x 1080), one thread.
 
     python benchmarks/bench_gems.py [CANDIES_DIR] [--split test] [--no-transforms] [--players [--views K]]
+        [--floors]
 
 Every read is the table's own: :func:`vision.table_setup.table_reader` reading a step
 that expects gems (``reader.read(frame, kinds={"gem"})``, what
@@ -14,6 +15,12 @@ each gem colour left out of the enrollment in turn, how many of its candies are 
 read as a gem (must be 0). Then the time of a whole read (file read + decode + the
 table's read of a gem step) against a baseline measured in the same run (file read +
 JPEG decode), their ratio, and the peak memory.
+
+``--floors`` reads the photos with the tray's white floor painted as another floor
+(:data:`vision.gem_eval.FLOOR_TRANSFORMS`: dark green, black, dark blue and red felt,
+wood, a grey card; the photo's light and the candies' shadows kept) instead of the
+transforms above: the candy photos all show a white tray, the companion's tray build
+a dark felt.
 
 Last, the same photos read by the table's reader as a step expecting d6 (candies in a
 dice game's tray): candies read as dice, asked about, and the CPU time against the same
@@ -60,7 +67,7 @@ def main() -> int:
     from vision.gem_data import list_gem_photos, load_gem_labels, shared_candies_dir
     from vision.gem_detect import GemDetector
     from vision.gem_enroll import enroll
-    from vision.gem_eval import TRANSFORMS, evaluate, match
+    from vision.gem_eval import FLOOR_TRANSFORMS, TRANSFORMS, evaluate, match
     from vision.table_setup import table_reader
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -70,6 +77,8 @@ def main() -> int:
     ap.add_argument("--players", action="store_true",
                     help="the players' own gems enrolled (K photos a colour) against the shipped colours")
     ap.add_argument("--views", type=int, default=3, help="with --players: views enrolled per colour")
+    ap.add_argument("--floors", action="store_true",
+                    help="the tray's white floor painted as other floors instead of the transforms")
     args = ap.parse_args()
     folder = args.photos or shared_candies_dir(ROOT)
     if folder is None:
@@ -85,12 +94,13 @@ def main() -> int:
           "the table's reader, a step expecting gems")
 
     bars: list[tuple[str, bool]] = []
-    names = ["none"] if args.no_transforms else list(TRANSFORMS)
-    print(f"{'transform':<20} {'found':>7} {'right':>7} {'pending':>8} {'wrong':>10} "
+    transforms = {"none": TRANSFORMS["none"], **FLOOR_TRANSFORMS} if args.floors else TRANSFORMS
+    names = ["none"] if args.no_transforms else list(transforms)
+    print(f"{'transform':<24} {'found':>7} {'right':>7} {'pending':>8} {'wrong':>10} "
           f"{'orange: gem/pend/not':>21} {'false det read/pend':>20} {'ms':>6}")
     for name in names:
-        t, ms = evaluate(photos, reader, TRANSFORMS[name])
-        print(f"{name:<20} {t.pct(t.found):6.1f}% {t.pct(t.right):6.1f}% {t.pct(t.pending):7.1f}% "
+        t, ms = evaluate(photos, reader, transforms[name])
+        print(f"{name:<24} {t.pct(t.found):6.1f}% {t.pct(t.right):6.1f}% {t.pct(t.pending):7.1f}% "
               f"{t.wrong:>4} {t.pct(t.wrong):4.2f}% "
               f"{t.orange_as_gem:>14}/{t.orange_pending}/{t.orange_dismissed:<4} "
               f"{t.extra_read:>10}/{t.extra_pending:<9} {statistics.median(ms):6.1f}")

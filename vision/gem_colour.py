@@ -11,7 +11,11 @@ A plug-in classifier of :class:`vision.reader.Reader`:
 2. **Colour of a candidate** (:func:`gem_colours`): the median BGR of the central square
    of half its side (its rim and shadow left out, a specular highlight a minority),
    divided channel by channel by the white, then CIE Lab (L 0..100): the same gem reads
-   the same under warmer or dimmer light.
+   the same under warmer or dimmer light. **A white darker than the gems is no white**
+   (:func:`white_holds`): a coloured object reflects no more than white in any
+   channel, so when the frame's gems are brighter than the "white" found (a grey or
+   dark floor, no white in view) their colours cannot be measured and every gem of the
+   frame is at most pending.
 3. **Enrolled colours** (:class:`GemColours`): each colour's mean and covariance learnt
    from labelled examples (:meth:`GemColours.fit`), regularised by ``floor`` (Lab units)
    so that a few very alike samples do not make it absurdly tight; its ``accept`` radius
@@ -46,7 +50,9 @@ from .detect import Candidate, centre_medians
 from .nets import MODELS_DIR, ModelError
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["white_reference", "gem_colours", "plain_colours", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL"]
+__all__ = ["white_reference", "relative_colours", "white_holds", "lab_of", "gem_colours", "plain_colours",
+           "plain_relative", "GemColours",
+           "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE"]
 
 GEM_MODEL = MODELS_DIR / "gems.json"
 
@@ -75,14 +81,46 @@ def white_reference(frame: np.ndarray) -> tuple[np.ndarray, str]:
     return np.median(small[bright], axis=0).astype(np.float32), "frame"
 
 
-def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray) -> np.ndarray:
-    """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre."""
-    import cv2
+#: The frame's white is trusted while the median of its gem candidates' brightest
+#: channel, relative to it, is at most this (:func:`white_holds`). On the 163 candy
+#: photos as taken (train, calib and held aside) that median is 0.73-0.98 (1.00 at most
+#: 40 % brighter, the white then clipped too); with the tray's floor painted a grey card
+#: (``bench_gems.py --floors``, calib photos) 1.16-1.34, dark felt 2.4-4.2.
+GEMS_OVER_WHITE = 1.05
 
+
+def relative_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray) -> np.ndarray:
+    """N x 3 float32: each candidate's centre (median BGR) divided channel by channel by
+    ``white``, clipped to 0..1.5 (outside the frame: 0)."""
     wb = np.maximum(np.asarray(white, np.float32), 1.0)
     meds: np.ndarray = np.nan_to_num(centre_medians(frame, candidates), nan=0.0)  # outside the frame: black
-    rel = np.clip(meds / wb, 0.0, 1.5).astype(np.float32)
-    return cv2.cvtColor(rel.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return np.clip(meds / wb, 0.0, 1.5).astype(np.float32).reshape(-1, 3)
+
+
+def white_holds(rel: np.ndarray) -> bool:
+    """Whether the white the ``rel`` colours (:func:`relative_colours`) were measured
+    against can be one: the median of their brightest channels is at most
+    :data:`GEMS_OVER_WHITE` (no colour: True). A gem brighter than the white means the
+    "white" found is a grey or dark floor, or a shadowed patch.
+
+    >>> white_holds(np.array([[0.2, 0.5, 0.9], [0.3, 0.8, 0.7], [0.9, 0.9, 0.95]]))
+    True
+    >>> white_holds(np.array([[0.5, 1.3, 1.4], [1.5, 1.2, 0.4], [0.9, 0.9, 0.95]]))
+    False
+    """
+    return not len(rel) or float(np.median(np.asarray(rel).max(axis=1))) <= GEMS_OVER_WHITE
+
+
+def lab_of(rel: np.ndarray) -> np.ndarray:
+    """N x 3 float32 CIE Lab (L 0..100) of white-relative colours (:func:`relative_colours`)."""
+    import cv2
+
+    return cv2.cvtColor(np.asarray(rel, np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray) -> np.ndarray:
+    """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre."""
+    return lab_of(relative_colours(frame, candidates, white))
 
 
 #: A gem candidate this many times the median side of the frame's candidates is another
@@ -100,7 +138,15 @@ def plain_colours(frame: np.ndarray, candidates: Sequence[Candidate],
     (:func:`gem_colours`), against ``white`` or else the frame's own
     (:func:`white_reference`): what the gem reader reads, enrollment keeps
     (:attr:`vision.enroll.Enrollment.gem_plain`) and the shipped colours were fitted on."""
-    return gem_colours(frame, candidates, white_reference(frame)[0] if white is None else white)
+    return lab_of(plain_relative(frame, candidates, white))
+
+
+def plain_relative(frame: np.ndarray, candidates: Sequence[Candidate],
+                   white: np.ndarray | None = None) -> np.ndarray:
+    """:func:`relative_colours` against ``white`` or else the frame's own
+    (:func:`white_reference`): what :func:`plain_colours` converts to Lab and
+    :func:`white_holds` judges."""
+    return relative_colours(frame, candidates, white_reference(frame)[0] if white is None else white)
 
 
 @dataclass(frozen=True)
@@ -321,6 +367,12 @@ class GemClassifier:
     def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
         return plain_colours(frame, candidates, self.white)
 
+    def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
+        """The candidates' white-balanced Lab (:meth:`lab`) and whether the white holds
+        (:func:`white_holds`)."""
+        rel = plain_relative(frame, candidates, self.white)
+        return lab_of(rel), white_holds(rel)
+
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
         """One :class:`ObjectRead` (kind ``gem``) per candidate, or ``None``: not a gem."""
@@ -329,7 +381,8 @@ class GemClassifier:
         if mine:
             picked = [candidates[i] for i in mine]
             size = (int(frame.shape[1]), int(frame.shape[0]))
-            for i, obj in zip(mine, self.reads(picked, self.lab(frame, picked), size)):
+            lab, white_ok = self.measure(frame, picked)
+            for i, obj in zip(mine, self.reads(picked, lab, size, white_ok)):
                 out[i] = obj
         return out
 
@@ -343,10 +396,11 @@ class GemClassifier:
         return [c.side > LARGER_THAN_GEMS * med for c in candidates]
 
     def reads(self, candidates: Sequence[Candidate], lab: np.ndarray,
-              size: tuple[int, int] | None = None) -> list[ObjectRead | None]:
+              size: tuple[int, int] | None = None, white_ok: bool = True) -> list[ObjectRead | None]:
         """The reads of candidates whose white-balanced Lab is already measured; with the
         frame's ``size`` (width, height), those its edge cuts are at most pending; so is
-        one far larger than the others (:data:`LARGER_THAN_GEMS`)."""
+        one far larger than the others (:data:`LARGER_THAN_GEMS`), and every one when the
+        frame's white does not hold (``white_ok`` False, :func:`white_holds`)."""
         out: list[ObjectRead | None] = []
         for c, d, large in zip(candidates, self.colours_now().decide(lab), self._too_large(candidates)):
             if d.status is None:
@@ -354,7 +408,7 @@ class GemClassifier:
                 continue
             x, y, w, h = c.box
             cut = size is not None and (x < 0 or y < 0 or x + w > size[0] or y + h > size[1])
-            read = d.status == STATUS_READ and not cut and not large
+            read = d.status == STATUS_READ and not cut and not large and white_ok
             out.append(ObjectRead(kind=self.kind, value=d.colour, box=c.box, confidence=d.confidence,
                                   status=STATUS_READ if read else STATUS_PENDING, candidates=() if read else d.scores))
         return out

@@ -79,6 +79,14 @@ APART = 0.6
 #: up, 99.5 % of the held-aside gems are found (98.8 % before), in 26-34 ms.
 LEARNT_WHITE = 195.0
 MAX_GAIN = 2.5
+#: A "white" darker than this is a dark floor (felt, a table; ``bench_gems.py --floors``:
+#: 30-75 on the painted felts and wood), not a dim white tray (40 % darker, the candy
+#: photos' white is 117-130): no gain. Brought up 2.5 times (the calib photos, their
+#: tray painted: ``vision.gem_floors``), the floors' grain and the gaps between gems
+#: became gem-sized: 146-364 candidates over no candy on five floors, 68-127 without
+#: the gain; gems found on red felt 79.5 -> 95.6 %, wood 82.4 -> 98.1 %, the dark felts
+#: 96.0-96.5 -> 94.7-95.4 %.
+DARK_FLOOR = 90.0
 
 
 class GemDetector:
@@ -109,6 +117,8 @@ class GemDetector:
         """The factor that brings a dim ``frame``'s white up to :data:`LEARNT_WHITE` (at
         most :data:`MAX_GAIN`; 1.0 for a frame as bright as the training photos)."""
         white = float(np.max(white_reference(frame)[0]))
+        if white < DARK_FLOOR:
+            return 1.0  # a dark floor, not a dim white: its brightness says nothing of the exposure
         return float(min(MAX_GAIN, max(1.0, LEARNT_WHITE / max(white, 1.0))))
 
     def heat(self, frame: np.ndarray, det_size: int | None = None, gain: float | None = None

@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from .enroll import Enrollment
 from .result import STATUS_READ, ObjectRead
 
-__all__ = ["GemTally", "match", "score", "score_read", "TRANSFORMS", "evaluate", "detector_sweep", "turn_hue",
-           "enroll_players_gems", "alone"]
+__all__ = ["GemTally", "match", "score", "score_read", "TRANSFORMS", "FLOOR_TRANSFORMS", "evaluate",
+           "detector_sweep", "turn_hue", "on_floor", "enroll_players_gems", "alone"]
 
 
 @dataclass
@@ -203,6 +203,19 @@ def turn_hue(degrees: float) -> Transform:
     return turned
 
 
+def on_floor(name: str) -> Transform:
+    """The photo with the tray's white floor painted as ``name`` of
+    :data:`vision.gem_floors.FLOORS` (dark felt, wood, a grey card), its light kept."""
+    from .gem_floors import FLOORS, paint_floor, tray_floor
+
+    colour, texture = FLOORS[name]
+
+    def painted(img: np.ndarray, labels: list[GemLabel]) -> tuple[np.ndarray, list[GemLabel]]:
+        return paint_floor(img, tray_floor(img, labels), colour, texture), labels
+
+    return painted
+
+
 def alone(frame: np.ndarray, labels: Sequence[GemLabel], keep: int) -> np.ndarray:
     """``frame`` with every labelled candy but ``keep`` painted out (each disc and its
     shadow filled with the tray's white, :func:`vision.gem_colour.white_reference`,
@@ -282,6 +295,11 @@ TRANSFORMS: dict[str, Transform] = {
     "camera 1.5x farther": lambda im, labs: _farther(im, labs, 1.5),
     "camera 2x farther": lambda im, labs: _farther(im, labs, 2.0),
 }
+
+
+#: name -> transform: the tray's floor painted as another (``bench_gems.py --floors``)
+FLOOR_TRANSFORMS: dict[str, Transform] = {f"floor: {name}": on_floor(name) for name in (
+    "dark green felt", "black felt", "dark blue felt", "red felt", "wood", "grey card")}
 
 
 def score_read(objects: Sequence[ObjectRead], labels: Sequence[GemLabel]) -> GemTally:

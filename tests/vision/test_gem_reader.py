@@ -428,3 +428,67 @@ def test_a_candidate_far_larger_than_the_other_gems_is_at_most_pending() -> None
     got = clf.classify(img, cands, [])
     assert [o.status if o else None for o in got] == ["read", "read", "read", "pending"]
     assert [o.status if o else None for o in clf.classify(img, cands[2:], [])] == ["read", "read"]  # two: no rule
+
+
+# -- another tray floor than the candy photos' white ---------------------------------------
+
+
+def test_the_floor_painting_keeps_the_candies_and_covers_the_tray(held_aside) -> None:
+    """``vision.gem_floors``: the tray's white floor is found and painted; the candies'
+    centres are never painted."""
+    from vision.gem_floors import FLOORS, paint_floor, tray_floor
+
+    for frame, labels in held_aside[:2]:
+        mask = tray_floor(frame, labels)
+        assert mask.mean() > 0.05  # the tray: a good part of the frame
+        for lab in labels:
+            cx, cy = (int(round(v)) for v in lab.centre)
+            assert mask[cy, cx] == 0
+        colour, texture = FLOORS["dark green felt"]
+        out = paint_floor(frame, mask, colour, texture)
+        inside = mask > 0
+        assert abs(float(out[inside][:, 1].mean()) - 75) < 25 and float(frame[inside].mean()) > 120
+        centre = [(int(round(lab.centre[1])), int(round(lab.centre[0]))) for lab in labels]
+        assert all((out[y, x] == frame[y, x]).all() for y, x in centre)
+
+
+@pytest.mark.parametrize("floor", ["dark blue felt", "grey card"])
+def test_no_gem_is_read_when_the_floor_is_no_white(candies: Path, floor: str) -> None:
+    """A dark or grey floor is no white to measure colours against: the gems are brighter
+    than the "white" found (``gem_colour.white_holds``), so nothing is read, not an
+    orange candy, not a patch of blue felt as hiver (before: 54 felt patches read as
+    hiver on the 18 calib photos, 3 orange candies read on a grey card)."""
+    from vision.gem_eval import FLOOR_TRANSFORMS, evaluate
+    from vision.table_setup import table_reader
+
+    photos = list_gem_photos(candies, "test")[::9][:4]
+    t, _ = evaluate(photos, table_reader(None), FLOOR_TRANSFORMS[f"floor: {floor}"])
+    assert t.gems >= 100 and t.orange >= 10
+    assert t.right == 0 and t.wrong == 0 and t.orange_as_gem == 0 and t.extra_read == 0
+
+
+def test_a_white_darker_than_the_gems_holds_no_read() -> None:
+    """The same colours read against their true white are read; against a white three
+    times too dark, at most pending (``white_holds``); the detector does not brighten a
+    frame with no white tray either (``GemDetector.gain``)."""
+    import cv2
+
+    from vision.gem_colour import white_holds
+    from vision.gem_detect import GemDetector
+
+    clf = GemClassifier()
+    frame = np.full((200, 400, 3), 40, np.uint8)  # a dark felt
+    frame[:, 300:] = (200, 205, 210)  # a white card in view
+    centres = {"hiver": (188, 118, 42), "ete": (33, 177, 207), "automne": (54, 68, 192)}  # near their means
+    cands = []
+    for k, (name, bgr) in enumerate(centres.items()):
+        cv2.circle(frame, (60 + 80 * k, 100), 16, bgr, -1)
+        cands.append(Candidate(60.0 + 80 * k, 100.0, 32.0, 1.0, "gem"))
+    lab = clf.lab(frame, cands)
+    good = clf.reads(cands, lab, None, True)
+    assert [o.value for o in good if o is not None and o.status == "read"] == list(centres)
+    no_card = np.ascontiguousarray(frame[:, :300])
+    lab2, ok = clf.measure(no_card, cands)
+    assert not ok and white_holds(np.ones((3, 3)) * 0.9)
+    assert all(o is None or o.status == "pending" for o in clf.classify(no_card, cands))
+    assert GemDetector.gain(no_card) == 1.0 and GemDetector.gain((frame * 0.5).astype(np.uint8)) > 1.5

@@ -21,6 +21,12 @@ only its ``fit`` photos) adds gem-free images to ``--neg-frac`` of the patches (
 so that dice, pips and tray walls are not taken for gems when the table reads dice and
 gems with one reader. ``--steps`` sets the length (default 1800); ``--smoke`` runs two
 steps on two photos (tests).
+
+``--floors P`` paints the tray's white floor of that share of the candy patches as
+another floor (:func:`vision.gem_floors.random_floor`: any hue, dark mostly, felt, wood
+or plain, the photo's shadows kept; :mod:`vision.gem_floors`): the candy photos all show
+a white tray, the companion's tray build a dark felt. ``--init`` fine-tunes an exported
+``gem_detector.onnx`` instead of starting afresh (``--lr`` its peak learning rate).
 """
 
 from __future__ import annotations
@@ -107,19 +113,30 @@ def load_negatives(folder: Path, limit: int | None = None) -> list[tuple[np.ndar
 
 
 def train(data: list[Any], steps: int, seed: int, batch: int = 12, log: Any = print,
-          negatives: list[Any] | None = None, neg_frac: float = 0.25) -> Any:
+          negatives: list[Any] | None = None, neg_frac: float = 0.25, floors: float = 0.0,
+          init: Path | None = None, lr: float = 4e-3) -> Any:
+    """The fitted network. ``floors``: the share of candy patches whose tray floor is
+    painted as a random other floor (:mod:`vision.gem_floors`)."""
+    from vision.gem_floors import paint_floor, random_floor, tray_floor
+
+    masks = [tray_floor(img, labels) for img, labels in data] if floors > 0 else []
+
     def next_batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         items = []
         for _ in range(batch):
             if negatives and rng.random() < neg_frac:
                 img, labels = negatives[int(rng.integers(len(negatives)))]
             else:
-                img, labels = data[int(rng.integers(len(data)))]
+                k = int(rng.integers(len(data)))
+                img, labels = data[k]
+                if masks and rng.random() < floors:
+                    colour, texture = random_floor(rng)
+                    img = paint_floor(img, masks[k], colour, texture, rng)
             items.append(sample(img, labels, rng))
         xs, ts = zip(*items)
         return np.stack(xs), np.stack(ts)
 
-    return fit_centre_net(next_batch, steps, seed, log=log, tag="gem det ")[0]
+    return fit_centre_net(next_batch, steps, seed, log=log, tag="gem det ", init=init, lr=lr)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--negatives", type=Path, action="append", default=[],
                     help="a labelled dice folder whose fit photos are gem-free images (repeatable)")
     ap.add_argument("--neg-frac", type=float, default=0.25, help="share of patches from --negatives")
+    ap.add_argument("--floors", type=float, default=0.0,
+                    help="share of candy patches whose white tray floor is painted as another floor")
+    ap.add_argument("--init", type=Path, default=None, help="an exported gem_detector.onnx to fine-tune")
+    ap.add_argument("--lr", type=float, default=4e-3, help="peak learning rate")
     ap.add_argument("--smoke", action="store_true", help="two steps on two photos (tests)")
     args = ap.parse_args(argv)
     import torch
@@ -143,12 +164,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     negatives = [n for folder in args.negatives for n in load_negatives(folder, limit=2 if args.smoke else None)]
     steps = 2 if args.smoke else args.steps
-    net = train(data, steps, args.seed, batch=2 if args.smoke else 12, negatives=negatives, neg_frac=args.neg_frac)
+    net = train(data, steps, args.seed, batch=2 if args.smoke else 12, negatives=negatives, neg_frac=args.neg_frac,
+                floors=args.floors, init=args.init, lr=args.lr)
     args.out.mkdir(parents=True, exist_ok=True)
     export(net, (1, 3, 368, DET_SIZE), args.out / "gem_detector.onnx")
     torch.save(net.state_dict(), args.out / "gem_detector.pt")  # for fine-tuning; not needed at run time
     meta = {"det_size": DET_SIZE, "stride": STRIDE, "seed": args.seed, "steps": steps,
             "trained_on": f"colour-candies fit split ({len(data)} photos)"}
+    if args.floors:
+        meta["floors"] = f"{args.floors:g} of the candy patches with the tray floor painted (vision.gem_floors)"
+    if args.init is not None:
+        meta["fine_tuned_from"] = str(args.init.name)
+        meta["lr"] = args.lr
     if negatives:
         meta["negatives"] = (f"{len(negatives)} gem-free photos ({', '.join(str(f.name) for f in args.negatives)}"
                              f" fit split), {args.neg_frac:g} of the patches")

@@ -1,0 +1,114 @@
+"""The candy photos' white tray floor painted as another floor: felt, wood, a dark table.
+
+The candy photos (``shared/data/colour-candies``) all show a white tray; ESPRI's gems
+are rolled on whatever the players have, and the companion's own tray build asks for
+dark matte felt (``hardware.md``). :func:`tray_floor` finds the tray's floor in a photo
+(the largest bright colourless region, its convex hull, less the labelled candies);
+:func:`paint_floor` paints it with another floor, keeping the photo's light (each
+pixel's brightness against the white's: the candies' shadows and the light's gradient
+stay). Used by the benchmark (:data:`FLOORS`, ``bench_gems.py --floors``) and, with
+random floors, by the gem detector's training (``train_gems --floors``).
+
+Pure functions of arrays (OpenCV for colour conversion and masks).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .gem_data import GemLabel
+
+__all__ = ["FLOORS", "tray_floor", "paint_floor", "random_floor"]
+
+#: name -> (BGR of the floor in the white's light, texture): the benchmark's floors.
+#: ``"felt"``: fine grain; ``"wood"``: grain along the rows; ``"plain"``: none.
+FLOORS: dict[str, tuple[tuple[int, int, int], str]] = {
+    "dark green felt": ((45, 75, 30), "felt"),
+    "black felt": ((32, 32, 32), "felt"),
+    "dark blue felt": ((85, 45, 28), "felt"),
+    "red felt": ((35, 35, 120), "felt"),
+    "wood": ((70, 120, 165), "wood"),
+    "grey card": ((150, 150, 150), "plain"),
+}
+
+
+def tray_floor(img: np.ndarray, labels: Sequence[GemLabel]) -> np.ndarray:
+    """uint8 mask (1: the tray's floor) of a candy photo: the largest bright colourless
+    region's convex hull, eroded off the tray's walls, less an ellipse of 0.47 box
+    sides around each labelled candy. All zero when no such region covers 2 % of
+    the frame.
+
+    >>> img = np.full((100, 100, 3), 20, np.uint8); img[20:80, 20:80] = 200
+    >>> m = tray_floor(img, [GemLabel("red", (40.0, 40.0, 10.0, 10.0))])
+    >>> int(m[30, 30]), int(m[45, 45]), int(m[5, 5])
+    (1, 0, 0)
+    """
+    import cv2
+
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    white = ((hsv[..., 1] < 70) & (hsv[..., 2] > 120)).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    mask = np.zeros(white.shape, np.uint8)
+    if n < 2:
+        return mask
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[k, cv2.CC_STAT_AREA] < 0.02 * white.size:
+        return mask
+    pts = cv2.findNonZero((lab == k).astype(np.uint8))
+    cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1)
+    grow = max(3, round(min(img.shape[:2]) / 120)) | 1
+    mask = cv2.erode(mask, np.ones((grow, grow), np.uint8))
+    for g in labels:
+        cx, cy = g.centre
+        cv2.ellipse(mask, (int(round(cx)), int(round(cy))),
+                    (max(1, int(0.47 * g.box[2])), max(1, int(0.47 * g.box[3]))), 0, 0, 360, 0, -1)
+    return mask
+
+
+def paint_floor(img: np.ndarray, mask: np.ndarray, bgr: Sequence[float], texture: str = "felt",
+                rng: np.random.Generator | None = None) -> np.ndarray:
+    """``img`` with the ``mask`` pixels painted ``bgr`` (as the white would look in the
+    photo's light), each pixel darkened as much as it was darker than the floor's white
+    (shadows, the light's gradient), with a ``texture`` (:data:`FLOORS`) and soft edges.
+
+    >>> img = np.full((40, 40, 3), 200, np.uint8); img[:, :8] = 100  # a shadow on the left
+    >>> out = paint_floor(img, np.ones((40, 40), np.uint8), (40, 70, 30), "plain")
+    >>> out[20, 30].tolist(), out[20, 5].tolist()
+    ([40, 70, 30], [20, 35, 15])
+    """
+    import cv2
+
+    if not mask.any():
+        return img
+    rng = rng or np.random.default_rng(0)
+    v = img.max(axis=2).astype(np.float32)
+    ref = float(np.median(v[mask > 0]))
+    shade = np.clip(v / max(ref, 1.0), 0.2, 1.2)[..., None]
+    h, w = mask.shape
+    if texture == "felt":
+        grain = 1 + 0.05 * cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.8) * 2.5
+    elif texture == "wood":
+        rows = cv2.GaussianBlur(rng.standard_normal((h, 1)).astype(np.float32), (0, 0), 2.0)
+        grain = 1 + 0.12 * rows / max(float(np.abs(rows).max()), 1e-6) + 0.02 * rng.standard_normal((h, w)).astype(np.float32)
+    else:
+        grain = np.ones((h, w), np.float32)
+    floor = np.asarray(bgr, np.float32)[None, None] * shade * grain[..., None]
+    soft = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.0)[..., None]
+    out = img.astype(np.float32) * (1 - soft) + floor * soft
+    return np.asarray(np.clip(out + 0.5, 0, 255), np.uint8)
+
+
+def random_floor(rng: np.random.Generator) -> tuple[tuple[float, float, float], str]:
+    """A random floor for training: any hue, dark to mid-grey mostly (felt, a table),
+    sometimes a pale one; felt, wood or plain."""
+    import cv2
+
+    value = float(rng.choice([rng.uniform(20, 110), rng.uniform(110, 200)], p=[0.8, 0.2]))
+    sat = float(rng.uniform(0, 200))
+    hue = float(rng.uniform(0, 180))
+    px = np.array([[[hue, sat, value]]], np.float32).astype(np.uint8)
+    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0].tolist()
+    texture = str(rng.choice(["felt", "wood", "plain"], p=[0.5, 0.25, 0.25]))
+    return (float(b), float(g), float(r)), texture
