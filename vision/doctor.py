@@ -141,12 +141,15 @@ def check_enrollment(data_dir: Path) -> dict[str, Any]:
          "refaites {} dans /calibrate (étape 3) : sur une photo sans calibration, vos vues trancheront alors les "
          "dés dont les réseaux doutent"),
         # a plain photo reads them by the shipped candy colours
-        (gems, "gemmes apprises avant que leur couleur sur photo soit gardée",
-         "gems enrolled before their colour on a plain photo was kept",
-         "enroll the gems {} again in /calibrate (step 3): a photo with no calibration then reads them by their "
-         "own colours",
-         "refaites les gemmes {} dans /calibrate (étape 3) : une photo sans calibration les lira alors par leurs "
-         "propres couleurs"),
+        # (enrolled before 7 December 2026, or on photos with nothing white in view)
+        (gems, "gemmes sans couleur mesurée pour une photo sans calibration (apprises avant le 7 décembre 2026, "
+               "ou sans rien de blanc en vue)",
+         "gems with no colour measured for a photo with no calibration (enrolled before 7 December 2026, or with "
+         "nothing white in view)",
+         "enroll the gems {} again in /calibrate (step 3) with something white in view (a white card beside them): "
+         "a photo with no calibration then reads them by their own colours",
+         "refaites les gemmes {} dans /calibrate (étape 3) avec quelque chose de blanc en vue (une carte blanche à "
+         "côté) : une photo sans calibration les lira alors par leurs propres couleurs"),
     ]
     for which, what_fr, what_en, fix, fix_fr in older:
         if which:

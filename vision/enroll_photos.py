@@ -271,17 +271,20 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
     return alike
 
 
-def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarray:
+def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarray | None:
     """The gem's colour as the plain-photo gem reader measures it
     (:func:`vision.gem_colour.plain_colours` of a candidate over the object, in the input
     photo): what the players' own gems are read by on a plain photo
-    (:meth:`vision.enroll.Enrollment.players_gem_colours`)."""
+    (:meth:`vision.enroll.Enrollment.players_gem_colours`). None when the photo's white
+    does not hold (:func:`vision.gem_colour.white_holds`: the gem is brighter than the
+    "white" found, a dark felt with nothing white in view): no colour can be measured
+    there, and the view serves the calibrated tray only."""
     from .detect import Candidate
-    from .gem_colour import plain_colours
+    from .gem_colour import lab_of, plain_relative, white_holds
 
     x, y, w, h = view.box_in_input(blob)
-    return np.asarray(plain_colours(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])[0],
-                      np.float32)
+    rel = plain_relative(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])
+    return np.asarray(lab_of(rel)[0], np.float32) if white_holds(rel) else None
 
 
 def folder_items(root: Path) -> list[tuple[str, str, Path]]:

@@ -152,8 +152,9 @@ def test_the_enrollment_check_names_gems_enrolled_before_their_plain_photo_colou
     store.save(path)
     r = check_enrollment(tmp_path)
     names = "automne, ete, hiver, printemps, rupture"
-    assert r["status"] == "warn" and f"gems enrolled before their colour on a plain photo was kept: {names}" in r["en"]
-    assert f"gemmes apprises avant que leur couleur sur photo soit gardée : {names}" in r["fr"]
+    assert r["status"] == "warn" and f"or with nothing white in view): {names}" in r["en"]
+    assert r["en"].count("gems with no colour measured for a photo with no calibration") == 1
+    assert f"ou sans rien de blanc en vue) : {names}" in r["fr"] and "white card" in r["fix"]
     assert "enroll the gems" in r["fix"] and "refaites les gemmes" in r["fix_fr"]
     fresh = Enrollment.load(path)
     fresh.gem_plain = np.tile(np.array([[60.0, 20.0, 20.0]], np.float32), (len(fresh), 1))

@@ -391,6 +391,27 @@ def test_a_gem_keeps_its_plain_photo_colour_and_a_colourless_view_is_refused(tmp
     assert np.isnan(loaded.gem_plain[1]).all()
 
 
+def test_a_gem_on_a_dark_floor_with_nothing_white_keeps_no_plain_colour() -> None:
+    """On a dark felt with nothing white in view the "white" found is the felt, darker
+    than the gem (``gem_colour.white_holds``): the view is taken (it serves the
+    calibrated tray) but keeps no plain-photo colour, which would be a wrong one; with a
+    white card beside the gem it keeps its colour."""
+    import cv2
+
+    from vision.enroll_photos import enroll_frame
+
+    felt = np.full((480, 640, 3), (30, 45, 28), np.uint8)
+    cv2.circle(felt, (320, 240), 22, (200, 110, 30), -1)  # a blue gem on a dark green felt
+    store = Enrollment()
+    enroll_frame(store, felt, "gem", "hiver", box=(290, 210, 60, 60))
+    assert len(store) == 1 and np.isnan(store.gem_plain[0]).all() and store.players_gem_colours() == {}
+    carded = felt.copy()
+    carded[:, 480:] = (225, 228, 230)  # a white card at the side
+    enroll_frame(store, carded, "gem", "hiver", box=(290, 210, 60, 60))  # tapped
+    views = store.players_gem_colours()
+    assert views["hiver"].shape == (1, 3) and views["hiver"][0, 2] < -20 and store.gems_without_plain() == ["hiver"]
+
+
 def test_the_learnt_views_of_a_gem_show_its_colour(tmp_path: Path) -> None:
     """The tablet's strip of learnt views shows a gem's colour as the plain-photo reader
     measures it (a blue disc for a blue gem), so a view of the wrong object stands out."""
