@@ -57,6 +57,10 @@ __all__ = ["white_reference", "relative_colours", "white_holds", "lab_of", "gem_
 GEM_MODEL = MODELS_DIR / "gems.json"
 
 
+#: The least share of the frame the white region takes (:func:`white_reference`).
+WHITE_AREA = 0.005
+
+
 def white_reference(frame: np.ndarray) -> tuple[np.ndarray, str]:
     """(BGR float32 of the white reference, where it came from: ``"tray"`` | ``"frame"``)."""
     import cv2
@@ -72,7 +76,7 @@ def white_reference(frame: np.ndarray) -> tuple[np.ndarray, str]:
     n, lab, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=4)
     if n > 1:
         k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if stats[k, cv2.CC_STAT_AREA] >= 0.02 * white.size:
+        if stats[k, cv2.CC_STAT_AREA] >= WHITE_AREA * white.size:
             region = cv2.erode((lab == k).astype(np.uint8), np.ones((3, 3), np.uint8))
             if np.count_nonzero(region) < 16:
                 region = (lab == k).astype(np.uint8)

@@ -203,15 +203,17 @@ def turn_hue(degrees: float) -> Transform:
     return turned
 
 
-def on_floor(name: str) -> Transform:
+def on_floor(name: str, card: bool = False) -> Transform:
     """The photo with the tray's white floor painted as ``name`` of
-    :data:`vision.gem_floors.FLOORS` (dark felt, wood, a grey card), its light kept."""
-    from .gem_floors import FLOORS, paint_floor, tray_floor
+    :data:`vision.gem_floors.FLOORS` (dark felt, wood, a grey card), its light kept;
+    with ``card``, a white card left in the tray's corner (:func:`vision.gem_floors.white_card`)."""
+    from .gem_floors import FLOORS, paint_floor, tray_floor, white_card
 
     colour, texture = FLOORS[name]
 
     def painted(img: np.ndarray, labels: list[GemLabel]) -> tuple[np.ndarray, list[GemLabel]]:
-        return paint_floor(img, tray_floor(img, labels), colour, texture), labels
+        mask = tray_floor(img, labels)
+        return paint_floor(img, white_card(mask) if card else mask, colour, texture), labels
 
     return painted
 
@@ -298,8 +300,10 @@ TRANSFORMS: dict[str, Transform] = {
 
 
 #: name -> transform: the tray's floor painted as another (``bench_gems.py --floors``)
-FLOOR_TRANSFORMS: dict[str, Transform] = {f"floor: {name}": on_floor(name) for name in (
-    "dark green felt", "black felt", "dark blue felt", "red felt", "wood", "grey card")}
+FLOOR_TRANSFORMS: dict[str, Transform] = {
+    **{f"floor: {name}": on_floor(name) for name in (
+        "dark green felt", "black felt", "dark blue felt", "red felt", "wood", "grey card")},
+    **{f"floor: {name} + card": on_floor(name, card=True) for name in ("dark green felt", "dark blue felt", "wood")}}
 
 
 def score_read(objects: Sequence[ObjectRead], labels: Sequence[GemLabel]) -> GemTally:

@@ -20,7 +20,7 @@ import numpy as np
 
 from .gem_data import GemLabel
 
-__all__ = ["FLOORS", "tray_floor", "paint_floor", "random_floor"]
+__all__ = ["FLOORS", "tray_floor", "paint_floor", "random_floor", "white_card"]
 
 #: name -> (BGR of the floor in the white's light, texture): the benchmark's floors.
 #: ``"felt"``: fine grain; ``"wood"``: grain along the rows; ``"plain"``: none.
@@ -65,6 +65,26 @@ def tray_floor(img: np.ndarray, labels: Sequence[GemLabel]) -> np.ndarray:
         cv2.ellipse(mask, (int(round(cx)), int(round(cy))),
                     (max(1, int(0.47 * g.box[2])), max(1, int(0.47 * g.box[3]))), 0, 0, 360, 0, -1)
     return mask
+
+
+def white_card(mask: np.ndarray, share: float = 0.3) -> np.ndarray:
+    """``mask`` (:func:`tray_floor`) less a card at its top-left corner, ``share`` of its
+    bounding box's width and height: that part of the tray stays white (a white card
+    laid in the tray, what ``docs/vision.md`` asks for when the floor is not white).
+
+    >>> m = np.zeros((100, 100), np.uint8); m[10:90, 10:90] = 1
+    >>> c = white_card(m, 0.25)
+    >>> int(c[15, 15]), int(c[15, 40]), int(m.sum() - c.sum())
+    (0, 1, 400)
+    """
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return mask
+    x0, y0 = int(xs.min()), int(ys.min())
+    w, h = int(xs.max()) - x0 + 1, int(ys.max()) - y0 + 1
+    out = mask.copy()
+    out[y0:y0 + round(share * h), x0:x0 + round(share * w)] = 0
+    return out
 
 
 def paint_floor(img: np.ndarray, mask: np.ndarray, bgr: Sequence[float], texture: str = "felt",
