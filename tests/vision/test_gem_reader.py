@@ -310,12 +310,13 @@ def test_detector_survives_odd_frames(reader_parts) -> None:
 def test_training_smoke_exports_a_detector_cv2_reads(candies: Path, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-m", "vision.train.train_gems", str(candies), "--out", str(tmp_path),
-                    "--smoke"], check=True, env=env, cwd=ROOT, capture_output=True)
+                    "--smoke", "--floors", "1"], check=True, env=env, cwd=ROOT, capture_output=True)
     from vision.gem_detect import GemDetector
 
     det = GemDetector(model=tmp_path / "gem_detector.onnx")
     assert isinstance(det.detect(np.zeros((1080, 1920, 3), np.uint8)), list)
-    assert json.loads((tmp_path / "gem_detector.json").read_text())["det_size"] == 640
+    meta = json.loads((tmp_path / "gem_detector.json").read_text())
+    assert meta["det_size"] == 640 and "floor painted" in meta["floors"]
 
 
 def test_colour_reader_survives_odd_frames_and_candidates() -> None:
