@@ -51,13 +51,15 @@ from .nets import MODELS_DIR, ModelError
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 __all__ = ["white_reference", "relative_colours", "white_holds", "lab_of", "gem_colours", "plain_colours",
-           "plain_relative", "GemColours",
-           "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE"]
+           "plain_relative", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE",
+           "WHITE_AREA"]
 
 GEM_MODEL = MODELS_DIR / "gems.json"
 
 
-#: The least share of the frame the white region takes (:func:`white_reference`).
+#: The least share of the frame the white region takes (:func:`white_reference`): a
+#: white card laid in a dark tray (1.4 % of the candy photos' frame in
+#: ``bench_gems.py --floors``) must count; it was 2 %, and the card's gems read nothing.
 WHITE_AREA = 0.005
 
 
@@ -371,7 +373,7 @@ class GemClassifier:
         return self._theirs[1]
 
     def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
-        return plain_colours(frame, candidates, self.white)
+        return self.measure(frame, candidates)[0]
 
     def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
         """The candidates' white-balanced Lab (:meth:`lab`) and whether the white holds
