@@ -16,6 +16,10 @@ and plain white d6 trays are rendered by :mod:`vision.synth` and seen the same w
 * ``JPEG 30``: the photo as taken, re-encoded at quality 30;
 * ``webcam 640x480``: the webcam's effects with the photo's dice at 25-35 px in a
   640 x 480 frame (an older webcam);
+* ``dark green felt``, ``black felt``, ``wood``: the photo's light grey tray floor
+  painted as that floor (:mod:`vision.floors`: every pixel but the dice's bodies, the
+  light and the dice's shadows kept as shade), the companion's tray build being a dark
+  felt;
 * ``white d6 small`` / ``white d6 webcam``: rendered trays of plain white d6 (dark felt,
   a wooden table around, no markers: a plain photo), tilted 15-30°, whose dice are
   25-35 px (their boxes, as the photos' labels are drawn) in a 1280 x 720 frame, without and with the webcam's degradations; the same
@@ -78,10 +82,26 @@ def webcam_vga(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -
     return webcam(img, labels, rng, size=(640, 480))
 
 
+def on_floor(name: str) -> Make:
+    """The photo's light grey tray floor painted as ``name`` of :data:`vision.floors.FLOORS`
+    (:func:`vision.floors.dice_floor`: all but the dice's bodies; their shadows kept as
+    shade)."""
+    from vision.floors import FLOORS, dice_floor, paint_floor
+
+    colour, texture = FLOORS[name]
+
+    def painted(img: np.ndarray, labels: list[Label], rng: np.random.Generator) -> Frame:
+        return paint_floor(img, dice_floor(img, [lab.box for lab in labels]), colour, texture, rng), labels
+
+    return painted
+
+
 # (new conditions go last: each condition's random draws are seeded by its place)
 PHOTO_CONDITIONS: list[tuple[str, Make | None]] = [
     ("as taken (baseline)", None), ("oblique 15-30°", oblique), ("small 25-35 px", small),
     ("webcam (all)", webcam), ("JPEG 30", jpeg30), ("webcam 640x480", webcam_vga),
+    ("dark green felt", on_floor("dark green felt")), ("black felt", on_floor("black felt")),
+    ("wood", on_floor("wood")),
 ]
 
 

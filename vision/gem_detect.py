@@ -80,7 +80,7 @@ APART = 0.6
 LEARNT_WHITE = 195.0
 MAX_GAIN = 2.5
 #: A "white" darker than this is a dark floor (felt, a table), not a dim white tray: no
-#: gain. On the calib photos with their tray painted (``vision.gem_floors``) the
+#: gain. On the calib photos with their tray painted (``vision.floors``) the
 #: "white" found on felt or wood is 43-88 (the floor itself, nothing white in view;
 #: on some held-aside photos a paler patch, up to 122, which is still brought up);
 #: 40 % darker, their white tray is 114-144. Brought up 2.5 times, the floors' grain

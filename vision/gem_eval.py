@@ -205,9 +205,9 @@ def turn_hue(degrees: float) -> Transform:
 
 def on_floor(name: str, card: bool = False) -> Transform:
     """The photo with the tray's white floor painted as ``name`` of
-    :data:`vision.gem_floors.FLOORS` (dark felt, wood, a grey card), its light kept;
-    with ``card``, a white card left in the tray's corner (:func:`vision.gem_floors.white_card`)."""
-    from .gem_floors import FLOORS, paint_floor, tray_floor, white_card
+    :data:`vision.floors.FLOORS` (dark felt, wood, a grey card), its light kept;
+    with ``card``, a white card left in the tray's corner (:func:`vision.floors.white_card`)."""
+    from .floors import FLOORS, paint_floor, tray_floor, white_card
 
     colour, texture = FLOORS[name]
 

@@ -435,9 +435,9 @@ def test_a_candidate_far_larger_than_the_other_gems_is_at_most_pending() -> None
 
 
 def test_the_floor_painting_keeps_the_candies_and_covers_the_tray(held_aside) -> None:
-    """``vision.gem_floors``: the tray's white floor is found and painted; the candies'
+    """``vision.floors``: the tray's white floor is found and painted; the candies'
     centres are never painted."""
-    from vision.gem_floors import FLOORS, paint_floor, tray_floor
+    from vision.floors import FLOORS, paint_floor, tray_floor
 
     for frame, labels in held_aside[:2]:
         mask = tray_floor(frame, labels)

@@ -249,11 +249,16 @@ def fit_centre_net(next_batch: Callable[[np.random.Generator], tuple[np.ndarray,
 
 def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed: int, batch: int = 12, log: Any = print,
                    empty: Sequence[tuple[np.ndarray, float]] = (), empty_share: float = 0.0,
-                   init: Path | None = None, lr: float = 4e-3) -> Any:
+                   init: Path | None = None, lr: float = 4e-3, floors: float = 0.0) -> Any:
     """The die-centre detector (from scratch, or fine-tuned from the exported ``init``).
     ``empty``: photos with no die (and the scale to show each at, see
     :func:`candy_scenes`), a share ``empty_share`` of the patches: whatever is in them is
-    no die."""
+    no die. ``floors``: the share of the photos' patches whose light floor is painted as
+    a random other floor (:func:`vision.floors.dice_floor`, :func:`vision.floors.random_floor`)."""
+    from vision.floors import dice_floor, paint_floor, random_floor
+
+    masks = [dice_floor(img, [lab.box for lab in labels]) for img, labels in data] if floors > 0 else []
+
     def next_batch(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         xs, ts = [], []
         for _ in range(batch):
@@ -261,7 +266,11 @@ def train_detector(data: list[tuple[np.ndarray, list[Label]]], steps: int, seed:
                 img, base = empty[int(rng.integers(len(empty)))]
                 x, t = det_sample(img, [], rng, base=base)
             else:
-                img, labels = data[int(rng.integers(len(data)))]
+                k = int(rng.integers(len(data)))
+                img, labels = data[k]
+                if masks and rng.random() < floors:
+                    colour, texture = random_floor(rng)
+                    img = paint_floor(img, masks[k], colour, texture, rng)
                 x, t = det_sample(img, labels, rng)
             xs.append(x)
             ts.append(t)
@@ -725,6 +734,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--renders", type=int, default=0, metavar="N",
                     help="learn also from N rendered trays of plain white d6 (train_d6.render_set; default 0)")
     ap.add_argument("--only-det", action="store_true", help="train (or fine-tune) the detector only")
+    ap.add_argument("--floors", type=float, default=0.0,
+                    help="share of the detector's photo patches whose light floor is painted as another floor "
+                         "(vision.floors; default 0)")
     ap.add_argument("--lr-det", type=float, default=None,
                     help="peak learning rate of the detector (default 4e-3; 1e-3 with --finetune)")
     ap.add_argument("--lr", type=float, default=None,
@@ -850,7 +862,7 @@ def _detector(args: argparse.Namespace, data: list[tuple[np.ndarray, list[Label]
     init = None if args.finetune is None else args.finetune / "d6_detector.onnx"
     det = train_detector(data, steps, args.seed, batch=2 if args.smoke else 12, empty=empty,
                          empty_share=args.candy_share if empty else 0.0, init=init,
-                         lr=args.lr_det or (1e-3 if init is not None else 4e-3))
+                         lr=args.lr_det or (1e-3 if init is not None else 4e-3), floors=args.floors)
     export(det, (1, 3, DET_SIZE, DET_SIZE), det_path)
     return det_path
 

@@ -23,8 +23,8 @@ gems with one reader. ``--steps`` sets the length (default 1800); ``--smoke`` ru
 steps on two photos (tests).
 
 ``--floors P`` paints the tray's white floor of that share of the candy patches as
-another floor (:func:`vision.gem_floors.random_floor`: any hue, dark mostly, felt, wood
-or plain, the photo's shadows kept; :mod:`vision.gem_floors`): the candy photos all show
+another floor (:func:`vision.floors.random_floor`: any hue, dark mostly, felt, wood
+or plain, the photo's shadows kept; :mod:`vision.floors`): the candy photos all show
 a white tray, the companion's tray build a dark felt. ``--init`` fine-tunes an exported
 ``gem_detector.onnx`` instead of starting afresh (``--lr`` its peak learning rate).
 """
@@ -116,8 +116,8 @@ def train(data: list[Any], steps: int, seed: int, batch: int = 12, log: Any = pr
           negatives: list[Any] | None = None, neg_frac: float = 0.25, floors: float = 0.0,
           init: Path | None = None, lr: float = 4e-3) -> Any:
     """The fitted network. ``floors``: the share of candy patches whose tray floor is
-    painted as a random other floor (:mod:`vision.gem_floors`)."""
-    from vision.gem_floors import paint_floor, random_floor, tray_floor
+    painted as a random other floor (:mod:`vision.floors`)."""
+    from vision.floors import paint_floor, random_floor, tray_floor
 
     masks = [tray_floor(img, labels) for img, labels in data] if floors > 0 else []
 
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"det_size": DET_SIZE, "stride": STRIDE, "seed": args.seed, "steps": steps,
             "trained_on": f"colour-candies fit split ({len(data)} photos)"}
     if args.floors:
-        meta["floors"] = f"{args.floors:g} of the candy patches with the tray floor painted (vision.gem_floors)"
+        meta["floors"] = f"{args.floors:g} of the candy patches with the tray floor painted (vision.floors)"
     if args.init is not None:
         meta["fine_tuned_from"] = str(args.init.name)
         meta["lr"] = args.lr

@@ -1,13 +1,17 @@
-"""The candy photos' white tray floor painted as another floor: felt, wood, a dark table.
+"""The shared photos' light tray floor painted as another floor: felt, wood, a dark table.
 
-The candy photos (``shared/data/colour-candies``) all show a white tray; ESPRI's gems
-are rolled on whatever the players have, and the companion's own tray build asks for
-dark matte felt (``hardware.md``). :func:`tray_floor` finds the tray's floor in a photo
-(the largest bright colourless region, its convex hull, less the labelled candies);
-:func:`paint_floor` paints it with another floor, keeping the photo's light (each
-pixel's brightness against the white's: the candies' shadows and the light's gradient
-stay). Used by the benchmark (:data:`FLOORS`, ``bench_gems.py --floors``) and, with
-random floors, by the gem detector's training (``train_gems --floors``).
+The candy photos (``shared/data/colour-candies``) all show a white tray and the dice
+photos (``shared/data/tray-dice-photos``) a light grey one; ESPRI's gems and the games'
+dice are rolled on whatever the players have, and the companion's own tray build asks
+for dark matte felt (``hardware.md``). :func:`tray_floor` finds the white tray's floor
+in a candy photo (the largest bright colourless region, its convex hull, less the
+labelled candies); :func:`dice_floor` the floor around the dice of a dice photo (every
+colourless pixel as bright as the floor or darker, the shadows included, less each
+labelled die's body); :func:`paint_floor` paints it with another floor, keeping the
+photo's light (each pixel's brightness against the floor's: the shadows and the light's
+gradient stay). Used by the benchmarks (:data:`FLOORS`: ``bench_gems.py --floors``,
+``bench_other_cameras.py --only felt``) and, with random floors, by the gem detector's
+training (``train_gems --floors``).
 
 Pure functions of arrays (OpenCV for colour conversion and masks).
 """
@@ -20,7 +24,7 @@ import numpy as np
 
 from .gem_data import GemLabel
 
-__all__ = ["FLOORS", "tray_floor", "paint_floor", "random_floor", "white_card"]
+__all__ = ["FLOORS", "tray_floor", "dice_floor", "paint_floor", "random_floor", "white_card"]
 
 #: name -> (BGR of the floor in the white's light, texture): the benchmark's floors.
 #: ``"felt"``: fine grain; ``"wood"``: grain along the rows; ``"plain"``: none.
@@ -64,6 +68,45 @@ def tray_floor(img: np.ndarray, labels: Sequence[GemLabel]) -> np.ndarray:
         cx, cy = g.centre
         cv2.ellipse(mask, (int(round(cx)), int(round(cy))),
                     (max(1, int(0.47 * g.box[2])), max(1, int(0.47 * g.box[3]))), 0, 0, 360, 0, -1)
+    return mask
+
+
+def dice_floor(img: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
+    """uint8 mask (1: floor) of a dice photo whose floor is light and colourless, the
+    dice's labelled ``boxes`` (x, y, w, h) given: every pixel but each die's body. A die's
+    body, within an ellipse of 0.62 box sides around its box's centre: the pixels with a
+    colour (saturation 70 or more), brighter than the floor (a white die) or under 45 %
+    of its brightness (a black die), closed, its largest part filled, and at least the
+    middle half of the box; the rest of the box (the die's shadow: grey, dimmer than the
+    floor) is floor.
+
+    >>> img = np.full((80, 80, 3), 180, np.uint8); img[30:50, 30:50] = (40, 40, 200)  # a red die
+    >>> img[50:56, 30:52] = 120  # its shadow
+    >>> m = dice_floor(img, [(28.0, 28.0, 24.0, 24.0)])
+    >>> int(m[40, 40]), int(m[53, 40]), int(m[5, 5])
+    (0, 1, 1)
+    """
+    import cv2
+
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+    v = hsv[..., 2].astype(np.float32)
+    grey = hsv[..., 1] < 60
+    fv = float(np.median(v[grey])) if grey.any() else float(np.median(v))
+    body = (hsv[..., 1] >= 70) | (v > fv + 12) | (v < 0.45 * fv)
+    mask = np.ones(img.shape[:2], np.uint8)
+    for x, y, w, h in boxes:
+        centre = (int(round(x + w / 2)), int(round(y + h / 2)))
+        near = np.zeros(img.shape[:2], np.uint8)
+        cv2.ellipse(near, centre, (max(1, int(0.62 * w)), max(1, int(0.62 * h))), 0, 0, 360, 1, -1)
+        die = cv2.morphologyEx((body & (near > 0)).astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, parts, stats, _ = cv2.connectedComponentsWithStats(die)
+        core = np.zeros_like(die)
+        if n > 1:
+            core = (parts == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))).astype(np.uint8)
+            contours, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            cv2.drawContours(core, contours, -1, 1, -1)
+        cv2.ellipse(core, centre, (max(1, int(0.25 * w)), max(1, int(0.25 * h))), 0, 0, 360, 1, -1)
+        mask[core > 0] = 0
     return mask
 
 
