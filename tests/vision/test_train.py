@@ -277,12 +277,14 @@ def test_train_only_the_detector_fine_tuned_with_candy_trays(tmp_path: Path) -> 
 
     candies = shared_data("colour-candies") / "colour-candies"
     res = subprocess.run([sys.executable, "-m", "vision.train.train_d6", str(PHOTOS), "--out", str(tmp_path), "--smoke",
-                          "--only-det", "--finetune", str(ROOT / "vision" / "models"), "--candies", str(candies)],
+                          "--only-det", "--finetune", str(ROOT / "vision" / "models"), "--candies", str(candies),
+                          "--floors", "1"],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
     assert (tmp_path / "d6_detector.onnx").exists() and not (tmp_path / "d6_classifier.onnx").exists()
     meta = json.loads((tmp_path / "d6.json").read_text())
     assert meta["classifiers"] == [] and meta["trained"]["candies"]["folder"] == "colour-candies"
+    assert meta["trained"]["floors"] == 1.0  # every photo patch on a painted floor (vision.floors)
 
 
 def test_render_set_gives_labelled_white_d6_trays_the_same_for_the_same_seed() -> None:

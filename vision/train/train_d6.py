@@ -842,7 +842,7 @@ def _write_meta(args: argparse.Namespace, names: list[str], photos: int, steps_d
                     "candies": None if args.candies is None else {"folder": args.candies.name, "crops": args.candy_crops,
                                                                   "share": args.candy_share},
                     "finetune": None if args.finetune is None else str(args.finetune), "lr": args.lr,
-                    "lr_det": args.lr_det, "renders": args.renders,
+                    "lr_det": args.lr_det, "renders": args.renders, "floors": args.floors,
                     "label_fixes": not args.labels_as_given, "seconds": round(seconds)},
     })
     meta.setdefault("thresholds", {"det": 0.3, "not_a_die": 0.5, "confidence": 0.9, "margin": 0.5})
