@@ -63,7 +63,7 @@ def tray_floor(img: np.ndarray, labels: Sequence[GemLabel]) -> np.ndarray:
     pts = cv2.findNonZero((lab == k).astype(np.uint8))
     cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1)
     grow = max(3, round(min(img.shape[:2]) / 120)) | 1
-    mask = cv2.erode(mask, np.ones((grow, grow), np.uint8))
+    mask = np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
     for g in labels:
         cx, cy = g.centre
         cv2.ellipse(mask, (int(round(cx)), int(round(cy))),
