@@ -14,8 +14,8 @@ A plug-in classifier of :class:`vision.reader.Reader`:
    the same under warmer or dimmer light. **A white darker than the gems is no white**
    (:func:`white_holds`): a coloured object reflects no more than white in any
    channel, so when the frame's gems are brighter than the "white" found (a grey or
-   dark floor, no white in view) their colours cannot be measured and every gem of the
-   frame is at most pending.
+   dark floor, no white in view) their colours cannot be measured: every object the gem
+   detector found is pending, colour unknown.
 3. **Enrolled colours** (:class:`GemColours`): each colour's mean and covariance learnt
    from labelled examples (:meth:`GemColours.fit`), regularised by ``floor`` (Lab units)
    so that a few very alike samples do not make it absurdly tight; its ``accept`` radius
@@ -407,8 +407,13 @@ class GemClassifier:
               size: tuple[int, int] | None = None, white_ok: bool = True) -> list[ObjectRead | None]:
         """The reads of candidates whose white-balanced Lab is already measured; with the
         frame's ``size`` (width, height), those its edge cuts are at most pending; so is
-        one far larger than the others (:data:`LARGER_THAN_GEMS`), and every one when the
-        frame's white does not hold (``white_ok`` False, :func:`white_holds`)."""
+        one far larger than the others (:data:`LARGER_THAN_GEMS`). When the frame's white
+        does not hold (``white_ok`` False, :func:`white_holds`) no colour is known: every
+        candidate is pending with no value and no suggestion (the players say which gem
+        it is, or "not a gem"), since "far from every colour" means nothing either."""
+        if not white_ok:
+            return [ObjectRead(kind=self.kind, value=None, box=c.box, confidence=0.0, status=STATUS_PENDING)
+                    for c in candidates]
         out: list[ObjectRead | None] = []
         for c, d, large in zip(candidates, self.colours_now().decide(lab), self._too_large(candidates)):
             if d.status is None:
@@ -416,7 +421,7 @@ class GemClassifier:
                 continue
             x, y, w, h = c.box
             cut = size is not None and (x < 0 or y < 0 or x + w > size[0] or y + h > size[1])
-            read = d.status == STATUS_READ and not cut and not large and white_ok
+            read = d.status == STATUS_READ and not cut and not large
             out.append(ObjectRead(kind=self.kind, value=d.colour, box=c.box, confidence=d.confidence,
                                   status=STATUS_READ if read else STATUS_PENDING, candidates=() if read else d.scores))
         return out
