@@ -1,6 +1,11 @@
 """ESPRI through the camera: a read of the drawn gems becomes ``espri.draw {"gems"}``
 (step ``draw``) or ``espri.setup_draw {"gems", "character"}`` (step ``setup_draw``).
 The number of gems read must be the number the step draws.
+
+A gem pending with no colour at all (``value`` None) is one the reader could not
+measure: on a plain photo with nothing white in view (a dark felt), every gem comes so
+(``vision.gem_colour.white_holds``). The message then says so first, and what to do: a
+white card in the tray.
 """
 
 from __future__ import annotations
@@ -8,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ..camera import DemoObj, Match, Obj, count_msg, finish, idle, pool
+from ..camera import DemoObj, Match, Obj, _text, count_msg, finish, idle, pool
 
 __all__ = ["CAMERA", "EspriCamera"]
 
@@ -30,11 +35,11 @@ class EspriCamera:
         if len(used) != want:
             m.status = "pending"
             m.message = count_msg(want, len(used), ("gemme(s)", "gem(s)"))
-            return m
+            return _unmeasured(m, [objects[i] for i in used])
         m.data = {"gems": [objects[i]["value"] for i in used]}
         if step == "setup_draw":
             m.data["character"] = expects.get("character")
-        return finish(m, objects)
+        return _unmeasured(finish(m, objects), [objects[i] for i in used])
 
     def ready_data(self, m: Match, objects: Sequence[Obj]) -> dict[str, Any]:
         out: dict[str, Any] = {"gems": [objects[i]["value"] for i in m.used]}
@@ -62,3 +67,17 @@ class EspriCamera:
 
 
 CAMERA = EspriCamera()
+
+
+def _unmeasured(m: Match, gems: Sequence[Obj]) -> Match:
+    """``m`` with its message led by "colours unreadable" when a gem came with no colour
+    at all (pending, ``value`` None: nothing white in view to measure it against)."""
+    if not any(o.get("status") == "pending" and o.get("value") is None for o in gems):
+        return m
+    lead = _text("Couleurs illisibles : rien de blanc en vue. Posez une carte blanche dans le plateau, "
+                 "ou touchez chaque gemme pour choisir sa couleur.",
+                 "Colours unreadable: nothing white in view. Lay a white card in the tray, or tap each gem "
+                 "to pick its colour.")
+    old = m.message or {}
+    m.message = {k: lead[k] + (" " + old[k] if old.get(k) else "") for k in lead}
+    return m

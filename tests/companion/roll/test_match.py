@@ -53,6 +53,20 @@ def test_espri_gem_count_and_idle_steps() -> None:
     assert match_read(None, None, []).status == "idle"
 
 
+def test_espri_gems_with_no_colour_say_nothing_white_was_in_view() -> None:
+    """A gem pending with no value at all: the reader had no white to measure colours
+    against (a plain photo of a dark felt). The message leads with that and the fix."""
+    state = {"expects": {"step": "draw", "gems": 2}}
+    blind = [die("gem", None, status="pending", conf=0.0), die("gem", None, 50, status="pending", conf=0.0)]
+    m = match_read("espri", state, blind)
+    assert m.status == "pending" and m.message["en"].startswith("Colours unreadable: nothing white in view.")
+    assert "carte blanche" in m.message["fr"] and "Touchez" not in m.message["fr"].split(".")[0]
+    m = match_read("espri", state, blind[:1])  # one gem for two: the count is said as well
+    assert m.message["en"].startswith("Colours unreadable") and "2 gem(s) expected, 1 read" in m.message["en"]
+    m = match_read("espri", state, [die("gem", "hiver", status="pending", conf=0.6), die("gem", "ete", 50)])
+    assert m.status == "pending" and "unreadable" not in (m.message or {}).get("en", "")  # a colour, just unsure
+
+
 def test_corrections_of_applied_reads() -> None:
     # the read's own event again, as the dice now stand, naming the event it corrects
     rec = {"type": "wuxia.roll", "objects": [die("d10", 4), die("d10", 6, 50)], "used": [0, 1],
