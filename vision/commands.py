@@ -77,10 +77,23 @@ def annotate(frame: Any, read: Any) -> Any:
 
 
 def _label(o: Any) -> str:
-    """``4`` for a read d6, ``d10:7``, ``gem:hiver``; a ``?`` after an unsure best guess."""
+    """``4`` for a read d6, ``d10:7``, ``gem:hiver``; a ``?`` after an unsure best guess,
+    ``gem:?`` with no guess at all.
+
+    >>> from vision.result import ObjectRead
+    >>> [_label(ObjectRead("gem", v, (0, 0, 9, 9), 0.0, s)) for v, s in (("ete", "read"), ("ete", "pending"), (None, "pending"))]
+    ['gem:ete', 'gem:ete?', 'gem:?']
+    """
     guess = o.value if o.status == "read" else (o.candidates[0][0] if o.candidates else o.value)
+    if guess is None:
+        return f"{o.kind}:?"
     text = f"{guess}" if o.kind == "d6" else f"{o.kind}:{guess}"
     return text if o.status == "read" else text + "?"
+
+
+#: Said under a read whose gems came with no colour at all (``vision.gem_colour.white_holds``).
+NO_WHITE = ("  gems with no colour (?): nothing white in view to measure colours against; lay a white card "
+            "in the tray / rien de blanc en vue : posez une carte blanche dans le plateau")
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
@@ -119,6 +132,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
             dice = " ".join(_label(o) for o in read.objects)
             what = f"error: {read.error}" if read.error else (f"{len(read.objects)} objects: {dice}" if dice else "nothing found")
             print(f"{path}: {what} ({read.ms:.0f} ms)", flush=True)
+            if any(o.kind == "gem" and o.value is None for o in read.objects):
+                print(NO_WHITE, flush=True)
         if args.annotate and not read.error:
             out = args.annotate / (path.stem + ".jpg")
             cv2.imwrite(str(out), annotate(decode(path), read))

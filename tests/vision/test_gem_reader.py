@@ -496,3 +496,26 @@ def test_a_white_darker_than_the_gems_holds_no_read() -> None:
     assert [(o.status, o.value, o.candidates) for o in clf.classify(no_card, cands) if o is not None] == \
         [("pending", None, ())] * 3  # every one asked about, colour unknown, nothing suggested
     assert GemDetector.gain(no_card) == 1.0 and GemDetector.gain((frame * 0.5).astype(np.uint8)) > 1.5
+
+
+def test_vision_read_says_why_gems_have_no_colour(candies: Path, tmp_path: Path) -> None:
+    """``companion vision read --look-for gem`` on a dark felt with nothing white: the gems
+    are listed ``gem:?`` and a line says why and what to do; with a white card, colours."""
+    import cv2
+
+    from vision.gem_eval import on_floor
+
+    ph = list_gem_photos(candies, "test")[4]
+    img = cv2.imread(str(ph.path), cv2.IMREAD_COLOR)
+    labels = load_gem_labels(ph, img.shape[1], img.shape[0])
+    cv2.imwrite(str(tmp_path / "felt.jpg"), on_floor("dark green felt")(img, labels)[0])
+    cv2.imwrite(str(tmp_path / "card.jpg"), on_floor("dark green felt", card=True)(img, labels)[0])
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    res = subprocess.run([sys.executable, "-m", "companion", "vision", "read", str(tmp_path / "felt.jpg"),
+                          str(tmp_path / "card.jpg"), "--look-for", "gem"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    felt, card = [line for line in res.stdout.splitlines() if line.startswith(str(tmp_path))]
+    assert felt.count("gem:?") >= 5 and "gem:hiver" not in felt
+    assert "nothing white in view" in res.stdout and "carte blanche" in res.stdout
+    assert "gem:?" not in card and any(f"gem:{g}" in card for g in ("hiver", "printemps", "automne", "ete"))
