@@ -280,11 +280,11 @@ def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarr
     "white" found, a dark felt with nothing white in view): no colour can be measured
     there, and the view serves the calibrated tray only."""
     from .detect import Candidate
-    from .gem_colour import lab_of, plain_relative, white_holds
+    from .gem_colour import ONE_GEM_OVER_WHITE, lab_of, plain_relative, white_holds
 
     x, y, w, h = view.box_in_input(blob)
     rel = plain_relative(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])
-    return np.asarray(lab_of(rel)[0], np.float32) if white_holds(rel) else None
+    return np.asarray(lab_of(rel)[0], np.float32) if white_holds(rel, ONE_GEM_OVER_WHITE) else None
 
 
 def folder_items(root: Path) -> list[tuple[str, str, Path]]:
