@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ..camera import DemoObj, Match, Obj, _text, count_msg, finish, idle, pool
+from ..base import text
+from ..camera import DemoObj, Match, Obj, count_msg, finish, idle, pool
 
 __all__ = ["CAMERA", "EspriCamera"]
 
@@ -74,10 +75,10 @@ def _unmeasured(m: Match, gems: Sequence[Obj]) -> Match:
     at all (pending, ``value`` None: nothing white in view to measure it against)."""
     if not any(o.get("status") == "pending" and o.get("value") is None for o in gems):
         return m
-    lead = _text("Couleurs illisibles : rien de blanc en vue. Posez une carte blanche dans le plateau, "
-                 "ou touchez chaque gemme pour choisir sa couleur.",
-                 "Colours unreadable: nothing white in view. Lay a white card in the tray, or tap each gem "
-                 "to pick its colour.")
+    lead = text("Couleurs illisibles : rien de blanc en vue. Posez une carte blanche dans le plateau, "
+                "ou touchez chaque gemme pour choisir sa couleur.",
+                "Colours unreadable: nothing white in view. Lay a white card in the tray, or tap each gem "
+                "to pick its colour.")
     old = m.message or {}
     m.message = {k: lead[k] + (" " + old[k] if old.get(k) else "") for k in lead}
     return m
