@@ -273,17 +273,17 @@ def enroll_frame(store: Enrollment, image: np.ndarray, kind: str, face: int | st
 
 def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarray | None:
     """The gem's colour as the plain-photo gem reader measures it
-    (:func:`vision.gem_colour.plain_colours` of a candidate over the object, in the input
+    (:func:`vision.gem_colour.gem_colours` of a candidate over the object, in the input
     photo): what the players' own gems are read by on a plain photo
     (:meth:`vision.enroll.Enrollment.players_gem_colours`). None when the photo's white
     does not hold (:func:`vision.gem_colour.white_holds`: the gem is brighter than the
     "white" found, a dark felt with nothing white in view): no colour can be measured
     there, and the view serves the calibrated tray only."""
     from .detect import Candidate
-    from .gem_colour import ONE_GEM_OVER_WHITE, lab_of, plain_relative, white_holds
+    from .gem_colour import ONE_GEM_OVER_WHITE, lab_of, relative_colours, white_holds
 
     x, y, w, h = view.box_in_input(blob)
-    rel = plain_relative(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])
+    rel = relative_colours(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])
     return np.asarray(lab_of(rel)[0], np.float32) if white_holds(rel, ONE_GEM_OVER_WHITE) else None
 
 

@@ -50,9 +50,8 @@ from .detect import Candidate, centre_medians
 from .nets import MODELS_DIR, ModelError
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["white_reference", "relative_colours", "white_holds", "lab_of", "gem_colours", "plain_colours",
-           "plain_relative", "GemColours", "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE",
-           "ONE_GEM_OVER_WHITE", "WHITE_AREA"]
+__all__ = ["white_reference", "relative_colours", "white_holds", "lab_of", "gem_colours", "GemColours",
+           "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE", "ONE_GEM_OVER_WHITE", "WHITE_AREA"]
 
 GEM_MODEL = MODELS_DIR / "gems.json"
 
@@ -106,9 +105,14 @@ GEMS_OVER_WHITE = 1.09
 ONE_GEM_OVER_WHITE = 1.25
 
 
-def relative_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray) -> np.ndarray:
+def relative_colours(frame: np.ndarray, candidates: Sequence[Candidate],
+                     white: np.ndarray | None = None) -> np.ndarray:
     """N x 3 float32: each candidate's centre (median BGR) divided channel by channel by
-    ``white``, clipped to 0..1.5 (outside the frame: 0)."""
+    ``white`` (default: the frame's own, :func:`white_reference`), clipped to 0..1.5
+    (outside the frame: 0): what :func:`gem_colours` converts to Lab and
+    :func:`white_holds` judges."""
+    if white is None:
+        white = white_reference(frame)[0]
     wb = np.maximum(np.asarray(white, np.float32), 1.0)
     meds: np.ndarray = np.nan_to_num(centre_medians(frame, candidates), nan=0.0)  # outside the frame: black
     return np.clip(meds / wb, 0.0, 1.5).astype(np.float32).reshape(-1, 3)
@@ -136,8 +140,11 @@ def lab_of(rel: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.asarray(rel, np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
 
 
-def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray) -> np.ndarray:
-    """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre."""
+def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray | None = None) -> np.ndarray:
+    """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre, against
+    ``white`` or else the frame's own (:func:`white_reference`): what the gem reader
+    reads, enrollment keeps (:attr:`vision.enroll.Enrollment.gem_plain`) and the shipped
+    colours were fitted on."""
     return lab_of(relative_colours(frame, candidates, white))
 
 
@@ -148,23 +155,6 @@ LARGER_THAN_GEMS = 1.55
 #: A players' view of a gem colour farther than this many accept radii from the median
 #: of that colour's views is not that gem (:meth:`GemColours.with_players`).
 OUTLIER = 2.0
-
-
-def plain_colours(frame: np.ndarray, candidates: Sequence[Candidate],
-                  white: np.ndarray | None = None) -> np.ndarray:
-    """N x 3 white-balanced Lab of ``candidates`` as a plain photo measures them
-    (:func:`gem_colours`), against ``white`` or else the frame's own
-    (:func:`white_reference`): what the gem reader reads, enrollment keeps
-    (:attr:`vision.enroll.Enrollment.gem_plain`) and the shipped colours were fitted on."""
-    return lab_of(plain_relative(frame, candidates, white))
-
-
-def plain_relative(frame: np.ndarray, candidates: Sequence[Candidate],
-                   white: np.ndarray | None = None) -> np.ndarray:
-    """:func:`relative_colours` against ``white`` or else the frame's own
-    (:func:`white_reference`): what :func:`plain_colours` converts to Lab and
-    :func:`white_holds` judges."""
-    return relative_colours(frame, candidates, white_reference(frame)[0] if white is None else white)
 
 
 @dataclass(frozen=True)
@@ -383,12 +373,12 @@ class GemClassifier:
         return self._theirs[1]
 
     def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
-        return self.measure(frame, candidates)[0]
+        return gem_colours(frame, candidates, self.white)
 
     def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
         """The candidates' white-balanced Lab (:meth:`lab`) and whether the white holds
         (:func:`white_holds`)."""
-        rel = plain_relative(frame, candidates, self.white)
+        rel = relative_colours(frame, candidates, self.white)
         return lab_of(rel), white_holds(rel)
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],

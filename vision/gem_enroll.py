@@ -5,7 +5,7 @@
     python -m vision.gem_enroll ../shared/data/colour-candies [--split train] [--out vision/models/gems.json]
 
 Each labelled candy of a gem colour (see :data:`vision.gem_data.GEM_OF`; orange is
-none) gives one sample: its white-balanced Lab (:func:`vision.gem_colour.plain_colours` on
+none) gives one sample: its white-balanced Lab (:func:`vision.gem_colour.gem_colours` on
 a candidate at the label's centre and side, the white measured on the same photo). The
 samples of each colour are fitted by :meth:`vision.gem_colour.GemColours.fit`. Only the
 ``train`` photos are used (never the held-aside ``test`` ones).
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .detect import Candidate
-from .gem_colour import GEM_MODEL, GemColours, plain_colours
+from .gem_colour import GEM_MODEL, GemColours, gem_colours
 from .gem_data import GemLabel, GemPhoto, list_gem_photos, load_gem_labels
 
 __all__ = ["label_colours", "samples_from_photos", "enroll"]
@@ -29,7 +29,7 @@ __all__ = ["label_colours", "samples_from_photos", "enroll"]
 
 def label_colours(frame: np.ndarray, labels: Sequence[GemLabel]) -> np.ndarray:
     """N x 3 white-balanced Lab of the labelled objects of one frame."""
-    return plain_colours(frame, [Candidate(*lab.centre, lab.side, 1.0) for lab in labels])
+    return gem_colours(frame, [Candidate(*lab.centre, lab.side, 1.0) for lab in labels])
 
 
 def samples_from_photos(photos: Sequence[GemPhoto]) -> dict[str, list[np.ndarray]]:
