@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["is_empty_like", "blend", "ALPHA", "MAX_CHANGED", "TOLERANCE"]
+__all__ = ["is_empty_like", "blend", "light_floor", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR", "SOLID_MM"]
 
 ALPHA = 0.25  # weight of the new frame: a quarter, so one odd frame moves little
 TOLERANCE = 0.12  # per-pixel relative change (after the global gain) that "stands out"
@@ -61,3 +61,68 @@ def blend(background: np.ndarray, frame: np.ndarray, alpha: float = ALPHA) -> np
     """``(1 - alpha) * background + alpha * frame``, rounded, as uint8."""
     out = (1.0 - alpha) * background.astype(np.float32) + alpha * frame.astype(np.float32)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+#: The light grey floor the plain-photo d6 networks learnt: the brightness (HSV value) of
+#: the colourless pixels of the shared dice photos, median 182 over 40 of their *fit*
+#: photos (181-186 from the tenth to the ninetieth percentile).
+LIGHT_FLOOR = 182.0
+#: A pixel is an object's, not the floor's, when against the empty tray (the frame's own
+#: gain and white balance divided out) its colour changed, the largest of its three
+#: channel ratios over the smallest above ``OBJECT_CHROMA``, or it is brighter by
+#: ``OBJECT_BRIGHT``. A shadow is darker by the same ratio in every channel: floor.
+#: Chosen on the *calib* photos with their floor painted as felt and wood (7 December
+#: 2026, ``benchmarks/bench_calibrated_tray.py --split calib``).
+OBJECT_CHROMA = 1.25
+OBJECT_BRIGHT = 1.3
+DARK_OFFSET = 12.0  # levels added before the ratios: a near-black wall's noise is no object
+#: The gaps :func:`light_floor` closes between an object's parts (``solid``): about a
+#: pip's spacing. On the *calib* photos on black felt 77.8 -> 83.3 % read right
+#: automatically (dark dice kept whole), the other floors within a point.
+SOLID_MM = 4.0
+
+
+def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR, solid: int = 0) -> np.ndarray:
+    """``frame`` with the tray's floor repainted as the light grey floor of the photos the
+    d6 networks learnt from, the objects as they are. ``empty`` is the empty tray in the
+    frame's pixels. Each floor pixel becomes ``level`` times its brightness against the
+    empty tray: a shadow stays a shadow, the floor's own colour, grain and light's
+    gradient go. An object (see :data:`OBJECT_CHROMA`) keeps its pixels and a one-pixel
+    rim of its floor; with ``solid`` (pixels, about :data:`SOLID_MM`), the gaps narrower
+    than that between its parts and its holes too: a black die on a black felt
+    differs from it by its pips alone. Used on a known tray (:mod:`vision.tray_d6`): on a dark felt the
+    die-centre network found under half of the real dice, on the floor brought back
+    nearly all.
+
+    >>> empty = np.full((40, 40, 3), (45, 75, 30), np.uint8)   # dark green felt
+    >>> frame = empty.copy(); frame[10:20, 10:20] = (40, 40, 200)   # a red die
+    >>> frame[25:35, 10:20] = (27, 45, 18)                          # a shadow: 0.6 of the felt
+    >>> out = light_floor(frame, empty)
+    >>> out[15, 15].tolist(), out[5, 30].tolist(), out[30, 15].tolist()
+    ([40, 40, 200], [182, 182, 182], [125, 125, 125])
+    """
+    import cv2
+
+    if frame.shape != empty.shape or frame.ndim != 3:
+        return frame
+    # the reference smoothed (its sensor noise out); the frame as it is, its edges sharp
+    r = (frame.astype(np.float32) + DARK_OFFSET) / (cv2.GaussianBlur(empty, (0, 0), 1.0).astype(np.float32)
+                                                     + DARK_OFFSET)
+    r /= np.median(r[::8, ::8].reshape(-1, 3), axis=0)[None, None, :]  # the frame's gain and white balance
+    b, g, red = cv2.split(r)  # per channel: numpy's reductions over an axis of three are slow
+    shade = (b + g + red) / 3.0
+    most, least = np.maximum(np.maximum(b, g), red), np.minimum(np.minimum(b, g), red)
+    changed = ((most > OBJECT_CHROMA * least) | (shade > OBJECT_BRIGHT)).astype(np.uint8)
+    square = np.ones((3, 3), np.uint8)
+    obj = cv2.morphologyEx(changed, cv2.MORPH_OPEN, square)  # no speck
+    if solid > 1:  # an object is solid: the body of a die as dark as the floor, between its pips
+        obj = cv2.morphologyEx(obj, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (solid, solid)))
+        # and its holes filled, up to a die's size (not the tray inside a ring of change)
+        contours, tree = cv2.findContours(obj, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if tree is not None:
+            holes = [c for c, t in zip(contours, tree[0]) if t[3] >= 0 and cv2.contourArea(c) <= (4 * solid) ** 2]
+            cv2.drawContours(obj, holes, -1, 1, -1)
+    obj = cv2.dilate(obj, square)  # a rim of floor
+    keep = cv2.GaussianBlur(obj.astype(np.float32), (0, 0), 1.0)
+    floor = np.asarray(np.clip(level * np.clip(shade, 0.2, 1.2) + 0.5, 0, 255), np.uint8)
+    return np.asarray(cv2.blendLinear(frame, cv2.merge([floor, floor, floor]), keep, 1.0 - keep), np.uint8)

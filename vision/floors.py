@@ -11,7 +11,9 @@ labelled die's body); :func:`paint_floor` paints it with another floor, keeping 
 photo's light (each pixel's brightness against the floor's: the shadows and the light's
 gradient stay). Used by the benchmarks (:data:`FLOORS`: ``bench_gems.py --floors``,
 ``bench_other_cameras.py --only felt``) and, with random floors, by the gem detector's
-training (``train_gems --floors``).
+training (``train_gems --floors``). :func:`calibrated_tray` frames a dice photo with the
+four markers of a calibrated tray and makes its empty tray
+(``bench_calibrated_tray.py``).
 
 Pure functions of arrays (OpenCV for colour conversion and masks).
 """
@@ -24,7 +26,8 @@ import numpy as np
 
 from .gem_data import GemLabel
 
-__all__ = ["FLOORS", "tray_floor", "dice_floor", "paint_floor", "random_floor", "white_card"]
+__all__ = ["FLOORS", "tray_floor", "dice_floor", "paint_floor", "random_floor", "white_card", "calibrated_tray",
+           "DIE_MM"]
 
 #: name -> (BGR of the floor in the white's light, texture): the benchmark's floors.
 #: ``"felt"``: fine grain; ``"wood"``: grain along the rows; ``"plain"``: none.
@@ -184,3 +187,67 @@ def random_floor(rng: np.random.Generator) -> tuple[tuple[float, float, float], 
     b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0].tolist()
     texture = str(rng.choice(["felt", "wood", "plain"], p=[0.5, 0.25, 0.25]))
     return (float(b), float(g), float(r)), texture
+
+
+#: A d6's side in millimetres (the shared photos' dice: 16 mm, the common size), which
+#: gives :func:`calibrated_tray` its scale.
+DIE_MM = 16.0
+
+
+def calibrated_tray(img: np.ndarray, boxes: Sequence[tuple[float, float, float, float]],
+                    floor: str | None = None, seed: int = 0, noise: float = 2.0
+                    ) -> tuple[np.ndarray, np.ndarray, tuple[float, float], int]:
+    """A dice photo as the camera of a calibrated tray would see it: the photo (its floor
+    painted as ``floor`` of :data:`FLOORS`, or as taken) framed by a border of the same
+    floor wide enough for the four markers of :mod:`vision.markers`, glued in its corners;
+    and the same tray empty (each die, with its shadow, filled in from the floor around
+    it; the same floor's grain), as calibration photographs it. Each gets its own sensor
+    noise (σ ``noise`` levels). The scale comes from the dice: their median box side is
+    :data:`DIE_MM`.
+
+    Returns ``(frame, empty, tray_mm, border)``: the tray's size for a
+    :class:`vision.markers.MarkerLayout`, and the border's width in pixels (a die's box
+    in the frame is its box in the photo moved by it).
+
+    >>> img = np.full((200, 200, 3), 180, np.uint8); img[90:110, 90:110] = 250
+    >>> frame, empty, tray_mm, border = calibrated_tray(img, [(90.0, 90.0, 20.0, 20.0)], noise=0)
+    >>> frame.shape == empty.shape, border, round(tray_mm[0])
+    (True, 35, 216)
+    >>> int(frame[100 + border, 100 + border, 0]), abs(int(empty[100 + border, 100 + border, 0]) - 180) < 6
+    (250, True)
+    """
+    import cv2
+
+    from .markers import DEFAULT_LAYOUT, marker_image
+
+    h, w = img.shape[:2]
+    ppm = float(np.median([max(b[2], b[3]) for b in boxes])) / DIE_MM if boxes else 2.4
+    layout = DEFAULT_LAYOUT
+    border = int(np.ceil(layout.paper_mm * ppm)) + 2
+    hole = np.zeros((h, w), np.uint8)
+    for x, y, bw, bh in boxes:  # the die and its shadow
+        cv2.ellipse(hole, (int(x + bw / 2), int(y + bh / 2)), (int(0.8 * bw), int(0.8 * bh)), 0, 0, 360, 255, -1)
+    empty = cv2.copyMakeBorder(cv2.inpaint(img, hole, 7, cv2.INPAINT_TELEA), border, border, border, border,
+                               cv2.BORDER_REFLECT)
+    frame = empty.copy()
+    frame[border:border + h, border:border + w] = img
+    if floor is not None:
+        colour, texture = FLOORS[floor]
+        mask = np.ones(frame.shape[:2], np.uint8)
+        mask[border:border + h, border:border + w] = dice_floor(img, boxes)
+        frame = paint_floor(frame, mask, colour, texture, np.random.default_rng(seed))
+        empty = paint_floor(empty, np.ones_like(mask), colour, texture, np.random.default_rng(seed))
+    H, W = frame.shape[:2]
+    side, quiet = int(round(layout.marker_mm * ppm)), int(round(layout.quiet_mm * ppm))
+    for i, (cx, cy) in enumerate(((0, 0), (1, 0), (1, 1), (0, 1))):
+        paper = cv2.cvtColor(marker_image(i, side, quiet), cv2.COLOR_GRAY2BGR)
+        p = paper.shape[0]
+        x0, y0 = cx * (W - p), cy * (H - p)
+        frame[y0:y0 + p, x0:x0 + p] = paper
+        empty[y0:y0 + p, x0:x0 + p] = paper
+    rng = np.random.default_rng(seed + 7)
+
+    def noisy(a: np.ndarray) -> np.ndarray:
+        return a if noise <= 0 else np.asarray(np.clip(a + rng.normal(0.0, noise, a.shape), 0, 255), np.uint8)
+
+    return noisy(frame), noisy(empty), (W / ppm, H / ppm), border

@@ -55,6 +55,7 @@ import numpy as np
 
 from .detect import Candidate, DiceDetector, centre_medians, shrink
 from .die_colour import lab8, lab8_rows
+from .claims import CONTEST, best_claim
 from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
@@ -498,13 +499,6 @@ def combine_d6(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
     return ObjectRead("d6", None, enrolled.box, conf, STATUS_PENDING, ranked)
 
 
-#: A pending claim of another kind at this confidence or more contests a read
-#: (:func:`best_claim`). Measured (``benchmarks/bench_peripeties_plain.py``, 60 plain
-#: rendered trays of d6 and symbol dice): the pip networks read 22 of 299 symbol dice as
-#: d6 faces with no contest, 4 at 0.8, 1 at 0.65. The symbol reader claims 36 of the 379
-#: held-aside real d6, at 0.71 at most: at 0.65 a Péripéties step reads 359 of them
-#: automatically against 360 for a d6 step, with the same one silent error.
-CONTEST = 0.65
 
 #: A die whose box lies more than this share of its side outside the frame is left
 #: pending: the camera may not see all its pips or its whole symbol. Measured on the
@@ -512,6 +506,35 @@ CONTEST = 0.65
 #: dice cut by the frame's edge): reads over a third out of the frame, 3 right and 3
 #: wrong; as taken, none.
 EDGE_CUT = 0.3
+
+
+def _mapped(obj: ObjectRead, x0: int, y0: int, s: float) -> ObjectRead:
+    """``obj``, read on a part of the frame whose corner is (``x0``, ``y0``) scaled by
+    ``s``, with its box in the frame's pixels.
+
+    >>> _mapped(ObjectRead("d6", 1, (10, 20, 30, 30), 0.9), 100, 0, 0.5).box
+    (120, 40, 60, 60)
+    """
+    from dataclasses import replace
+
+    if x0 == 0 and y0 == 0 and s == 1.0:
+        return obj
+    x, y, w, h = obj.box
+    return replace(obj, box=(int(round(x0 + x / s)), int(round(y0 + y / s)), int(round(w / s)), int(round(h / s))))
+
+
+def _odd(x: float) -> int:
+    """The odd integer nearest ``x`` (a kernel's side).
+
+    >>> _odd(10.2), _odd(11.0), _odd(0.4)
+    (11, 11, 1)
+    """
+    return max(1, int(round(x)) | 1)
+
+
+def _scaled(box: tuple[int, int, int, int], s: float) -> tuple[int, int, int, int]:
+    """``box`` (x, y, w, h) in an image ``s`` times the size."""
+    return (round(box[0] * s), round(box[1] * s), round(box[2] * s), round(box[3] * s))
 
 
 def _pending(obj: ObjectRead) -> ObjectRead:
@@ -542,64 +565,6 @@ def cut_by_edge(obj: ObjectRead, width: int, height: int) -> ObjectRead:
     x, y, w, h = obj.box
     out = max(-x, -y, x + w - width, y + h - height, 0.0) / max(w, h, 1.0)
     return obj if obj.kind == "gem" or out <= EDGE_CUT else _pending(obj)
-
-
-def best_claim(claims: Sequence[ObjectRead], open_set: Collection[str] = ()) -> ObjectRead:
-    """One object from the claims of several classifiers on the same candidate: a read
-    beats a pending, then the more confident wins; but two classifiers that both *read*
-    it, as different things (a d6 4 and a d10 4, a "lieu" face and a d12 1), make it
-    pending: neither is sure enough to overrule the other. So does a reader of another
-    kind that finds it close to one of its faces without being sure (pending at
-    :data:`CONTEST` or more): the pip networks read rendered blue "épreuve" dice as
-    d6 faces (an "esprit" as a 1 at 0.94) where the symbol reader found them close to
-    their own face.
-
-    One exception: a read by a reader of the ``open_set`` kinds (one that compares the
-    die with the players' own enrolled faces and refuses what is not close to one of
-    them, :class:`vision.symbols.SymbolClassifier`) stands against the claims of readers
-    of other kinds, sure or not. The pip networks know six faces and "no die"; they
-    never saw a symbol die, so their confidence on one means nothing, above their read
-    bar or below it, while a symbol read means "this die looks like that enrolled face,
-    within its own views' spread". So the reader does not even ask them about a die
-    the symbol reader reads (:meth:`Reader._classify`). Measured
-    (``benchmarks/bench_peripeties_plain.py``, 60 plain rendered trays): symbol dice
-    read right 50 of 299 without the exception, 98 with it against a read, silently
-    wrong 1 either way; the 379 held-aside real d6 in such a step read the same (359
-    right, the same one silent error). Against a pending claim too (6 December 2026):
-    102 to 105 right, still 1 silently wrong; the real d6 unchanged (356 right, 0 silent).
-
-    >>> d6 = ObjectRead("d6", 4, (0, 0, 9, 9), 0.9)
-    >>> best_claim([ObjectRead("d6", 4, (0, 0, 9, 9), 0.5, STATUS_PENDING, ((4, 0.5),)), d6]).status
-    'read'
-    >>> both = best_claim([d6, ObjectRead("d10", 7, (0, 0, 9, 9), 0.95)])
-    >>> both.kind, both.status, both.value, both.candidates
-    ('d10', 'pending', None, ((7, 0.95),))
-    >>> best_claim([d6, ObjectRead("d6", 4, (1, 1, 8, 8), 0.7)]) is d6
-    True
-    >>> best_claim([d6, ObjectRead("lieu", None, (0, 0, 9, 9), 0.96, STATUS_PENDING, (("temple", 0.96),))]).status
-    'pending'
-    >>> best_claim([d6, ObjectRead("lieu", None, (0, 0, 9, 9), 0.6, STATUS_PENDING, (("temple", 0.6),))]) is d6
-    True
-    >>> lieu = ObjectRead("lieu", "temple", (0, 0, 9, 9), 0.8)
-    >>> best_claim([d6, lieu]).status, best_claim([d6, lieu], open_set={"lieu"}) is lieu
-    ('pending', True)
-    >>> unsure = ObjectRead("d6", None, (0, 0, 9, 9), 0.9, STATUS_PENDING, ((1, 0.9),))
-    >>> best_claim([unsure, lieu]).status, best_claim([unsure, lieu], open_set={"lieu"}) is lieu
-    ('pending', True)
-    """
-    top = max(claims, key=lambda o: (o.status == STATUS_READ, o.confidence))
-    reads = {(o.kind, o.value) for o in claims if o.status == STATUS_READ}
-    sure = [o for o in claims if o.status == STATUS_READ and o.kind in open_set]
-    if len(sure) == 1 and all(o is sure[0] or o.kind not in open_set for o in claims):
-        return sure[0]
-    contest = any(o.kind != top.kind and o.confidence >= CONTEST for o in claims if o.status != STATUS_READ)
-    if len(reads) < 2 and not (reads and contest):
-        return top
-    same = [o for o in claims if o.kind == top.kind and o.status == STATUS_READ]
-    ranked = tuple(sorted({(o.value, round(float(o.confidence), 4)) for o in same if o.value is not None},
-                          key=lambda vc: -vc[1]))[:3]
-    return ObjectRead(top.kind, None, top.box, min(o.confidence for o in claims if o.status == STATUS_READ),
-                      STATUS_PENDING, ranked)
 
 
 class Reader:
@@ -676,6 +641,7 @@ class Reader:
         self.refresh_background = refresh_background
         self.on_background = on_background
         self.background_updates = 0
+        self._tray_cache: tuple[Any, np.ndarray, tuple[int, int], np.ndarray | None, np.ndarray] | None = None
         if warm_up:
             # the first run of each network and of the Lab conversion is slow: do it now,
             # so that the first real read is as fast as the others
@@ -715,7 +681,7 @@ class Reader:
             h, w = frame.shape[:2]
             objs = [cut_by_edge(o, w, h) for o in self._read_learned(frame, kinds)]
         else:
-            objs = self._read_tray(frame, view)
+            objs = self._read_tray(frame, view, kinds)
             extra["background"] = view.calibration is not None and view.calibration.background is not None
             extra["enrollment"] = self.enrollment.source
             if not objs and extra["background"] and self.refresh_background and view.calibration is self.calibration:
@@ -1063,30 +1029,35 @@ class Reader:
             sub = shrink(sub[:h, :w], 1.0 / k)
             s = 1.0 / k
             cands = [replace(c, cx=c.cx * s, cy=c.cy * s, side=c.side * s) for c in cands]
-        out = []
-        for o in self._classify(sub, cands, [_in_region(c, x0, y0, s) for c in classifiers]):
-            x, y, w, h = o.box
-            out.append(replace(o, box=(int(round(x0 + x / s)), int(round(y0 + y / s)),
-                                       int(round(w / s)), int(round(h / s)))))
-        return out
+        return [_mapped(o, x0, y0, s) for o in self._classify(sub, cands, [_in_region(c, x0, y0, s) for c in classifiers])]
 
-    def _pips_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
-        """Each d6 of ``found`` (the tray's objects) read again by the pip networks, in ``objs``."""
-        d6 = [i for i, t in enumerate(found) if t.read.kind == "d6"]
-        if d6 and self.pips is not None:
-            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in d6]
+    def _pips_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead],
+                      skip: Collection[int] = (), kinds: "Collection[str] | None" = None) -> None:
+        """Each d6 of ``found`` (the tray's objects) read again by the pip networks, in
+        ``objs`` (but those of ``skip``). In a step that expects d6 (``kinds``), an
+        object read as a kind the step does not expect is contested by them too: the
+        enrolled templates read real red d6 as "automne" gems (:mod:`vision.tray_d6`);
+        their read of it is at most a suggestion there."""
+        others = kinds is not None and "d6" in kinds
+        ask = [i for i, t in enumerate(found) if i not in skip and not t.cut and (
+            t.read.kind == "d6" or (others and kinds is not None and t.read.kind not in kinds))]
+        if ask and self.pips is not None:
+            cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in ask]
             bodies = _bodies(_medians(frame, cands))
             pips = getattr(self.pips, "tray", None) or self.pips  # a known tray's own pip classifiers
-            for i, net in zip(d6, pips.classify(frame, cands, bodies)):
-                # a die cut by the frame edge stays pending whatever the network says
-                objs[i] = found[i].read if found[i].cut else combine_d6(found[i].read, net)
+            for i, net in zip(ask, pips.classify(frame, cands, bodies)):
+                if found[i].read.kind == "d6":
+                    objs[i] = combine_d6(found[i].read, net)
+                elif net is not None:
+                    objs[i] = best_claim([found[i].read, _pending(net)])
 
-    def _numerals_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead]) -> None:
+    def _numerals_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead],
+                          skip: Collection[int] = ()) -> None:
         """Each whole numeral die of ``found`` read again by the numeral networks (for its
-        enrolled kind), in ``objs``."""
+        enrolled kind), in ``objs`` (but those of ``skip``)."""
         kinds = getattr(self.numerals, "kinds", ("d10",))
         for kind in {t.read.kind for t in found if t.read.kind in kinds}:
-            mine = [i for i, t in enumerate(found) if t.read.kind == kind and not t.cut]
+            mine = [i for i, t in enumerate(found) if t.read.kind == kind and not t.cut and i not in skip]
             if mine and self.numerals is not None:  # a second opinion that can only stop a guess
                 cands = [Candidate(found[i].centre[0], found[i].centre[1], float(max(found[i].read.box[2:])), 1.0)
                          for i in mine]
@@ -1094,20 +1065,89 @@ class Reader:
                 for i, net in zip(mine, clf.classify(frame, cands, [])):
                     objs[i] = combine_numeral(objs[i], net)
 
-    def _read_tray(self, frame: np.ndarray, view: Any) -> list[ObjectRead]:
+    def _read_tray(self, frame: np.ndarray, view: Any, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
+        from dataclasses import replace as dc_replace
+
         from .faces import ClassifyParams
         from .gems import GemParams
+        from .tray_d6 import merge, replaced
         from .tray_objects import read_objects
 
         from .gem_colour import white_reference
 
-        found = read_objects(view, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
+        def templates(v: Any) -> list[TrayObject]:
+            return read_objects(v, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
+
+        if kinds is not None and set(kinds) == {"d6"}:
+            # a step of d6 alone: the networks read the dice they found, the enrolled
+            # templates only what they did not (half the tray's time on real dice)
+            dice = self._d6_on_tray(frame, view.calibration, kinds)
+            found = templates(dc_replace(view, blobs=[
+                b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in dice)]))
+        else:
+            # the networks are not shown what the templates read as another kind the
+            # step expects (a symbol die: 139 -> ... ms a rendered Péripéties tray)
+            found = templates(view)
+            dice = self._d6_on_tray(frame, view.calibration, kinds, apart=[
+                t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
+                and kinds is not None and t.read.kind in kinds])
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
         objs = [t.read for t in found]
-        self._pips_opinion(frame, found, objs)
-        self._numerals_opinion(frame, found, objs)
-        return [_named(o, med, white) for o, med in zip(objs, meds)]
+        gone = replaced(objs, dice, kinds)  # the networks' dice stand there: no second opinion
+        self._pips_opinion(frame, found, objs, skip=gone, kinds=kinds)
+        self._numerals_opinion(frame, found, objs, skip=gone)
+        objs = [_named(o, med, white) for o, med in zip(objs, meds)]
+        return merge(objs, dice, kinds, _open_set(self.classifiers)[1]) if dice else objs
+
+    def _d6_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
+                    kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = ()
+                    ) -> list[ObjectRead]:
+        """The d6 the plain-photo path reads on a known tray's frame, its floor brought
+        back to the light floor the networks learnt when the empty tray is known; those
+        on the tray's floor only (:mod:`vision.tray_d6`). None unless the step expects d6
+        (``kinds``; ``companion vision read --look-for d6``). The pip networks are not
+        shown the candidates centred in ``apart`` (frame pixels: what another reader read)."""
+        import cv2
+
+        from .background import LIGHT_FLOOR, SOLID_MM, light_floor
+        from .tray_d6 import LOOK_SIDE, frame_px_per_mm, on_floor
+
+        if calibration is None or self.pips is None or kinds is None or "d6" not in kinds:
+            return []  # no step said it wants d6: the tray's own reading, as before
+        h, w = frame.shape[:2]
+        scale = min(1.0, LOOK_SIDE / max(h, w))
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        image = frame if scale == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        empty, off_floor = self._tray_in_frame(calibration, size, scale)
+        image = light_floor(image, empty, solid=_odd(SOLID_MM * scale * frame_px_per_mm(calibration))) \
+            if empty is not None else image.copy()
+        image[off_floor] = round(LIGHT_FLOOR)  # the networks take a marker for a die
+        detectors, classifiers = self._plugins({"d6"})
+        if apart:
+            classifiers = [_Apart(c, [_scaled(b, scale) for b in apart]) for c in classifiers]
+        dice = [cut_by_edge(_mapped(o, 0, 0, scale), w, h)
+                for o in self._read_detected(image, detectors, classifiers, True, True)]
+        return [o for o, ok in zip(dice, on_floor(calibration, [o.box for o in dice])) if ok]
+
+    def _tray_in_frame(self, calibration: "Calibration", size: tuple[int, int], scale: float
+                       ) -> tuple[np.ndarray | None, np.ndarray]:
+        """The empty tray (the calibration's reference, None without one) and a mask of
+        what is not the tray's floor (the markers' papers, the walls, beyond the tray), in
+        the frame's pixels at ``scale`` (``size``); kept until the reference, the
+        homography or the size changes."""
+        import cv2
+
+        bg = calibration.background
+        c = self._tray_cache  # holds the reference and homography it was made of: compared by identity
+        if c is None or c[0] is not bg or c[1] is not calibration.image_to_tray or c[2] != size:
+            to_frame = np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.image_to_tray)
+            empty = None if bg is None else cv2.warpPerspective(bg, to_frame, size, flags=cv2.INTER_LINEAR,
+                                                                 borderMode=cv2.BORDER_REPLICATE)
+            off = cv2.warpPerspective(calibration.marker_mask(), to_frame, size, flags=cv2.INTER_NEAREST,
+                                      borderMode=cv2.BORDER_CONSTANT, borderValue=255)
+            c = self._tray_cache = (bg, calibration.image_to_tray, size, empty, off > 0)
+        return c[3], c[4]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
              kinds: "Collection[str] | None" = None) -> Read:

@@ -1,0 +1,183 @@
+"""Real d6 on a calibrated tray: the table's reader reads them with the trained networks,
+the tray's floor brought back to the one they learnt (vision.tray_d6, vision.background)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.background import LIGHT_FLOOR, light_floor
+from vision.calibration import DEFAULT_PX_PER_MM, calibrate
+from vision.eval import Tally, match
+from vision.floors import calibrated_tray
+from vision.labelled import Label, list_photos, load_labels, shared_photos_dir
+from vision.markers import MarkerLayout
+from vision.result import STATUS_PENDING, STATUS_READ, ObjectRead
+from vision.table_setup import table_reader
+from vision.tray_d6 import merge, on_floor, replaced
+
+PHOTOS = shared_photos_dir()
+needs_photos = pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found (../shared or $COMPANION_SHARED)")
+
+
+# -- the floor brought back ---------------------------------------------------------------
+def _felt(shape: tuple[int, int] = (120, 160)) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    felt = np.empty((*shape, 3), np.float32)
+    felt[:] = (45, 75, 30)
+    felt *= 1 + 0.05 * rng.standard_normal(shape)[..., None]
+    return np.asarray(np.clip(felt, 0, 255), np.uint8)
+
+
+def test_the_floor_becomes_the_light_floor_and_the_dice_stay() -> None:
+    empty = _felt()
+    frame = empty.copy()
+    frame[30:60, 30:60] = (235, 235, 235)  # a white die
+    frame[30:60, 90:120] = (30, 30, 30)  # a black die: its colour is not the felt's
+    out = light_floor(frame, empty)
+    floor = out[5:25, 5:25].astype(float)
+    assert abs(floor.mean() - LIGHT_FLOOR) <= 3 and floor.std() < 12  # the felt's colour gone, its grain kept
+    assert np.ptp(floor, axis=2).max() <= 1  # grey
+    assert (out[40:50, 40:50] == frame[40:50, 40:50]).all()
+    assert (out[40:50, 100:110] == frame[40:50, 100:110]).all()
+
+
+def test_a_change_of_light_is_no_object() -> None:
+    empty = _felt()
+    brighter = np.asarray(np.clip(empty.astype(np.float32) * 1.4, 0, 255), np.uint8)
+    out = light_floor(brighter, empty)
+    assert abs(float(out.mean()) - LIGHT_FLOOR) < 4  # the frame's gain divided out: all floor
+
+
+def test_a_black_die_on_black_felt_stays_whole() -> None:
+    empty = np.full((80, 80, 3), 32, np.uint8)  # black felt
+    frame = empty.copy()
+    frame[20:50, 20:50] = 36  # a black die: only its pips differ from the felt
+    for y, x in ((25, 25), (25, 34), (34, 25), (34, 34)):  # pips of 5 px, 4 px apart
+        frame[y:y + 5, x:x + 5] = 230
+    loose, solid = light_floor(frame, empty), light_floor(frame, empty, solid=11)
+    assert loose[32, 32].min() > 150  # between its pips: painted as (light) floor
+    assert solid[32, 32].tolist() == [36, 36, 36]  # kept: the die's body
+    assert solid[5, 5].tolist() == [182, 182, 182]
+
+
+def test_a_frame_of_another_size_is_left_as_it_is() -> None:
+    frame = _felt((60, 80))
+    assert light_floor(frame, _felt()) is frame
+
+
+# -- which die stands ----------------------------------------------------------------------
+D6 = ObjectRead("d6", 4, (10, 10, 20, 20), 0.95)
+
+
+def test_the_networks_read_stands_over_an_unsure_template() -> None:
+    tray = [ObjectRead("d10", None, (12, 11, 20, 20), 0.2, STATUS_PENDING, ((3, 0.2),))]
+    assert merge(tray, [D6], {"d6"}) == [D6]
+    assert replaced(tray, [D6], {"d6"}) == {0}
+
+
+def test_a_template_read_of_another_kind_makes_the_die_pending() -> None:
+    gem = ObjectRead("gem", "automne", (11, 9, 20, 20), 0.65)
+    (out,) = merge([gem], [D6], {"d6"})
+    assert out.status == STATUS_PENDING and out.value is None
+
+
+def test_a_read_of_another_kind_the_step_expects_hides_the_d6() -> None:
+    d10 = ObjectRead("d10", 7, (11, 9, 20, 20), 0.9)
+    assert merge([d10], [D6], {"d6", "d10"}) == [d10]
+    assert replaced([d10], [D6], {"d6", "d10"}) == set()
+
+
+def test_a_symbol_read_stands_against_the_networks() -> None:
+    lieu = ObjectRead("lieu", "temple", (11, 9, 20, 20), 0.8)
+    (out,) = merge([lieu], [D6], None, open_set={"lieu"})
+    assert out is lieu
+
+
+def test_objects_apart_are_both_kept() -> None:
+    far = ObjectRead("gem", "hiver", (80, 80, 20, 20), 0.9)
+    assert merge([far], [D6], {"d6"}) == [D6, far]
+
+
+def test_on_floor_drops_the_markers_and_what_lies_outside_the_tray() -> None:
+    from vision.calibration import Calibration
+
+    cal = Calibration(MarkerLayout(tray_mm=(240.0, 170.0)), 1.0, np.eye(3), (240, 170))
+    boxes = [(100, 80, 10, 10), (3, 3, 14, 14), (225, 155, 10, 10), (250, 80, 10, 10), (100, -30, 10, 10)]
+    assert on_floor(cal, boxes) == [True, False, False, False, False]
+
+
+# -- real dice on a calibrated tray -------------------------------------------------------
+def _tray_reads(floor: str | None, n: int, kinds: set[str]) -> tuple[Tally, Tally, list[object]]:
+    assert PHOTOS is not None
+    table = table_reader(None)
+    plain = table_reader(None, look_for_markers=False)
+    tally, base, markers = Tally(), Tally(), []
+    photos = list_photos(PHOTOS, "test")
+    for k, ph in enumerate(photos[:: max(1, len(photos) // n)][:n]):
+        img = np.asarray(__import__("cv2").imread(str(ph.path)), np.uint8)
+        labels = load_labels(ph.path, img.shape[1], img.shape[0])
+        frame, empty, tray_mm, border = calibrated_tray(img, [lab.box for lab in labels], floor, seed=k)
+        labs = [Label(lab.face, (lab.box[0] + border, lab.box[1] + border, lab.box[2], lab.box[3])) for lab in labels]
+        table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm),
+                                      px_per_mm=min(DEFAULT_PX_PER_MM, frame.shape[1] / tray_mm[0]))
+        read = table.read(frame, kinds=kinds)
+        assert read.error is None and read.extra["mode"] == "calibrated"
+        tally.add(read, labs)
+        base.add(plain.read(frame, kinds=kinds), labs)
+        _, extra, _ = match(read.objects, labs)
+        markers += [read.objects[i] for i in extra if not on_floor(table.calibration, [read.objects[i].box])[0]]
+    return tally, base, markers
+
+
+@needs_photos
+def test_real_dice_on_a_dark_felt_tray_are_read_by_the_networks() -> None:
+    tally, plain, markers = _tray_reads("dark green felt", 8, {"d6"})
+    assert tally.true >= 40
+    # measured on all 50 held-aside photos: 99.5 % found, 86.0 % right automatically, no
+    # silent error (before: 3.7 % right, 4 silent, red dice read as "automne" gems);
+    # read as a plain photo the same frames give 10.6 %, the markers taken for dice
+    assert tally.found >= 0.95 * tally.true
+    assert tally.auto_right >= 0.75 * tally.true
+    assert tally.silent == 0
+    assert tally.auto_right >= plain.auto_right + 0.4 * tally.true
+    assert markers == []  # no marker, nothing outside the tray, is reported
+
+
+@needs_photos
+def test_real_dice_on_the_photos_own_floor_read_as_on_a_plain_photo() -> None:
+    tally, plain, _ = _tray_reads(None, 6, {"d6"})
+    assert tally.auto_right >= 0.85 * tally.true  # 93.7 % on the 50 (the plain photo: 93.1 %)
+    assert tally.silent == 0
+    assert tally.auto_right >= plain.auto_right - 2
+
+
+@pytest.mark.parametrize("kinds", [{"d10"}, {"gem"}, None])
+def test_a_step_without_d6_does_not_run_the_d6_networks_on_the_tray(kinds: set[str] | None) -> None:
+    from vision.synth import SceneSpec, render_tray
+
+    scene = render_tray(5, objects=[("d6", 2), ("d10", 7)], spec=SceneSpec(size=(960, 720)))
+    table = table_reader(None, calibration=calibrate(scene.background))
+    looked: list[object] = []
+    inner = table._read_detected
+    table._read_detected = lambda *a, **k: looked.append(a) or inner(*a, **k)  # type: ignore[method-assign]
+    read = table.read(scene.image, kinds=kinds)
+    assert read.error is None and len(read.objects) == 2
+    assert looked == []  # the tray's own reading, as before: no network time for d6 nobody asked for
+    table.read(scene.image, kinds={"d6"})
+    assert len(looked) == 1
+
+
+def test_the_tray_reads_no_d6_it_was_not_asked_for_and_the_demo_tray_still_reads(tmp_path: Path) -> None:
+    from vision.synth import SceneSpec, render_tray
+
+    scene = render_tray(7, objects=[("d6", 3), ("d6", 5), ("d10", 7)], spec=SceneSpec(size=(960, 720)))
+    table = table_reader(None, calibration=calibrate(scene.background))
+    read = table.read(scene.image, kinds={"d6"})
+    assert read.error is None
+    kinds = sorted(o.kind for o in read.objects)
+    assert kinds.count("d6") >= 2
+    reads = [o for o in read.objects if o.status == STATUS_READ and o.kind == "d6"]
+    assert reads, "the rendered d6 of the demo tray are read"

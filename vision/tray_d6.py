@@ -1,0 +1,144 @@
+"""The d6 of a known tray, read by the trained networks as on a plain photo.
+
+On a tray with its four markers the reader finds objects by their difference from the
+empty tray and reads them against the enrolled faces (:mod:`vision.tray_objects`). For
+pip d6 those faces are, unless the players taught their own, the synthetic templates
+shipped for the demo, and the pip networks had to agree with them. On the real dice of
+``shared/data/tray-dice-photos`` laid in a calibrated tray (``vision.floors.calibrated_tray``:
+the photo framed by the four markers, its empty tray beside it) that read **2-4 %** of
+the dice automatically, the templates calling most of them gems, d10 or symbol dice, and
+read 4 red dice as "automne" gems, silently. The networks themselves, trained on those
+real photos, read 93 % of them on a plain photo.
+
+So in a step that expects d6, a known tray is read twice (7 December 2026):
+
+- the frame, its floor brought back to the light grey floor the networks learnt
+  (:func:`vision.background.light_floor`, from the empty tray), goes through the
+  plain-photo d6 path (the die-centre network, its closer and farther looks, the pip
+  networks); its dice on a marker or outside the tray are dropped (:func:`on_floor`);
+- :func:`merge` then joins them with the tray's own objects: where both found a die the
+  networks' read stands, unless the tray read that object as another kind the step
+  expects (its read stands, as on a plain photo the dice the numeral or symbol reader
+  read are not the d6 path's) or the two claims conflict (:func:`vision.claims.best_claim`:
+  a tray read of another kind, or close to one, makes the die pending); an object only
+  the tray found is read as before.
+
+Measured (``benchmarks/bench_calibrated_tray.py``, the 50 held-aside photos, 379 dice):
+see ``docs/vision.md``, "A calibrated tray".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Collection, Sequence
+
+import numpy as np
+
+from .claims import best_claim
+from .result import STATUS_READ, ObjectRead
+
+if TYPE_CHECKING:
+    from .calibration import Calibration
+
+__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "LOOK_SIDE"]
+
+#: A frame longer than this is brought to this size before its floor is repainted and
+#: its d6 read (a 2028 x 1520 Pi frame: its dice some 100 px, the pip networks read
+#: 48 px crops): the repainting alone took 83 ms at full size, 15 ms at 1024 x 768.
+LOOK_SIDE = 1024
+
+
+def on_floor(calibration: "Calibration", boxes: Sequence[tuple[int, int, int, int]],
+             markers: np.ndarray | None = None) -> list[bool]:
+    """For each box (frame pixels), whether its centre lies on the tray's floor: inside
+    the tray and off the markers' papers (``markers``: :meth:`Calibration.marker_mask`,
+    computed when not given). The plain-photo networks take a marker for a die.
+
+    >>> from vision.calibration import Calibration
+    >>> from vision.markers import MarkerLayout
+    >>> cal = Calibration(MarkerLayout(), 1.0, np.eye(3), (240, 170))
+    >>> on_floor(cal, [(100, 80, 10, 10), (2, 2, 10, 10), (300, 80, 10, 10)])
+    [True, False, False]
+    """
+    import cv2
+
+    if not boxes:
+        return []
+    mask = calibration.marker_mask() if markers is None else markers
+    h, w = mask.shape[:2]
+    centres = np.array([[[x + bw / 2.0, y + bh / 2.0]] for x, y, bw, bh in boxes], np.float64)
+    pts = cv2.perspectiveTransform(centres, calibration.image_to_tray).reshape(-1, 2)
+    out = []
+    for x, y in pts:
+        inside = 0 <= x < w and 0 <= y < h
+        out.append(bool(inside and mask[int(y), int(x)] == 0))
+    return out
+
+
+def frame_px_per_mm(calibration: "Calibration") -> float:
+    """The camera frame's pixels per millimetre of the tray's floor (along its width).
+
+    >>> from vision.calibration import Calibration
+    >>> from vision.markers import MarkerLayout
+    >>> cal = Calibration(MarkerLayout(), 4.0, np.diag([2.0, 2.0, 1.0]), (480, 340))
+    >>> frame_px_per_mm(cal)
+    2.0
+    """
+    w, h = calibration.tray_size
+    a, b = calibration.to_image(np.array([[0.0, h / 2.0], [float(w), h / 2.0]]))
+    return float(np.hypot(*(b - a))) / calibration.layout.tray_mm[0]
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Boxes whose centres are within half the larger side: the same object."""
+    gap = float(np.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2))
+    return gap < 0.5 * max(a[2], a[3], b[2], b[3])
+
+
+def _mates(tray: Sequence[ObjectRead], die: ObjectRead, kinds: Collection[str] | None) -> list[int] | None:
+    """The tray objects ``die`` overlaps, or None when one of them is read as another
+    kind the step expects (that read stands, the die is dropped)."""
+    mates = [i for i, t in enumerate(tray) if _overlap(t.box, die.box)]
+    if kinds is not None and any(tray[i].status == STATUS_READ and tray[i].kind != die.kind
+                                 and tray[i].kind in kinds for i in mates):
+        return None
+    return mates
+
+
+def replaced(tray: Sequence[ObjectRead], learned: Sequence[ObjectRead], kinds: Collection[str] | None) -> set[int]:
+    """The indices of the tray objects that the networks' dice replace (:func:`merge`)."""
+    out: set[int] = set()
+    for die in learned:
+        out.update(_mates(tray, die, kinds) or ())
+    return out
+
+
+def merge(tray: Sequence[ObjectRead], learned: Sequence[ObjectRead], kinds: Collection[str] | None,
+          open_set: Collection[str] = ()) -> list[ObjectRead]:
+    """The tray's objects and the d6 the networks read on the same frame, as one list.
+
+    A tray object read as another kind the step expects (``kinds``) keeps its read and
+    hides the networks' d6 there. Otherwise each d6 of the networks stands against the
+    tray objects it overlaps (they are dropped, :func:`replaced`), weighed with them by
+    :func:`vision.claims.best_claim` (``open_set``: the kinds whose reads stand against
+    other kinds, the players' symbol faces).
+
+    >>> d6 = ObjectRead("d6", 4, (10, 10, 20, 20), 0.95)
+    >>> gem = ObjectRead("gem", "automne", (11, 9, 20, 20), 0.6)
+    >>> unsure = ObjectRead("gem", None, (11, 9, 20, 20), 0.1, "pending")
+    >>> [(o.kind, o.value, o.status) for o in merge([unsure], [d6], {"d6"})], replaced([unsure], [d6], {"d6"})
+    ([('d6', 4, 'read')], {0})
+    >>> [(o.kind, o.status) for o in merge([gem], [d6], {"d6"})]
+    [('d6', 'pending')]
+    >>> [(o.kind, o.value) for o in merge([gem], [d6], {"d6", "gem"})], replaced([gem], [d6], {"d6", "gem"})
+    ([('gem', 'automne')], set())
+    >>> far = ObjectRead("gem", "hiver", (80, 80, 20, 20), 0.9)
+    >>> [(o.kind, o.value) for o in merge([far], [d6], {"d6"})]
+    [('d6', 4), ('gem', 'hiver')]
+    """
+    out: list[ObjectRead] = []
+    for die in learned:
+        mates = _mates(tray, die, kinds)
+        if mates is not None:
+            out.append(best_claim([die, *(tray[i] for i in mates)], open_set) if mates else die)
+    gone = replaced(tray, learned, kinds)
+    return out + [t for i, t in enumerate(tray) if i not in gone]
