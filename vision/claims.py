@@ -1,16 +1,18 @@
 """Weighing the claims of several readers on the same object (pure functions).
 
 Used by the plain-photo path (:mod:`vision.reader`) and the calibrated tray's d6
-(:mod:`vision.tray_d6`).
+(:mod:`vision.tray_d6`): which claims are on the same object (:func:`overlap`), and which
+of them stands (:func:`best_claim`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Collection, Sequence
 
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
-__all__ = ["CONTEST", "best_claim"]
+__all__ = ["CONTEST", "best_claim", "overlap", "centre_gap"]
 
 #: A pending claim of another kind at this confidence or more contests a read
 #: (:func:`best_claim`). Measured (``benchmarks/bench_peripeties_plain.py``, 60 plain
@@ -77,3 +79,18 @@ def best_claim(claims: Sequence[ObjectRead], open_set: Collection[str] = ()) -> 
                           key=lambda vc: -vc[1]))[:3]
     return ObjectRead(top.kind, None, top.box, min(o.confidence for o in claims if o.status == STATUS_READ),
                       STATUS_PENDING, ranked)
+
+
+def centre_gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The distance between the centres of two boxes (x, y, w, h)."""
+    return math.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2)
+
+
+def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Boxes whose centres are within half the larger side: the same object (two
+    readers' claims on it are weighed together).
+
+    >>> overlap((0, 0, 20, 20), (8, 2, 20, 20)), overlap((0, 0, 20, 20), (12, 0, 20, 20))
+    (True, False)
+    """
+    return centre_gap(a, b) < 0.5 * max(a[2], a[3], b[2], b[3])

@@ -55,7 +55,7 @@ import numpy as np
 
 from .detect import Candidate, DiceDetector, centre_medians, shrink
 from .die_colour import lab8, lab8_rows
-from .claims import CONTEST, best_claim
+from .claims import CONTEST, best_claim, centre_gap as _centre_gap, overlap as _overlap
 from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
@@ -212,16 +212,6 @@ def _uniform(frame: np.ndarray) -> bool:
     m, s = mean.ravel(), std.ravel()
     var = float(np.mean(s * s + m * m) - np.mean(m) ** 2)
     return math.sqrt(max(var, 0.0)) < 2.0
-
-
-def _centre_gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
-    """The distance between the centres of two boxes (x, y, w, h)."""
-    return math.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2)
-
-
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    """Boxes whose centres are within half the larger side: the same object."""
-    return _centre_gap(a, b) < 0.5 * max(a[2], a[3], b[2], b[3])
 
 
 #: A box off by more than this share of a die's side is another look at it
@@ -1029,7 +1019,8 @@ class Reader:
             sub = shrink(sub[:h, :w], 1.0 / k)
             s = 1.0 / k
             cands = [replace(c, cx=c.cx * s, cy=c.cy * s, side=c.side * s) for c in cands]
-        return [_mapped(o, x0, y0, s) for o in self._classify(sub, cands, [_in_region(c, x0, y0, s) for c in classifiers])]
+        return [_mapped(o, x0, y0, s)
+                for o in self._classify(sub, cands, [_in_region(c, x0, y0, s) for c in classifiers])]
 
     def _pips_opinion(self, frame: np.ndarray, found: Sequence[TrayObject], objs: list[ObjectRead],
                       skip: Collection[int] = (), kinds: "Collection[str] | None" = None) -> None:
@@ -1038,9 +1029,12 @@ class Reader:
         object read as a kind the step does not expect is contested by them too: the
         enrolled templates read real red d6 as "automne" gems (:mod:`vision.tray_d6`);
         their read of it is at most a suggestion there."""
-        others = kinds is not None and "d6" in kinds
-        ask = [i for i, t in enumerate(found) if i not in skip and not t.cut and (
-            t.read.kind == "d6" or (others and kinds is not None and t.read.kind not in kinds))]
+        unexpected = kinds is not None and "d6" in kinds
+
+        def asked(t: TrayObject) -> bool:
+            return t.read.kind == "d6" or (unexpected and kinds is not None and t.read.kind not in kinds)
+
+        ask = [i for i, t in enumerate(found) if i not in skip and not t.cut and asked(t)]
         if ask and self.pips is not None:
             cands = [Candidate(found[i].centre[0], found[i].centre[1], found[i].side, 1.0) for i in ask]
             bodies = _bodies(_medians(frame, cands))
@@ -1086,7 +1080,7 @@ class Reader:
                 b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in dice)]))
         else:
             # the networks are not shown what the templates read as another kind the
-            # step expects (a symbol die: 139 -> ... ms a rendered Péripéties tray)
+            # step expects (a symbol die: on rendered Péripéties trays 139 -> 108 ms)
             found = templates(view)
             dice = self._d6_on_tray(frame, view.calibration, kinds, apart=[
                 t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"

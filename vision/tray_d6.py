@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Collection, Sequence
 
 import numpy as np
 
-from .claims import best_claim
+from .claims import best_claim, overlap
 from .result import STATUS_READ, ObjectRead
 
 if TYPE_CHECKING:
@@ -88,16 +88,10 @@ def frame_px_per_mm(calibration: "Calibration") -> float:
     return float(np.hypot(*(b - a))) / calibration.layout.tray_mm[0]
 
 
-def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    """Boxes whose centres are within half the larger side: the same object."""
-    gap = float(np.hypot(a[0] + a[2] / 2 - b[0] - b[2] / 2, a[1] + a[3] / 2 - b[1] - b[3] / 2))
-    return gap < 0.5 * max(a[2], a[3], b[2], b[3])
-
-
 def _mates(tray: Sequence[ObjectRead], die: ObjectRead, kinds: Collection[str] | None) -> list[int] | None:
     """The tray objects ``die`` overlaps, or None when one of them is read as another
     kind the step expects (that read stands, the die is dropped)."""
-    mates = [i for i, t in enumerate(tray) if _overlap(t.box, die.box)]
+    mates = [i for i, t in enumerate(tray) if overlap(t.box, die.box)]
     if kinds is not None and any(tray[i].status == STATUS_READ and tray[i].kind != die.kind
                                  and tray[i].kind in kinds for i in mates):
         return None

@@ -19,7 +19,8 @@ from vision.table_setup import table_reader
 from vision.tray_d6 import merge, on_floor, replaced
 
 PHOTOS = shared_photos_dir()
-needs_photos = pytest.mark.skipif(PHOTOS is None, reason="shared tray photos not found (../shared or $COMPANION_SHARED)")
+needs_photos = pytest.mark.skipif(PHOTOS is None,
+                                  reason="shared tray photos not found (../shared or $COMPANION_SHARED)")
 
 
 # -- the floor brought back ---------------------------------------------------------------
