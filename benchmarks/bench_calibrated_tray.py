@@ -1,7 +1,8 @@
-"""Real d6 on a calibrated tray, through the table's reader.
+"""Real d6 and gems on a calibrated tray, through the table's reader.
 
     python benchmarks/bench_calibrated_tray.py [PHOTOS_DIR] [--split test] [--limit N]
         [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain]
+    python benchmarks/bench_calibrated_tray.py --gems [--floors "as taken,dark green felt,wood"]
 
 The companion's tray build (``hardware.md``) has four markers and a calibration: the
 table then reads each frame against the empty tray. No photo of such a tray is
@@ -19,6 +20,13 @@ for): its figures and the time ratio. Bars (issue "Vision at the table"): the pi
 of the held-aside photos (>= 99 % found, >= 97 % right automatically, <= 0.3 % silently
 wrong) hold for the table's own reader, which on the build the companion asks for is
 this one.
+
+``--gems``: the held-aside candy photos of ``shared/data/colour-candies`` instead, each
+cut to its white tray (:func:`vision.floors.white_tray_crop`: the candies 8 % of the
+frame's side, as over the companion's tray) and framed so, read as ESPRI's gem step;
+on a painted floor the markers' papers are the only white in view. Figures as
+``bench_gems.py`` gives them (orange candies are no gem). Bar: coloured candies >= 97 %
+found, >= 90 % right automatically, <= 0.5 % silently wrong, 0 orange read as a gem.
 """
 
 from __future__ import annotations
@@ -35,6 +43,9 @@ import numpy as np  # noqa: E402
 
 from vision.eval import Tally, match  # noqa: E402
 from vision.labelled import Label, list_photos, load_labels, shared_photos_dir  # noqa: E402
+
+
+DEFAULT_FLOORS = "as taken,dark green felt,black felt,wood"
 
 
 def row(name: str, tally: Tally, base: Tally) -> None:
@@ -58,10 +69,13 @@ def main() -> int:
     ap.add_argument("photos", nargs="?", type=Path, default=None)
     ap.add_argument("--split", default="test")
     ap.add_argument("--limit", type=int, default=50)
-    ap.add_argument("--floors", default="as taken,dark green felt,black felt,wood")
+    ap.add_argument("--floors", default=DEFAULT_FLOORS)
     ap.add_argument("--kinds", default="d6", help="the kinds the step expects, comma-separated")
     ap.add_argument("--explain", action="store_true", help="list each silent error")
+    ap.add_argument("--gems", action="store_true", help="the candy photos, read as a gem step")
     args = ap.parse_args()
+    if args.gems:
+        return gems(args)
     folder = args.photos or shared_photos_dir(ROOT)
     if folder is None:
         print("shared photos not found: give the folder", file=sys.stderr)
@@ -99,6 +113,47 @@ def main() -> int:
                         print(f"  silent: {floor}, {ph.path.name}: a {labs[j].face} at "
                               f"{[round(v) for v in labs[j].box]} read {o.kind} {o.value} at {o.confidence:.3f}")
         row(floor, tally, base)
+    return 0
+
+
+def gems(args: argparse.Namespace) -> int:
+    from vision.calibration import DEFAULT_PX_PER_MM, calibrate
+    from vision.floors import calibrated_tray, white_tray_crop
+    from vision.gem_data import GemLabel, list_gem_photos, load_gem_labels, shared_candies_dir
+    from vision.gem_eval import GemTally, score_read
+    from vision.markers import MarkerLayout
+    from vision.table_setup import table_reader
+
+    folder = shared_candies_dir()
+    if folder is None:
+        print("shared candy photos not found (../shared or $COMPANION_SHARED)", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    floors = "as taken,dark green felt,wood" if args.floors == DEFAULT_FLOORS else args.floors
+    photos = list_gem_photos(folder, args.split)[: args.limit]
+    table = table_reader(None)
+    plain = table_reader(None, look_for_markers=False)
+    print(f"{len(photos)} candy photos ({args.split} split), each cut to its white tray and framed as a calibrated "
+          f"tray; the table's reader, one thread, a gem step")
+    for floor in [f.strip() for f in floors.split(",") if f.strip()]:
+        tally, base, ms, ms0 = GemTally(), GemTally(), [], []
+        for k, ph in enumerate(photos):
+            img = np.asarray(cv2.imread(str(ph.path), cv2.IMREAD_COLOR), np.uint8)
+            img, labels = white_tray_crop(img, load_gem_labels(ph, img.shape[1], img.shape[0]))
+            frame, empty, tray_mm, border = calibrated_tray(img, [g.box for g in labels],
+                                                            None if floor == "as taken" else floor, seed=k)
+            labs = [GemLabel(g.colour, (g.box[0] + border, g.box[1] + border, g.box[2], g.box[3])) for g in labels]
+            ppm = min(DEFAULT_PX_PER_MM, frame.shape[1] / tray_mm[0])
+            table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
+            read = table.read(frame, kinds={"gem"})
+            tally.add(score_read(read.objects, labs))
+            ms.append(read.ms)
+            read0 = plain.read(frame, kinds={"gem"})
+            base.add(score_read(read0.objects, labs))
+            ms0.append(read0.ms)
+        print(f"{floor}:\n  tray  {tally.summary()}; {np.median(ms):.1f} ms "
+              f"(x{np.median(ms) / max(np.median(ms0), 1e-6):.2f} the plain read)")
+        print(f"  plain {base.summary()}; {np.median(ms0):.1f} ms")
     return 0
 
 

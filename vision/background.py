@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["is_empty_like", "blend", "light_floor", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR", "SOLID_MM"]
+__all__ = ["is_empty_like", "blend", "light_floor", "differs", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR", "SOLID_MM"]
 
 ALPHA = 0.25  # weight of the new frame: a quarter, so one odd frame moves little
 TOLERANCE = 0.12  # per-pixel relative change (after the global gain) that "stands out"
@@ -90,7 +90,7 @@ def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR
     gradient go. An object (see :data:`OBJECT_CHROMA`) keeps its pixels and a one-pixel
     rim of its floor; with ``solid`` (pixels, about :data:`SOLID_MM`), the gaps narrower
     than that between its parts and its holes too: a black die on a black felt
-    differs from it by its pips alone. Used on a known tray (:mod:`vision.tray_d6`): on a dark felt the
+    differs from it by its pips alone. Used on a known tray (:mod:`vision.tray_learned`): on a dark felt the
     die-centre network found under half of the real dice, on the floor brought back
     nearly all.
 
@@ -126,3 +126,41 @@ def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR
     keep = cv2.GaussianBlur(obj.astype(np.float32), (0, 0), 1.0)
     floor = np.asarray(np.clip(level * np.clip(shade, 0.2, 1.2) + 0.5, 0, 255), np.uint8)
     return np.asarray(cv2.blendLinear(frame, cv2.merge([floor, floor, floor]), keep, 1.0 - keep), np.uint8)
+
+
+#: A patch much darker than the empty tray (its brightness ratio under this) is an
+#: object's too, whatever its colour: a brown gem on wood (a shadow is lighter).
+OBJECT_DARK = 0.6
+
+
+def differs(frame: np.ndarray, empty: np.ndarray, boxes: "list[tuple[int, int, int, int]]",
+            share: float = 1 / 3) -> list[bool]:
+    """For each box (x, y, w, h) of ``frame``, whether the middle half of it differs from
+    the empty tray there: at least ``share`` of its pixels an object's by the rule of
+    :func:`light_floor` (or darker than :data:`OBJECT_DARK`). A learned detector's find
+    on a calibrated tray that the tray does not show changed is the floor (wood grain,
+    a fold of felt).
+
+    >>> empty = np.full((60, 60, 3), (70, 120, 165), np.uint8)   # wood
+    >>> frame = empty.copy(); frame[10:30, 10:30] = (40, 40, 200)  # a red gem
+    >>> differs(frame, empty, [(10, 10, 20, 20), (35, 35, 20, 20)])
+    [True, False]
+    """
+    if frame.shape != empty.shape or frame.ndim != 3:
+        return [True] * len(boxes)
+    f = frame.astype(np.float32) + DARK_OFFSET
+    e = empty.astype(np.float32) + DARK_OFFSET
+    gain = np.median((f[::8, ::8] / e[::8, ::8]).reshape(-1, 3), axis=0)
+    out = []
+    h, w = frame.shape[:2]
+    for x, y, bw, bh in boxes:
+        x0, y0 = max(0, x + bw // 4), max(0, y + bh // 4)
+        x1, y1 = min(w, x + bw - bw // 4), min(h, y + bh - bh // 4)
+        if x1 <= x0 or y1 <= y0:
+            out.append(True)
+            continue
+        r = f[y0:y1, x0:x1] / e[y0:y1, x0:x1] / gain
+        shade = r.mean(axis=2)
+        changed = (r.max(axis=2) > OBJECT_CHROMA * r.min(axis=2)) | (shade > OBJECT_BRIGHT) | (shade < OBJECT_DARK)
+        out.append(bool(changed.mean() >= share))
+    return out

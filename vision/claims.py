@@ -1,7 +1,7 @@
 """Weighing the claims of several readers on the same object (pure functions).
 
 Used by the plain-photo path (:mod:`vision.reader`) and the calibrated tray's d6
-(:mod:`vision.tray_d6`): which claims are on the same object (:func:`overlap`), and which
+(:mod:`vision.tray_learned`): which claims are on the same object (:func:`overlap`), and which
 of them stands (:func:`best_claim`).
 """
 

@@ -27,7 +27,7 @@ import numpy as np
 from .gem_data import GemLabel
 
 __all__ = ["FLOORS", "tray_floor", "dice_floor", "paint_floor", "random_floor", "white_card", "calibrated_tray",
-           "DIE_MM"]
+           "white_tray_crop", "DIE_MM"]
 
 #: name -> (BGR of the floor in the white's light, texture): the benchmark's floors.
 #: ``"felt"``: fine grain; ``"wood"``: grain along the rows; ``"plain"``: none.
@@ -111,6 +111,28 @@ def dice_floor(img: np.ndarray, boxes: Sequence[tuple[float, float, float, float
         cv2.ellipse(core, centre, (max(1, int(0.25 * w)), max(1, int(0.25 * h))), 0, 0, 360, 1, -1)
         mask[core > 0] = 0
     return mask
+
+
+def white_tray_crop(img: np.ndarray, labels: Sequence[GemLabel], margin: int = 10
+                    ) -> tuple[np.ndarray, list[GemLabel]]:
+    """The white tray of a candy photo (the bounding box of :func:`tray_floor` and
+    ``margin`` pixels), with the labels of the candies whose centre it holds, moved into
+    it: the candies as a camera over that tray alone sees them (8 % of the frame's side,
+    where the photo shows them at 2.3 %). The photo itself when no tray is found.
+
+    >>> img = np.full((100, 160, 3), 20, np.uint8); img[20:80, 40:120] = 200
+    >>> crop, labs = white_tray_crop(img, [GemLabel("red", (60.0, 40.0, 10.0, 10.0))], margin=2)
+    >>> crop.shape, labs[0].box
+    ((62, 82, 3), (21.0, 21.0, 10.0, 10.0))
+    """
+    ys, xs = np.nonzero(tray_floor(img, labels))
+    if not len(ys):
+        return img, list(labels)
+    y0, x0 = max(0, int(ys.min()) - margin), max(0, int(xs.min()) - margin)
+    y1, x1 = min(img.shape[0], int(ys.max()) + 1 + margin), min(img.shape[1], int(xs.max()) + 1 + margin)
+    inside = [g for g in labels if x0 <= g.centre[0] < x1 and y0 <= g.centre[1] < y1]
+    return (np.ascontiguousarray(img[y0:y1, x0:x1]),
+            [GemLabel(g.colour, (g.box[0] - x0, g.box[1] - y0, g.box[2], g.box[3])) for g in inside])
 
 
 def white_card(mask: np.ndarray, share: float = 0.3) -> np.ndarray:

@@ -66,6 +66,10 @@ FARTHER_AT_LEAST = 1.5
 #: :data:`FARTHER`: dice shrunk to a gem's size look like gems to it.
 CLOSER = (0.7, 0.5)
 BIG_PX = 18.0
+#: A gem's side at the network's input that it learnt best (15 px at 640, 0.7 to 1.4
+#: times that): where the gems' size in the frame is known (a calibrated tray), the one
+#: input size that brings them to it (:meth:`GemDetector.at_scale`).
+LEARNT_PX = 15.0
 #: Of two peaks closer than this many sides, the weaker is dropped: an oblong candy seen
 #: larger than learnt gives two (0.45, the d6 detector's: 22 candies counted twice on the
 #: held-aside photos 2x closer; 0.6: 7, none found fewer; 0.7 loses touching candies).
@@ -148,6 +152,7 @@ class GemDetector:
         g = self.gain(frame) if gain is None else gain
         if g > 1.0:
             small = cv2.convertScaleAbs(small, alpha=g)
+        nh, nw = small.shape[:2]  # a whole-ratio shrink may round a pixel otherwise
         ph, pw = -(-nh // 16) * 16, -(-nw // 16) * 16
         canvas = np.full((ph, pw, 3), 127, np.uint8)
         canvas[:nh, :nw] = small
@@ -163,6 +168,25 @@ class GemDetector:
         out, s = self.heat(frame, det_size, gain)
         return centre_peaks(out, s, self.stride, self.threshold, self.max_objects, (w, h), source=GEM_SOURCE,
                             apart=APART), s
+
+    def at_scale(self, gem_px: float, frame_side: int) -> "GemDetector":
+        """This detector for frames of longer side ``frame_side`` whose gems are
+        ``gem_px`` pixels: one look at the input size that shows them at
+        :data:`LEARNT_PX`, no search (never above the frame's own size). A calibrated
+        tray knows its gems' size: the candy photos framed as one, gems 8 % of the frame
+        (3.5 times larger than learnt), were found 14 % by the searching detector (its
+        first look sees too few of them to judge their size), 99 % at their scale.
+
+        >>> d = GemDetector.__new__(GemDetector); d.det_size, d.search = 544, True
+        >>> s = d.at_scale(45.0, 740); s.det_size, s.search, d.det_size
+        (247, False, 544)
+        """
+        from copy import copy
+
+        out = copy(self)
+        out.det_size = int(max(64, min(frame_side, round(LEARNT_PX / max(gem_px, 1.0) * frame_side))))
+        out.search = False
+        return out
 
     def detect(self, frame: np.ndarray) -> list[Candidate]:
         """Candidates in ``frame`` (H x W x 3 BGR uint8), strongest first: the first look,

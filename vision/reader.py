@@ -1027,7 +1027,7 @@ class Reader:
         """Each d6 of ``found`` (the tray's objects) read again by the pip networks, in
         ``objs`` (but those of ``skip``). In a step that expects d6 (``kinds``), an
         object read as a kind the step does not expect is contested by them too: the
-        enrolled templates read real red d6 as "automne" gems (:mod:`vision.tray_d6`);
+        enrolled templates read real red d6 as "automne" gems (:mod:`vision.tray_learned`);
         their read of it is at most a suggestion there."""
         unexpected = kinds is not None and "d6" in kinds
 
@@ -1064,7 +1064,7 @@ class Reader:
 
         from .faces import ClassifyParams
         from .gems import GemParams
-        from .tray_d6 import merge, replaced
+        from .tray_learned import merge, replaced
         from .tray_objects import read_objects
 
         from .gem_colour import white_reference
@@ -1072,10 +1072,10 @@ class Reader:
         def templates(v: Any) -> list[TrayObject]:
             return read_objects(v, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
 
-        if kinds is not None and set(kinds) == {"d6"}:
-            # a step of d6 alone: the networks read the dice they found, the enrolled
-            # templates only what they did not (half the tray's time on real dice)
-            dice = self._d6_on_tray(frame, view.calibration, kinds)
+        if kinds is not None and set(kinds) <= {"d6", "gem"}:
+            # a step of d6 or gems alone: the networks read what they found, the enrolled
+            # templates only the rest (half the tray's time on real dice)
+            dice = self._d6_on_tray(frame, view.calibration, kinds) + self._gems_on_tray(frame, view.calibration, kinds)
             found = templates(dc_replace(view, blobs=[
                 b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in dice)]))
         else:
@@ -1084,7 +1084,7 @@ class Reader:
             found = templates(view)
             dice = self._d6_on_tray(frame, view.calibration, kinds, apart=[
                 t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
-                and kinds is not None and t.read.kind in kinds])
+                and kinds is not None and t.read.kind in kinds]) + self._gems_on_tray(frame, view.calibration, kinds)
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
         objs = [t.read for t in found]
@@ -1099,13 +1099,13 @@ class Reader:
                     ) -> list[ObjectRead]:
         """The d6 the plain-photo path reads on a known tray's frame, its floor brought
         back to the light floor the networks learnt when the empty tray is known; those
-        on the tray's floor only (:mod:`vision.tray_d6`). None unless the step expects d6
+        on the tray's floor only (:mod:`vision.tray_learned`). None unless the step expects d6
         (``kinds``; ``companion vision read --look-for d6``). The pip networks are not
         shown the candidates centred in ``apart`` (frame pixels: what another reader read)."""
         import cv2
 
         from .background import LIGHT_FLOOR, SOLID_MM, light_floor
-        from .tray_d6 import LOOK_SIDE, frame_px_per_mm, on_floor
+        from .tray_learned import LOOK_SIDE, frame_px_per_mm, on_floor
 
         if calibration is None or self.pips is None or kinds is None or "d6" not in kinds:
             return []  # no step said it wants d6: the tray's own reading, as before
@@ -1123,6 +1123,33 @@ class Reader:
         dice = [cut_by_edge(_mapped(o, 0, 0, scale), w, h)
                 for o in self._read_detected(image, detectors, classifiers, True, True)]
         return [o for o, ok in zip(dice, on_floor(calibration, [o.box for o in dice])) if ok]
+
+    def _gems_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
+                      kinds: "Collection[str] | None") -> list[ObjectRead]:
+        """The gems the plain-photo gem path reads on a known tray's frame, its detector
+        looking once at the size the calibration gives the gems (:data:`vision
+        .tray_learned.GEM_MM`); those on the tray's floor only. None unless the step
+        expects gems, or where the frame does not differ from the empty tray
+        (:func:`vision.background.differs`: wood grain). Their colours are white-balanced
+        as on a plain photo: by the tray's white or, on a dark floor, the markers' papers."""
+        from .background import differs
+        from .tray_learned import GEM_MM, frame_px_per_mm, on_floor
+
+        if calibration is None or kinds is None or "gem" not in kinds:
+            return []
+        detectors, classifiers = self._plugins({"gem"})
+        seen = [d for d in detectors if hasattr(d, "at_scale")]
+        if not seen or not classifiers:
+            return []
+        side = max(frame.shape[:2])
+        look = seen[0].at_scale(GEM_MM * frame_px_per_mm(calibration), side)
+        gems = self._read_detected(frame, [look], classifiers, True, True)
+        gems = [o for o, ok in zip(gems, on_floor(calibration, [o.box for o in gems])) if ok]
+        h, w = frame.shape[:2]
+        empty, _ = self._tray_in_frame(calibration, (w, h), 1.0)
+        if empty is None or not gems:
+            return gems
+        return [o for o, ok in zip(gems, differs(frame, empty, [o.box for o in gems])) if ok]
 
     def _tray_in_frame(self, calibration: "Calibration", size: tuple[int, int], scale: float
                        ) -> tuple[np.ndarray | None, np.ndarray]:

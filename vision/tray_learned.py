@@ -1,30 +1,34 @@
-"""The d6 of a known tray, read by the trained networks as on a plain photo.
+"""The d6 and the gems of a known tray, read by the trained networks as on a plain photo.
 
 On a tray with its four markers the reader finds objects by their difference from the
-empty tray and reads them against the enrolled faces (:mod:`vision.tray_objects`). For
-pip d6 those faces are, unless the players taught their own, the synthetic templates
-shipped for the demo, and the pip networks had to agree with them. On the real dice of
-``shared/data/tray-dice-photos`` laid in a calibrated tray (``vision.floors.calibrated_tray``:
-the photo framed by the four markers, its empty tray beside it) that read **2-4 %** of
-the dice automatically, the templates calling most of them gems, d10 or symbol dice, and
-read 4 red dice as "automne" gems, silently. The networks themselves, trained on those
-real photos, read 93 % of them on a plain photo.
+empty tray and reads them against the enrolled faces and colours
+(:mod:`vision.tray_objects`). For pip d6 and gems those are, unless the players taught
+their own, the synthetic templates shipped for the demo (for d6 the pip networks had to
+agree with them). On the real dice of ``shared/data/tray-dice-photos`` laid in a
+calibrated tray (:func:`vision.floors.calibrated_tray`: the photo framed by the four
+markers, its empty tray beside it) that read **2-4 %** of the dice automatically, the
+templates calling most of them gems, d10 or symbol dice, and read 4 red dice as
+"automne" gems, silently; the candies of ``shared/data/colour-candies`` framed so, none
+automatically. The networks, trained on those real photos, read 93 % of the dice and
+99 % of the candies on a plain photo.
 
-So in a step that expects d6, a known tray is read twice (7 December 2026):
+So in a step that expects d6 or gems, a known tray is read twice (7 December 2026):
 
-- the frame, its floor brought back to the light grey floor the networks learnt
+- for d6, the frame, its floor brought back to the light grey floor the networks learnt
   (:func:`vision.background.light_floor`, from the empty tray), goes through the
   plain-photo d6 path (the die-centre network, its closer and farther looks, the pip
-  networks); its dice on a marker or outside the tray are dropped (:func:`on_floor`);
-- :func:`merge` then joins them with the tray's own objects: where both found a die the
-  networks' read stands, unless the tray read that object as another kind the step
-  expects (its read stands, as on a plain photo the dice the numeral or symbol reader
-  read are not the d6 path's) or the two claims conflict (:func:`vision.claims.best_claim`:
-  a tray read of another kind, or close to one, makes the die pending); an object only
-  the tray found is read as before.
+  networks); for gems, the frame goes through the plain-photo gem path, its detector
+  looking once at the size the calibration gives a gem (:data:`GEM_MM`); what they
+  find on a marker or outside the tray is dropped (:func:`on_floor`);
+- :func:`merge` then joins them with the tray's own objects: where both found an object
+  the networks' read stands, unless the tray read it as another kind the step expects
+  (its read stands, as on a plain photo the dice the numeral or symbol reader read are
+  not the d6 path's) or the two claims conflict (:func:`vision.claims.best_claim`: a
+  tray read of another kind, or close to one, makes it pending); an object only the
+  tray found is read as before.
 
-Measured (``benchmarks/bench_calibrated_tray.py``, the 50 held-aside photos, 379 dice):
-see ``docs/vision.md``, "A calibrated tray".
+Measured (``benchmarks/bench_calibrated_tray.py``, the held-aside photos): see
+``docs/vision.md``, "A calibrated tray".
 """
 
 from __future__ import annotations
@@ -39,7 +43,12 @@ from .result import STATUS_READ, ObjectRead
 if TYPE_CHECKING:
     from .calibration import Calibration
 
-__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "LOOK_SIDE"]
+__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "LOOK_SIDE", "GEM_MM"]
+
+#: A gem's side in millimetres, for the gem detector's one look on a calibrated tray
+#: (:meth:`vision.gem_detect.GemDetector.at_scale`): the candies it learnt are about
+#: 15 mm, ESPRI's glass gems 15-20 mm, and it takes 0.7 to 1.4 times its learnt size.
+GEM_MM = 16.0
 
 #: A frame longer than this is brought to this size before its floor is repainted and
 #: its d6 read (a 2028 x 1520 Pi frame: its dice some 100 px, the pip networks read
