@@ -253,6 +253,11 @@ def calibrated_tray(img: np.ndarray, boxes: Sequence[tuple[float, float, float, 
                                cv2.BORDER_REFLECT)
     frame = empty.copy()
     frame[border:border + h, border:border + w] = img
+    # the paper under the photo's light: as white as the photo's own white (a white
+    # tray's; the brightest colourless region of a grey one)
+    from .gem_colour import white_reference
+
+    light = np.asarray(white_reference(img)[0], np.float32).reshape(1, 1, 3) / 255.0
     if floor is not None:
         colour, texture = FLOORS[floor]
         mask = np.ones(frame.shape[:2], np.uint8)
@@ -262,11 +267,12 @@ def calibrated_tray(img: np.ndarray, boxes: Sequence[tuple[float, float, float, 
     H, W = frame.shape[:2]
     side, quiet = int(round(layout.marker_mm * ppm)), int(round(layout.quiet_mm * ppm))
     for i, (cx, cy) in enumerate(((0, 0), (1, 0), (1, 1), (0, 1))):
-        paper = cv2.cvtColor(marker_image(i, side, quiet), cv2.COLOR_GRAY2BGR)
+        paper = cv2.cvtColor(marker_image(i, side, quiet), cv2.COLOR_GRAY2BGR).astype(np.float32)
         p = paper.shape[0]
         x0, y0 = cx * (W - p), cy * (H - p)
-        frame[y0:y0 + p, x0:x0 + p] = paper
-        empty[y0:y0 + p, x0:x0 + p] = paper
+        lit = np.asarray(np.clip(paper * light + 0.5, 0, 255), np.uint8)
+        frame[y0:y0 + p, x0:x0 + p] = lit
+        empty[y0:y0 + p, x0:x0 + p] = lit
     rng = np.random.default_rng(seed + 7)
 
     def noisy(a: np.ndarray) -> np.ndarray:

@@ -522,6 +522,18 @@ def _odd(x: float) -> int:
     return max(1, int(round(x)) | 1)
 
 
+def _with_white(clf: ObjectClassifier, white: np.ndarray) -> ObjectClassifier:
+    """``clf``, if it white-balances colours (a ``white`` attribute, the gem reader), with
+    that fixed white."""
+    from copy import copy
+
+    if not hasattr(clf, "white"):
+        return clf
+    out = copy(clf)
+    setattr(out, "white", white)
+    return out
+
+
 def _scaled(box: tuple[int, int, int, int], s: float) -> tuple[int, int, int, int]:
     """``box`` (x, y, w, h) in an image ``s`` times the size."""
     return (round(box[0] * s), round(box[1] * s), round(box[2] * s), round(box[3] * s))
@@ -1075,7 +1087,7 @@ class Reader:
         if kinds is not None and set(kinds) <= {"d6", "gem"}:
             # a step of d6 or gems alone: the networks read what they found, the enrolled
             # templates only the rest (half the tray's time on real dice)
-            dice = self._d6_on_tray(frame, view.calibration, kinds) + self._gems_on_tray(frame, view.calibration, kinds)
+            dice = self._d6_on_tray(frame, view.calibration, kinds) + self._gems_on_tray(frame, view.calibration, kinds, view.image)
             found = templates(dc_replace(view, blobs=[
                 b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in dice)]))
         else:
@@ -1084,7 +1096,7 @@ class Reader:
             found = templates(view)
             dice = self._d6_on_tray(frame, view.calibration, kinds, apart=[
                 t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
-                and kinds is not None and t.read.kind in kinds]) + self._gems_on_tray(frame, view.calibration, kinds)
+                and kinds is not None and t.read.kind in kinds]) + self._gems_on_tray(frame, view.calibration, kinds, view.image)
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
         objs = [t.read for t in found]
@@ -1125,15 +1137,16 @@ class Reader:
         return [o for o, ok in zip(dice, on_floor(calibration, [o.box for o in dice])) if ok]
 
     def _gems_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
-                      kinds: "Collection[str] | None") -> list[ObjectRead]:
+                      kinds: "Collection[str] | None", tray: np.ndarray | None = None) -> list[ObjectRead]:
         """The gems the plain-photo gem path reads on a known tray's frame, its detector
         looking once at the size the calibration gives the gems (:data:`vision
         .tray_learned.GEM_MM`); those on the tray's floor only. None unless the step
         expects gems, or where the frame does not differ from the empty tray
         (:func:`vision.background.differs`: wood grain). Their colours are white-balanced
-        as on a plain photo: by the tray's white or, on a dark floor, the markers' papers."""
+        by the markers' papers (:func:`vision.tray_learned.markers_white`, in ``tray``,
+        the frame's top-down image), else as on a plain photo."""
         from .background import differs
-        from .tray_learned import GEM_MM, frame_px_per_mm, on_floor
+        from .tray_learned import GEM_MM, frame_px_per_mm, markers_white, on_floor
 
         if calibration is None or kinds is None or "gem" not in kinds:
             return []
@@ -1143,6 +1156,9 @@ class Reader:
             return []
         side = max(frame.shape[:2])
         look = seen[0].at_scale(GEM_MM * frame_px_per_mm(calibration), side)
+        white = markers_white(calibration, tray) if tray is not None else None
+        if white is not None:  # the markers' papers: white, in view, under the gems' light
+            classifiers = [_with_white(c, white) for c in classifiers]
         gems = self._read_detected(frame, [look], classifiers, True, True)
         gems = [o for o, ok in zip(gems, on_floor(calibration, [o.box for o in gems])) if ok]
         h, w = frame.shape[:2]

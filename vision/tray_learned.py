@@ -43,7 +43,7 @@ from .result import STATUS_READ, ObjectRead
 if TYPE_CHECKING:
     from .calibration import Calibration
 
-__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "LOOK_SIDE", "GEM_MM"]
+__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "markers_white", "LOOK_SIDE", "GEM_MM"]
 
 #: A gem's side in millimetres, for the gem detector's one look on a calibrated tray
 #: (:meth:`vision.gem_detect.GemDetector.at_scale`): the candies it learnt are about
@@ -81,6 +81,45 @@ def on_floor(calibration: "Calibration", boxes: Sequence[tuple[int, int, int, in
         inside = 0 <= x < w and 0 <= y < h
         out.append(bool(inside and mask[int(y), int(x)] == 0))
     return out
+
+
+def markers_white(calibration: "Calibration", tray: np.ndarray) -> np.ndarray | None:
+    """The BGR of the markers' white quiet zones in ``tray`` (the frame warped to the
+    tray's top-down image, :meth:`Calibration.warp`): the median over the four papers'
+    rings between the black square and the paper's edge, half a millimetre in from each;
+    None when under half of those pixels are in view. A calibrated tray always has that
+    white in view, under the same light as the gems.
+
+    >>> from vision.calibration import Calibration
+    >>> from vision.markers import MarkerLayout
+    >>> lay = MarkerLayout(tray_mm=(100.0, 80.0))
+    >>> cal = Calibration(lay, 2.0, np.eye(3), (200, 160))
+    >>> tray = np.full((160, 200, 3), (40, 60, 30), np.uint8)   # felt
+    >>> for cx, cy in lay.marker_centres_mm():
+    ...     x, y = int(cx * 2), int(cy * 2)
+    ...     tray[y - 26:y + 26, x - 26:x + 26] = (200, 205, 210)   # the paper
+    ...     tray[y - 20:y + 20, x - 20:x + 20] = 0                  # the black square
+    >>> markers_white(cal, tray).tolist()
+    [200.0, 205.0, 210.0]
+    """
+    ppm = calibration.px_per_mm
+    lay = calibration.layout
+    inner, outer = lay.marker_mm / 2 + 0.5, lay.paper_mm / 2 - 0.5
+    h, w = tray.shape[:2]
+    pixels, want = [], 0
+    for cx, cy in lay.marker_centres_mm():
+        x0, x1 = int(np.floor((cx - outer) * ppm)), int(np.ceil((cx + outer) * ppm))
+        y0, y1 = int(np.floor((cy - outer) * ppm)), int(np.ceil((cy + outer) * ppm))
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        d = np.maximum(np.abs((xs + 0.5) / ppm - cx), np.abs((ys + 0.5) / ppm - cy))
+        ring = (d >= inner) & (d <= outer)
+        want += int(ring.sum())
+        ring &= (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        pixels.append(tray[ys[ring], xs[ring]].reshape(-1, 3))
+    got = np.concatenate(pixels) if pixels else np.zeros((0, 3), np.uint8)
+    if want == 0 or len(got) < 0.5 * want:
+        return None
+    return np.asarray(np.median(got, axis=0), np.float32)
 
 
 def frame_px_per_mm(calibration: "Calibration") -> float:

@@ -211,6 +211,8 @@ def _gem_tray_reads(floor: str | None, n: int) -> "object":
         assert read.error is None and read.extra["mode"] == "calibrated"
         tally.add(score_read(read.objects, [GemLabel(g.colour, (g.box[0] + border, g.box[1] + border, *g.box[2:]))
                                             for g in labels]))
+    # the markers' white is the tray's read's own: a plain photo read next measures its own
+    assert all(getattr(c, "white", None) is None for c in table.classifiers)
     return tally
 
 
@@ -224,9 +226,10 @@ def test_real_gems_on_a_calibrated_white_tray_are_read_by_the_gem_path() -> None
 
 
 @needs_photos
-def test_real_gems_on_a_calibrated_dark_felt_are_never_guessed() -> None:
-    # the markers' papers are the only white: colours often unsure, never wrong
+def test_real_gems_on_a_calibrated_dark_felt_take_the_markers_white() -> None:
+    # the markers' papers are the only white in view: the colours are measured against it
     t = _gem_tray_reads("dark green felt", 6)
-    assert t.found >= 0.9 * t.gems  # 96.4 % on the 36, 37.2 % right automatically
-    assert t.right >= 0.1 * t.gems and t.wrong == 0 and t.orange_as_gem == 0, t.summary()
+    # the 36: 99.0 % found, 96.1 % right automatically (37.2 % with the frame's own white)
+    assert t.found >= 0.95 * t.gems
+    assert t.right >= 0.85 * t.gems and t.wrong == 0 and t.orange_as_gem == 0, t.summary()
     assert t.extra_read == 0
