@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["is_empty_like", "blend", "light_floor", "differs", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR", "SOLID_MM"]
+__all__ = ["is_empty_like", "blend", "light_floor", "differs", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR",
+           "SOLID_MM"]
 
 ALPHA = 0.25  # weight of the new frame: a quarter, so one odd frame moves little
 TOLERANCE = 0.12  # per-pixel relative change (after the global gain) that "stands out"

@@ -1084,27 +1084,29 @@ class Reader:
         def templates(v: Any) -> list[TrayObject]:
             return read_objects(v, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
 
+        cal = view.calibration
         if kinds is not None and set(kinds) <= {"d6", "gem"}:
             # a step of d6 or gems alone: the networks read what they found, the enrolled
             # templates only the rest (half the tray's time on real dice)
-            dice = self._d6_on_tray(frame, view.calibration, kinds) + self._gems_on_tray(frame, view.calibration, kinds, view.image)
+            learned = self._d6_on_tray(frame, cal, kinds) + self._gems_on_tray(frame, cal, kinds, view.image)
             found = templates(dc_replace(view, blobs=[
-                b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in dice)]))
+                b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in learned)]))
         else:
             # the networks are not shown what the templates read as another kind the
             # step expects (a symbol die: on rendered Péripéties trays 139 -> 108 ms)
             found = templates(view)
-            dice = self._d6_on_tray(frame, view.calibration, kinds, apart=[
-                t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
-                and kinds is not None and t.read.kind in kinds]) + self._gems_on_tray(frame, view.calibration, kinds, view.image)
+            elsewhere = [t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
+                         and kinds is not None and t.read.kind in kinds]
+            learned = self._d6_on_tray(frame, cal, kinds, apart=elsewhere) + self._gems_on_tray(
+                frame, cal, kinds, view.image)
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
         objs = [t.read for t in found]
-        gone = replaced(objs, dice, kinds)  # the networks' dice stand there: no second opinion
+        gone = replaced(objs, learned, kinds)  # the networks' objects stand there: no second opinion
         self._pips_opinion(frame, found, objs, skip=gone, kinds=kinds)
         self._numerals_opinion(frame, found, objs, skip=gone)
         objs = [_named(o, med, white) for o, med in zip(objs, meds)]
-        return merge(objs, dice, kinds, _open_set(self.classifiers)[1]) if dice else objs
+        return merge(objs, learned, kinds, _open_set(self.classifiers)[1]) if learned else objs
 
     def _d6_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
                     kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = ()

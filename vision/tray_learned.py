@@ -147,7 +147,7 @@ def _mates(tray: Sequence[ObjectRead], die: ObjectRead, kinds: Collection[str] |
 
 
 def replaced(tray: Sequence[ObjectRead], learned: Sequence[ObjectRead], kinds: Collection[str] | None) -> set[int]:
-    """The indices of the tray objects that the networks' dice replace (:func:`merge`)."""
+    """The indices of the tray objects that the networks' objects replace (:func:`merge`)."""
     out: set[int] = set()
     for die in learned:
         out.update(_mates(tray, die, kinds) or ())
@@ -156,11 +156,12 @@ def replaced(tray: Sequence[ObjectRead], learned: Sequence[ObjectRead], kinds: C
 
 def merge(tray: Sequence[ObjectRead], learned: Sequence[ObjectRead], kinds: Collection[str] | None,
           open_set: Collection[str] = ()) -> list[ObjectRead]:
-    """The tray's objects and the d6 the networks read on the same frame, as one list.
+    """The tray's objects and the d6 and gems the networks read on the same frame, as
+    one list.
 
     A tray object read as another kind the step expects (``kinds``) keeps its read and
-    hides the networks' d6 there. Otherwise each d6 of the networks stands against the
-    tray objects it overlaps (they are dropped, :func:`replaced`), weighed with them by
+    hides the networks' object there. Otherwise each object of the networks stands
+    against the tray objects it overlaps (they are dropped, :func:`replaced`), weighed with them by
     :func:`vision.claims.best_claim` (``open_set``: the kinds whose reads stand against
     other kinds, the players' symbol faces).
 
