@@ -190,7 +190,7 @@ def test_the_tray_reads_no_d6_it_was_not_asked_for_and_the_demo_tray_still_reads
 
 
 # -- real gems on a calibrated tray ---------------------------------------------------------
-def _gem_tray_reads(floor: str | None, n: int) -> "object":
+def _gem_tray_reads(floor: str | None, n: int, leave_out: str | None = None) -> "object":
     import cv2
 
     from vision.floors import white_tray_crop
@@ -200,8 +200,16 @@ def _gem_tray_reads(floor: str | None, n: int) -> "object":
     folder = shared_candies_dir()
     assert folder is not None
     table = table_reader(None)
+    if leave_out is not None:  # a colour nobody enrolled
+        for clf in table.classifiers:
+            if hasattr(clf, "colours") and hasattr(clf, "white"):
+                clf.colours = clf.colours.without(leave_out)
     tally = GemTally()
     for k, ph in enumerate(list_gem_photos(folder, "test")[:n]):
+        if leave_out is not None:
+            labels_all = load_gem_labels(ph, 1, 1)
+            if not any(g.gem == leave_out for g in labels_all):
+                continue
         img = np.asarray(cv2.imread(str(ph.path)), np.uint8)
         img, labels = white_tray_crop(img, load_gem_labels(ph, img.shape[1], img.shape[0]))
         frame, empty, tray_mm, border = calibrated_tray(img, [g.box for g in labels], floor, seed=k)
@@ -233,3 +241,12 @@ def test_real_gems_on_a_calibrated_dark_felt_take_the_markers_white() -> None:
     assert t.found >= 0.95 * t.gems
     assert t.right >= 0.85 * t.gems and t.wrong == 0 and t.orange_as_gem == 0, t.summary()
     assert t.extra_read == 0
+
+
+@needs_photos
+def test_a_colour_nobody_enrolled_is_never_read_on_a_calibrated_tray() -> None:
+    t = _gem_tray_reads("dark green felt", 5, leave_out="hiver")
+    # the blue candies (hiver) have no colour to be read as: pending or no gem, never
+    # another colour; the other colours are still read
+    assert t.gems >= 50 and t.wrong == 0 and t.orange_as_gem == 0, t.summary()
+    assert t.right >= 0.6 * t.gems, t.summary()
