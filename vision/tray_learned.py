@@ -133,7 +133,7 @@ def frame_px_per_mm(calibration: "Calibration") -> float:
     """
     w, h = calibration.tray_size
     a, b = calibration.to_image(np.array([[0.0, h / 2.0], [float(w), h / 2.0]]))
-    return float(np.hypot(*(b - a))) / calibration.layout.tray_mm[0]
+    return float(np.hypot(*(b - a))) / max(float(calibration.layout.tray_mm[0]), 1e-6)
 
 
 def _mates(tray: Sequence[ObjectRead], die: ObjectRead, kinds: Collection[str] | None) -> list[int] | None:
