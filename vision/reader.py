@@ -1088,9 +1088,13 @@ class Reader:
         if kinds is not None and set(kinds) <= {"d6", "gem"}:
             # a step of d6 or gems alone: the networks read what they found, the enrolled
             # templates only the rest (half the tray's time on real dice)
-            learned = self._d6_on_tray(frame, cal, kinds) + self._gems_on_tray(frame, cal, kinds, view.image)
+            gems, refused = self._gems_on_tray(frame, cal, kinds, view.image)
+            learned = self._d6_on_tray(frame, cal, kinds) + gems
+            # ... and nothing where the gem reader looked and saw no gem (an orange candy:
+            # 85 of 438 were asked about on the candy photos' calibrated trays)
+            seen = [o.box for o in learned] + refused
             found = templates(dc_replace(view, blobs=[
-                b for b in view.blobs if not any(_overlap(view.box_in_input(b), o.box) for o in learned)]))
+                b for b in view.blobs if not any(_overlap(view.box_in_input(b), box) for box in seen)]))
         else:
             # the networks are not shown what the templates read as another kind the
             # step expects (a symbol die: on rendered Péripéties trays 139 -> 108 ms)
@@ -1098,7 +1102,7 @@ class Reader:
             elsewhere = [t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
                          and kinds is not None and t.read.kind in kinds]
             learned = self._d6_on_tray(frame, cal, kinds, apart=elsewhere) + self._gems_on_tray(
-                frame, cal, kinds, view.image)
+                frame, cal, kinds, view.image)[0]
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
         objs = [t.read for t in found]
@@ -1139,35 +1143,40 @@ class Reader:
         return [o for o, ok in zip(dice, on_floor(calibration, [o.box for o in dice])) if ok]
 
     def _gems_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
-                      kinds: "Collection[str] | None", tray: np.ndarray | None = None) -> list[ObjectRead]:
+                      kinds: "Collection[str] | None", tray: np.ndarray | None = None
+                      ) -> tuple[list[ObjectRead], list[tuple[int, int, int, int]]]:
         """The gems the plain-photo gem path reads on a known tray's frame, its detector
         looking once at the size the calibration gives the gems (:data:`vision
         .tray_learned.GEM_MM`); those on the tray's floor only. None unless the step
         expects gems, or where the frame does not differ from the empty tray
         (:func:`vision.background.differs`: wood grain). Their colours are white-balanced
         by the markers' papers (:func:`vision.tray_learned.markers_white`, in ``tray``,
-        the frame's top-down image), else as on a plain photo."""
+        the frame's top-down image), else as on a plain photo. And the boxes of the
+        candidates its colour reader refused (no gem)."""
         from .background import differs
         from .tray_learned import GEM_MM, frame_px_per_mm, markers_white, on_floor
 
         if calibration is None or kinds is None or "gem" not in kinds:
-            return []
+            return [], []
         detectors, classifiers = self._plugins({"gem"})
         seen = [d for d in detectors if hasattr(d, "at_scale")]
         if not seen or not classifiers:
-            return []
+            return [], []
         side = max(frame.shape[:2])
         look = seen[0].at_scale(GEM_MM * frame_px_per_mm(calibration), side)
         white = markers_white(calibration, tray) if tray is not None else None
         if white is not None:  # the markers' papers: white, in view, under the gems' light
             classifiers = [_with_white(c, white) for c in classifiers]
-        gems = self._read_detected(frame, [look], classifiers, True, True)
+        cands = look.detect(frame)
+        claims = self._claims(frame, cands, classifiers) if cands else []
+        refused = [c.box for c, o in zip(cands, claims) if o is None]
+        gems = [o for o in claims if o is not None]
         gems = [o for o, ok in zip(gems, on_floor(calibration, [o.box for o in gems])) if ok]
         h, w = frame.shape[:2]
         empty, _ = self._tray_in_frame(calibration, (w, h), 1.0)
         if empty is None or not gems:
-            return gems
-        return [o for o, ok in zip(gems, differs(frame, empty, [o.box for o in gems])) if ok]
+            return gems, refused
+        return [o for o, ok in zip(gems, differs(frame, empty, [o.box for o in gems])) if ok], refused
 
     def _tray_in_frame(self, calibration: "Calibration", size: tuple[int, int], scale: float
                        ) -> tuple[np.ndarray | None, np.ndarray]:
