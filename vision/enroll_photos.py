@@ -278,12 +278,16 @@ def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarr
     (:meth:`vision.enroll.Enrollment.players_gem_colours`). None when the photo's white
     does not hold (:func:`vision.gem_colour.white_holds`: the gem is brighter than the
     "white" found, a dark felt with nothing white in view): no colour can be measured
-    there, and the view serves the calibrated tray only."""
+    there, and the view serves the calibrated tray only. With the markers in view the
+    white is their papers' (:func:`vision.tray_learned.markers_white`), as a calibrated
+    tray's gems are read."""
     from .detect import Candidate
     from .gem_colour import ONE_GEM_OVER_WHITE, lab_of, relative_colours, white_holds
+    from .tray_learned import markers_white
 
     x, y, w, h = view.box_in_input(blob)
-    rel = relative_colours(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")])
+    white = markers_white(view.calibration, view.image) if view.calibration is not None else None
+    rel = relative_colours(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")], white)
     return np.asarray(lab_of(rel)[0], np.float32) if white_holds(rel, ONE_GEM_OVER_WHITE) else None
 
 

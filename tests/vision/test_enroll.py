@@ -412,6 +412,44 @@ def test_a_gem_on_a_dark_floor_with_nothing_white_keeps_no_plain_colour() -> Non
     assert views["hiver"].shape == (1, 3) and views["hiver"][0, 2] < -20 and store.gems_without_plain() == ["hiver"]
 
 
+def test_a_gem_enrolled_in_the_calibrated_tray_takes_the_markers_white() -> None:
+    """In the companion's tray (dark felt, four markers) nothing else is white: the gem's
+    colour is measured against the markers' papers, as the calibrated tray reads it."""
+    import cv2
+
+    from vision.enroll_photos import enroll_frame
+    from vision.markers import DEFAULT_LAYOUT, marker_image
+
+    ppm = 3.0  # the frame is the tray seen from straight above, 3 px per mm
+    w, h = (int(v * ppm) for v in DEFAULT_LAYOUT.tray_mm)
+    tray = np.full((h, w, 3), (30, 45, 28), np.uint8)  # dark green felt
+    side, quiet = int(DEFAULT_LAYOUT.marker_mm * ppm), int(DEFAULT_LAYOUT.quiet_mm * ppm)
+    for i, (cx, cy) in enumerate(DEFAULT_LAYOUT.marker_centres_mm()):
+        paper = cv2.cvtColor(marker_image(i, side, quiet), cv2.COLOR_GRAY2BGR)
+        paper = np.asarray(paper * (np.array([225, 228, 230]) / 255.0), np.uint8)  # white paper, this light
+        p = paper.shape[0]
+        x0, y0 = int(cx * ppm) - p // 2, int(cy * ppm) - p // 2
+        tray[y0:y0 + p, x0:x0 + p] = paper
+    cv2.circle(tray, (w // 2, h // 2), 24, (200, 110, 30), -1)  # a blue gem
+    tray[h // 2 - 120:h // 2 + 120, w - 170:w - 50] = (190, 222, 245)  # a warm-lit card, larger than a paper
+    store = Enrollment()
+    enroll_frame(store, tray, "gem", "hiver", box=(w // 2 - 30, h // 2 - 30, 60, 60))
+    views = store.players_gem_colours()
+    assert views["hiver"].shape == (1, 3) and views["hiver"][0, 2] < -20  # blue
+    # measured against the papers, as the calibrated tray reads it (not against the card)
+    from vision.calibration import auto_calibration
+    from vision.detect import Candidate
+    from vision.gem_colour import lab_of, relative_colours
+    from vision.tray_learned import markers_white
+
+    cal = auto_calibration(tray)
+    assert cal is not None
+    gem = [Candidate(w / 2, h / 2, 48.0, 1.0, "gem")]
+    paper = lab_of(relative_colours(tray, gem, markers_white(cal, cal.warp(tray))))[0]
+    card = lab_of(relative_colours(tray, gem))[0]
+    assert np.abs(views["hiver"][0] - paper).max() < np.abs(views["hiver"][0] - card).max()
+
+
 def test_the_learnt_views_of_a_gem_show_its_colour(tmp_path: Path) -> None:
     """The tablet's strip of learnt views shows a gem's colour as the plain-photo reader
     measures it (a blue disc for a blue gem), so a view of the wrong object stands out."""
