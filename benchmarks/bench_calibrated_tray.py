@@ -3,6 +3,7 @@
     python benchmarks/bench_calibrated_tray.py [PHOTOS_DIR] [--split test] [--limit N]
         [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain]
     python benchmarks/bench_calibrated_tray.py --gems [--floors "as taken,dark green felt,wood"]
+    python benchmarks/bench_calibrated_tray.py --upscale 2.67 [--gems]   # a Pi camera's frame size
 
 The companion's tray build (``hardware.md``) has four markers and a calibration: the
 table then reads each frame against the empty tray. No photo of such a tray is
@@ -48,6 +49,17 @@ from vision.labelled import Label, list_photos, load_labels, shared_photos_dir  
 DEFAULT_FLOORS = "as taken,dark green felt,black felt,wood"
 
 
+def tray_px_per_mm(frame: np.ndarray, tray_mm: tuple[float, float]) -> float:
+    """The scale of the simulated tray's top-down image: no finer than the camera's own
+    pixels, nor with more pixels than the real tray's (240 x 170 mm at the default
+    4 px/mm: 960 x 680), whose cost it stands for."""
+    from vision.calibration import DEFAULT_PX_PER_MM
+    from vision.markers import DEFAULT_LAYOUT
+
+    real = DEFAULT_LAYOUT.tray_mm[0] * DEFAULT_LAYOUT.tray_mm[1] * DEFAULT_PX_PER_MM ** 2
+    return float(min(DEFAULT_PX_PER_MM, frame.shape[1] / tray_mm[0], (real / (tray_mm[0] * tray_mm[1])) ** 0.5))
+
+
 def row(name: str, tally: Tally, base: Tally) -> None:
     def figures(t: Tally) -> str:
         found = max(t.found, 1)
@@ -60,7 +72,7 @@ def row(name: str, tally: Tally, base: Tally) -> None:
 
 
 def main() -> int:
-    from vision.calibration import DEFAULT_PX_PER_MM, calibrate
+    from vision.calibration import calibrate
     from vision.floors import calibrated_tray
     from vision.markers import MarkerLayout
     from vision.table_setup import table_reader
@@ -73,6 +85,8 @@ def main() -> int:
     ap.add_argument("--kinds", default="d6", help="the kinds the step expects, comma-separated")
     ap.add_argument("--explain", action="store_true", help="list each silent error")
     ap.add_argument("--gems", action="store_true", help="the candy photos, read as a gem step")
+    ap.add_argument("--upscale", type=float, default=1.0,
+                    help="frames enlarged this many times (2.67: a 760-px frame as a 2028 x 2028 one)")
     args = ap.parse_args()
     if args.gems:
         return gems(args)
@@ -98,9 +112,10 @@ def main() -> int:
                                                             None if floor == "as taken" else floor, seed=k)
             labs = [Label(lab.face, (lab.box[0] + border, lab.box[1] + border, lab.box[2], lab.box[3]))
                     for lab in labels]
-            # the tray's top-down image no finer than the camera's own pixels: a real tray of
-            # 240 x 170 mm at the default 4 px/mm is 960 x 680, about this frame's size
-            ppm = min(DEFAULT_PX_PER_MM, frame.shape[1] / tray_mm[0])
+            if args.upscale != 1.0:  # a larger camera's frame (no more detail)
+                frame, empty = (cv2.resize(a, None, fx=args.upscale, fy=args.upscale) for a in (frame, empty))
+                labs = [Label(lab.face, tuple(v * args.upscale for v in lab.box)) for lab in labs]
+            ppm = tray_px_per_mm(frame, tray_mm)
             table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
             read = table.read(frame, kinds=kinds)
             tally.add(read, labs)
@@ -117,7 +132,7 @@ def main() -> int:
 
 
 def gems(args: argparse.Namespace) -> int:
-    from vision.calibration import DEFAULT_PX_PER_MM, calibrate
+    from vision.calibration import calibrate
     from vision.floors import calibrated_tray, white_tray_crop
     from vision.gem_data import GemLabel, list_gem_photos, load_gem_labels, shared_candies_dir
     from vision.gem_eval import GemTally, score_read
@@ -143,7 +158,10 @@ def gems(args: argparse.Namespace) -> int:
             frame, empty, tray_mm, border = calibrated_tray(img, [g.box for g in labels],
                                                             None if floor == "as taken" else floor, seed=k)
             labs = [GemLabel(g.colour, (g.box[0] + border, g.box[1] + border, g.box[2], g.box[3])) for g in labels]
-            ppm = min(DEFAULT_PX_PER_MM, frame.shape[1] / tray_mm[0])
+            if args.upscale != 1.0:  # a larger camera's frame (no more detail)
+                frame, empty = (cv2.resize(a, None, fx=args.upscale, fy=args.upscale) for a in (frame, empty))
+                labs = [GemLabel(g.colour, tuple(v * args.upscale for v in g.box)) for g in labs]
+            ppm = tray_px_per_mm(frame, tray_mm)
             table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
             read = table.read(frame, kinds={"gem"})
             tally.add(score_read(read.objects, labs))

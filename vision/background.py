@@ -149,18 +149,19 @@ def differs(frame: np.ndarray, empty: np.ndarray, boxes: "list[tuple[int, int, i
     """
     if frame.shape != empty.shape or frame.ndim != 3:
         return [True] * len(boxes)
-    f = frame.astype(np.float32) + DARK_OFFSET
-    e = empty.astype(np.float32) + DARK_OFFSET
-    gain = np.median((f[::8, ::8] / e[::8, ::8]).reshape(-1, 3), axis=0)
+    def lifted(a: np.ndarray) -> np.ndarray:
+        return a.astype(np.float32) + DARK_OFFSET
+
+    gain = np.median((lifted(frame[::8, ::8]) / lifted(empty[::8, ::8])).reshape(-1, 3), axis=0)
     out = []
     h, w = frame.shape[:2]
-    for x, y, bw, bh in boxes:
+    for x, y, bw, bh in boxes:  # the patches alone: a Pi frame is 3 million pixels
         x0, y0 = max(0, x + bw // 4), max(0, y + bh // 4)
         x1, y1 = min(w, x + bw - bw // 4), min(h, y + bh - bh // 4)
         if x1 <= x0 or y1 <= y0:
             out.append(True)
             continue
-        r = f[y0:y1, x0:x1] / e[y0:y1, x0:x1] / gain
+        r = lifted(frame[y0:y1, x0:x1]) / lifted(empty[y0:y1, x0:x1]) / gain
         shade = r.mean(axis=2)
         changed = (r.max(axis=2) > OBJECT_CHROMA * r.min(axis=2)) | (shade > OBJECT_BRIGHT) | (shade < OBJECT_DARK)
         out.append(bool(changed.mean() >= share))

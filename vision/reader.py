@@ -1128,7 +1128,7 @@ class Reader:
         if calibration is None or self.pips is None or kinds is None or "d6" not in kinds:
             return []  # no step said it wants d6: the tray's own reading, as before
         h, w = frame.shape[:2]
-        scale = min(1.0, LOOK_SIDE / max(h, w))
+        scale = 1.0 / math.ceil(max(h, w) / LOOK_SIDE)  # a whole ratio: OpenCV's area shrink is fast there
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         image = frame if scale == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
         empty, off_floor = self._tray_in_frame(calibration, size, scale)

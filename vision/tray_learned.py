@@ -50,9 +50,10 @@ __all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "markers_white", 
 #: 15 mm, ESPRI's glass gems 15-20 mm, and it takes 0.7 to 1.4 times its learnt size.
 GEM_MM = 16.0
 
-#: A frame longer than this is brought to this size before its floor is repainted and
-#: its d6 read (a 2028 x 1520 Pi frame: its dice some 100 px, the pip networks read
-#: 48 px crops): the repainting alone took 83 ms at full size, 15 ms at 1024 x 768.
+#: A frame longer than this is shrunk by a whole ratio to this size or under before its
+#: floor is repainted and its d6 read (a 2028 x 1520 Pi frame to 1014 x 760: its dice
+#: some 100 px, the pip networks read 48 px crops): the repainting alone took 83 ms at
+#: full size, 15 ms at half.
 LOOK_SIDE = 1024
 
 
