@@ -107,15 +107,10 @@ def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR
     if frame.shape != empty.shape or frame.ndim != 3:
         return frame
     # the reference smoothed (its sensor noise out); the frame as it is, its edges sharp
-    r = (frame.astype(np.float32) + DARK_OFFSET) / (cv2.GaussianBlur(empty, (0, 0), 1.0).astype(np.float32)
-                                                     + DARK_OFFSET)
-    r /= np.median(r[::8, ::8].reshape(-1, 3), axis=0)[None, None, :]  # the frame's gain and white balance
-    b, g, red = cv2.split(r)  # per channel: numpy's reductions over an axis of three are slow
-    shade = (b + g + red) / 3.0
-    most, least = np.maximum(np.maximum(b, g), red), np.minimum(np.minimum(b, g), red)
-    changed = ((most > OBJECT_CHROMA * least) | (shade > OBJECT_BRIGHT)).astype(np.uint8)
+    r = _lifted(frame) / _lifted(cv2.GaussianBlur(empty, (0, 0), 1.0))
+    changed, shade = _changed(r / _gain(frame, empty))
     square = np.ones((3, 3), np.uint8)
-    obj = cv2.morphologyEx(changed, cv2.MORPH_OPEN, square)  # no speck
+    obj = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, square)  # no speck
     if solid > 1:  # an object is solid: the body of a die as dark as the floor, between its pips
         obj = cv2.morphologyEx(obj, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (solid, solid)))
         # and its holes filled, up to a die's size (not the tray inside a ring of change)
@@ -149,10 +144,7 @@ def differs(frame: np.ndarray, empty: np.ndarray, boxes: "list[tuple[int, int, i
     """
     if frame.shape != empty.shape or frame.ndim != 3:
         return [True] * len(boxes)
-    def lifted(a: np.ndarray) -> np.ndarray:
-        return a.astype(np.float32) + DARK_OFFSET
-
-    gain = np.median((lifted(frame[::8, ::8]) / lifted(empty[::8, ::8])).reshape(-1, 3), axis=0)
+    gain = _gain(frame, empty)
     out = []
     h, w = frame.shape[:2]
     for x, y, bw, bh in boxes:  # the patches alone: a Pi frame is 3 million pixels
@@ -161,8 +153,29 @@ def differs(frame: np.ndarray, empty: np.ndarray, boxes: "list[tuple[int, int, i
         if x1 <= x0 or y1 <= y0:
             out.append(True)
             continue
-        r = lifted(frame[y0:y1, x0:x1]) / lifted(empty[y0:y1, x0:x1]) / gain
-        shade = r.mean(axis=2)
-        changed = (r.max(axis=2) > OBJECT_CHROMA * r.min(axis=2)) | (shade > OBJECT_BRIGHT) | (shade < OBJECT_DARK)
-        out.append(bool(changed.mean() >= share))
+        changed, shade = _changed(_lifted(frame[y0:y1, x0:x1]) / _lifted(empty[y0:y1, x0:x1]) / gain)
+        out.append(bool((changed | (shade < OBJECT_DARK)).mean() >= share))
     return out
+
+
+def _lifted(a: np.ndarray) -> np.ndarray:
+    """``a`` as float32, :data:`DARK_OFFSET` added (a near-black pixel's noise no ratio)."""
+    return a.astype(np.float32) + DARK_OFFSET
+
+
+def _gain(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """The frame's overall gain and white balance against the empty tray: the median
+    ratio per channel, over every eighth pixel."""
+    return np.asarray(np.median((_lifted(frame[::8, ::8]) / _lifted(empty[::8, ::8])).reshape(-1, 3), axis=0))
+
+
+def _changed(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the ratios ``r`` (H x W x 3, frame over empty tray, the gain divided out), where
+    an object is (:data:`OBJECT_CHROMA`, :data:`OBJECT_BRIGHT`) and each pixel's shade
+    (the mean ratio)."""
+    import cv2
+
+    b, g, red = cv2.split(r)  # per channel: numpy's reductions over an axis of three are slow
+    shade = (b + g + red) / 3.0
+    most, least = np.maximum(np.maximum(b, g), red), np.minimum(np.minimum(b, g), red)
+    return (most > OBJECT_CHROMA * least) | (shade > OBJECT_BRIGHT), shade

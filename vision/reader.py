@@ -1041,10 +1041,8 @@ class Reader:
         object read as a kind the step does not expect is contested by them too: the
         enrolled templates read real red d6 as "automne" gems (:mod:`vision.tray_learned`);
         their read of it is at most a suggestion there."""
-        unexpected = kinds is not None and "d6" in kinds
-
-        def asked(t: TrayObject) -> bool:
-            return t.read.kind == "d6" or (unexpected and kinds is not None and t.read.kind not in kinds)
+        def asked(t: TrayObject) -> bool:  # a d6; in a d6 step, a kind the step does not expect too
+            return t.read.kind == "d6" or (kinds is not None and "d6" in kinds and t.read.kind not in kinds)
 
         ask = [i for i, t in enumerate(found) if i not in skip and not t.cut and asked(t)]
         if ask and self.pips is not None:

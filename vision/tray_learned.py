@@ -57,11 +57,10 @@ GEM_MM = 16.0
 LOOK_SIDE = 1024
 
 
-def on_floor(calibration: "Calibration", boxes: Sequence[tuple[int, int, int, int]],
-             markers: np.ndarray | None = None) -> list[bool]:
+def on_floor(calibration: "Calibration", boxes: Sequence[tuple[int, int, int, int]]) -> list[bool]:
     """For each box (frame pixels), whether its centre lies on the tray's floor: inside
-    the tray and off the markers' papers (``markers``: :meth:`Calibration.marker_mask`,
-    computed when not given). The plain-photo networks take a marker for a die.
+    the tray and off the markers' papers (:meth:`Calibration.marker_mask`). The
+    plain-photo networks take a marker for a die.
 
     >>> from vision.calibration import Calibration
     >>> from vision.markers import MarkerLayout
@@ -73,7 +72,7 @@ def on_floor(calibration: "Calibration", boxes: Sequence[tuple[int, int, int, in
 
     if not boxes:
         return []
-    mask = calibration.marker_mask() if markers is None else markers
+    mask = calibration.marker_mask()
     h, w = mask.shape[:2]
     centres = np.array([[[x + bw / 2.0, y + bh / 2.0]] for x, y, bw, bh in boxes], np.float64)
     pts = cv2.perspectiveTransform(centres, calibration.image_to_tray).reshape(-1, 2)
@@ -180,9 +179,10 @@ def merge(tray: Sequence[ObjectRead], learned: Sequence[ObjectRead], kinds: Coll
     [('d6', 4), ('gem', 'hiver')]
     """
     out: list[ObjectRead] = []
+    gone: set[int] = set()
     for die in learned:
         mates = _mates(tray, die, kinds)
         if mates is not None:
             out.append(best_claim([die, *(tray[i] for i in mates)], open_set) if mates else die)
-    gone = replaced(tray, learned, kinds)
+            gone.update(mates)
     return out + [t for i, t in enumerate(tray) if i not in gone]
