@@ -88,6 +88,11 @@ def main() -> int:
     ap.add_argument("--upscale", type=float, default=1.0,
                     help="frames enlarged this many times (2.67: a 760-px frame as a 2028 x 2028 one)")
     args = ap.parse_args()
+    from vision.floors import FLOORS
+    unknown = [f.strip() for f in args.floors.split(",") if f.strip() and f.strip() not in (*FLOORS, "as taken")]
+    if unknown:
+        ap.error(f"unknown floor {', '.join(map(repr, unknown))}: choose among 'as taken', "
+                 + ", ".join(map(repr, FLOORS)))
     if args.gems:
         return gems(args)
     folder = args.photos or shared_photos_dir(ROOT)
