@@ -4,6 +4,7 @@
         [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain]
     python benchmarks/bench_calibrated_tray.py --gems [--floors "as taken,dark green felt,wood"]
     python benchmarks/bench_calibrated_tray.py --upscale 2.67 [--gems]   # a Pi camera's frame size
+    python benchmarks/bench_calibrated_tray.py --numerals d10 [--kinds d6,d10] [--limit 60]
 
 The companion's tray build (``hardware.md``) has four markers and a calibration: the
 table then reads each frame against the empty tray. No photo of such a tray is
@@ -28,6 +29,14 @@ frame's side, as over the companion's tray) and framed so, read as ESPRI's gem s
 on a painted floor the markers' papers are the only white in view. Figures as
 ``bench_gems.py`` gives them (orange candies are no gem). Bar: coloured candies >= 97 %
 found, >= 90 % right automatically, <= 0.5 % silently wrong, 0 orange read as a gem.
+
+``--numerals d10`` (``d12``, ``d4``): no real photo of a numeral die exists in our data,
+so the held-out rendered pools of ``bench_d10_plain.py`` (render seeds never trained
+on, on the render's felt or a held-aside real photo's floor, white d6 and gems about)
+are framed so, their floor as rendered (the painted floors need a die's body to differ
+from the floor: a rendered d10's grey body does not), and read as a step expecting the
+kind (``--kinds d6,d10``: Péripéties' difficulty roll), scored as ``bench_d10_plain.py``
+scores them (a read of another kind over a die is silently wrong).
 """
 
 from __future__ import annotations
@@ -80,11 +89,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("photos", nargs="?", type=Path, default=None)
     ap.add_argument("--split", default="test")
-    ap.add_argument("--limit", type=int, default=50)
+    ap.add_argument("--limit", type=int, default=None, help="at most this many photos (rendered pools: 60)")
     ap.add_argument("--floors", default=DEFAULT_FLOORS)
     ap.add_argument("--kinds", default="d6", help="the kinds the step expects, comma-separated")
     ap.add_argument("--explain", action="store_true", help="list each silent error")
     ap.add_argument("--gems", action="store_true", help="the candy photos, read as a gem step")
+    ap.add_argument("--numerals", choices=["d10", "d12", "d4"], default=None,
+                    help="rendered pools of that numeral die instead (their floor as rendered)")
     ap.add_argument("--upscale", type=float, default=1.0,
                     help="frames enlarged this many times (2.67: a 760-px frame as a 2028 x 2028 one)")
     args = ap.parse_args()
@@ -95,6 +106,8 @@ def main() -> int:
                  + ", ".join(map(repr, FLOORS)))
     if args.gems:
         return gems(args)
+    if args.numerals:
+        return numerals(args)
     folder = args.photos or shared_photos_dir(ROOT)
     if folder is None:
         print("shared photos not found: give the folder", file=sys.stderr)
@@ -177,6 +190,52 @@ def gems(args: argparse.Namespace) -> int:
         print(f"{floor}:\n  tray  {tally.summary()}; {np.median(ms):.1f} ms "
               f"(x{np.median(ms) / max(np.median(ms0), 1e-6):.2f} the plain read)")
         print(f"  plain {base.summary()}; {np.median(ms0):.1f} ms")
+    return 0
+
+
+def numerals(args: argparse.Namespace) -> int:
+    """The held-out rendered pools of a numeral die (``bench_d10_plain.py``'s), framed as
+    a calibrated tray and read as a step expecting ``--kinds`` (the pool's kind with
+    them), against the same frames read as a plain photo."""
+    from vision.calibration import calibrate
+    from vision.floors import calibrated_tray
+    from vision.markers import MarkerLayout
+    from vision.table_setup import table_reader
+    from vision.train.eval_d10_detector import load, score_trays, shared_data
+
+    cv2.setNumThreads(1)
+    kind = args.numerals
+    # the d6 mode's default (d6) is no numeral step: the pool's kind alone then
+    also = () if args.kinds == "d6" else tuple(sorted({k.strip() for k in args.kinds.split(",") if k.strip()} - {kind}))
+    trays, _ = load(shared_data(), args.limit or 60, kind)
+    table, plain = table_reader(None), table_reader(None, look_for_markers=False)
+    framed, calibrations = [], []
+    for k, (img, dice) in enumerate(trays):
+        frame, empty, tray_mm, border = calibrated_tray(img, [(cx - s / 2, cy - s / 2, s, s)
+                                                              for cx, cy, s, _, _ in dice], None, seed=k)
+        if args.upscale != 1.0:
+            frame, empty = (cv2.resize(a, None, fx=args.upscale, fy=args.upscale) for a in (frame, empty))
+        f = args.upscale
+        framed.append((frame, [((cx + border) * f, (cy + border) * f, s * f, v, w) for cx, cy, s, v, w in dice]))
+        calibrations.append(calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=tray_px_per_mm(frame, tray_mm)))
+
+    class Calibrated:  # the table's reader, each frame with its own tray's calibration
+        def __init__(self) -> None:
+            self.i = 0
+
+        def read(self, frame: np.ndarray, kinds: set[str]) -> object:
+            table.calibration = calibrations[self.i % len(calibrations)]
+            self.i += 1
+            return table.read(frame, kinds=kinds)
+
+    print(f"{len(framed)} held-out rendered {kind} pools framed as a calibrated tray ({framed[0][0].shape[1]} x "
+          f"{framed[0][0].shape[0]}); the table's reader, one thread, a step expecting {', '.join([kind, *also])}")
+    for name, reader in (("tray", Calibrated()), ("plain", plain)):
+        s = score_trays(reader, framed, kind, also=tuple(also))
+        d = s["dice"]
+        print(f"  {name:5s} found {100 * s['found'] / d:.1f} %, right automatically {100 * s['right'] / d:.1f} %, "
+              f"pending {100 * s['pending'] / d:.1f} %, silently wrong {s['wrong']}, {s['ms']:.1f} ms per frame "
+              f"(median; {d} {kind})")
     return 0
 
 

@@ -247,6 +247,8 @@ def _told(clf: ObjectClassifier, boxes: Sequence[tuple[int, int, int, int]]) -> 
     """``clf`` for the d6 path of a step expecting d6 and d10, told that the numeral path
     claimed the dice at ``boxes``, if it reads differently there
     (:meth:`vision.pips.PipClassifier.beside`, :meth:`vision.numerals.NumeralClassifier.beside`)."""
+    if isinstance(clf, _Apart):  # still not shown what another reader read
+        return _Apart(_told(clf.inner, boxes), clf.read_elsewhere)
     beside = getattr(clf, "beside", None)
     return clf if beside is None else cast(ObjectClassifier, beside(boxes))
 
@@ -469,16 +471,25 @@ def combine_d6(enrolled: ObjectRead, net: ObjectRead | None) -> ObjectRead:
     ('pending', None, [3, 4])
     >>> combine_d6(a, None).status
     'pending'
+    >>> unsure = ObjectRead("d6", None, (0, 0, 9, 9), 0.0, STATUS_PENDING, ((4, 0.6), (3, 0.3)))
+    >>> c = combine_d6(unsure, ObjectRead("d6", 4, (1, 1, 8, 8), 0.9))
+    >>> c.status, c.value, c.confidence   # at the unsure reader's confidence in that face
+    ('read', 4, 0.6)
     """
     def best(o: ObjectRead) -> int | str | None:
         if o.status == STATUS_READ:
             return o.value
         return o.candidates[0][0] if o.candidates else o.value
 
+    def score(o: ObjectRead, face: int | str) -> float:  # its confidence in that face
+        if o.status == STATUS_READ:
+            return o.confidence
+        return max((float(c) for v, c in o.candidates if v == face), default=o.confidence)
+
     e_face = best(enrolled)
     if net is not None and (enrolled.status == STATUS_READ or net.status == STATUS_READ) \
             and e_face is not None and e_face == best(net):
-        return ObjectRead("d6", e_face, enrolled.box, min(enrolled.confidence, net.confidence), STATUS_READ)
+        return ObjectRead("d6", e_face, enrolled.box, min(score(enrolled, e_face), score(net, e_face)), STATUS_READ)
     cands: dict[int | str, float] = {}
     for o in ([net] if net is not None else []) + [enrolled]:
         for v, c in (o.candidates or ((o.value, o.confidence),)):
@@ -723,8 +734,17 @@ class Reader:
             c.for_kinds(wanted) if wanted is not None and hasattr(c, "for_kinds") else c
             for c in self.classifiers if useful(c)]
 
-    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None) -> list[ObjectRead]:
+    def _read_learned(self, frame: np.ndarray, kinds: "Collection[str] | None" = None,
+                      elsewhere: Sequence[tuple[int, int, int, int]] = (), seen: np.ndarray | None = None
+                      ) -> list[ObjectRead]:
+        """The objects the trained networks find and read on ``frame`` (a plain photo's
+        path); their classifiers are not shown the candidates centred in ``elsewhere``
+        (frame pixels: what another reader read, :class:`_Apart`). ``seen``: the frame
+        as the camera saw it, when ``frame``'s floor was repainted for the pip networks
+        (a known tray): the numeral dice are found and read on it."""
         detectors, classifiers = self._plugins(kinds)
+        if elsewhere:
+            classifiers = [_Apart(c, elsewhere) for c in classifiers]
         # the class-agnostic detector (``general``) looks last, where the others read nothing
         general = [d for d in detectors if getattr(d, "general", False)]
         detectors = [d for d in detectors if d not in general]
@@ -746,7 +766,7 @@ class Reader:
             # the same die is not reported twice, and where both paths found it their
             # claims are weighed (:func:`best_claim`): the pip networks read rendered d10
             # as d6 faces (30 rendered pools, 254 d10: 18 silently wrong, 71 right before)
-            more = self._read_detected(frame, apart, classifiers)
+            more = self._read_detected(frame if seen is None else seen, apart, classifiers)
             claimed = [o.box for o in more if o.status == STATUS_READ or o.confidence >= CONTEST]
             read = [o.box for o in more if o.status == STATUS_READ]
             objs = self._read_detected(frame, [d for d in detectors if d not in apart],
@@ -1042,7 +1062,11 @@ class Reader:
         enrolled templates read real red d6 as "automne" gems (:mod:`vision.tray_learned`);
         their read of it is at most a suggestion there."""
         def asked(t: TrayObject) -> bool:  # a d6; in a d6 step, a kind the step does not expect too
-            return t.read.kind == "d6" or (kinds is not None and "d6" in kinds and t.read.kind not in kinds)
+            if kinds is not None and "d6" not in kinds:
+                # a step expecting no d6: the networks may stop a read d6 (a d10 the templates
+                # took for one), never confirm an unsure one (they read rendered d10 as 1s)
+                return t.read.kind == "d6" and t.read.status == STATUS_READ
+            return t.read.kind == "d6" or (kinds is not None and t.read.kind not in kinds)
 
         ask = [i for i, t in enumerate(found) if i not in skip and not t.cut and asked(t)]
         if ask and self.pips is not None:
@@ -1074,7 +1098,7 @@ class Reader:
 
         from .faces import ClassifyParams
         from .gems import GemParams
-        from .tray_learned import merge, replaced
+        from .tray_learned import LEARNED_DICE, merge, replaced
         from .tray_objects import read_objects
 
         from .gem_colour import white_reference
@@ -1083,14 +1107,18 @@ class Reader:
             return read_objects(v, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
 
         cal = view.calibration
-        if kinds is not None and set(kinds) <= {"d6", "gem"}:
-            # a step of d6 or gems alone: the networks read what they found, the enrolled
-            # templates only the rest (half the tray's time on real dice)
+        if kinds is not None and set(kinds) <= {"gem", *LEARNED_DICE}:
+            # a step of dice the networks read, or gems, alone: the networks read what
+            # they found, the enrolled templates only the rest (half the tray's time on
+            # real dice)
             gems, refused = self._gems_on_tray(frame, cal, kinds, view.image)
-            learned = self._d6_on_tray(frame, cal, kinds) + gems
+            learned = self._dice_on_tray(frame, cal, kinds) + gems
             # ... and nothing where the gem reader looked and saw no gem (an orange candy:
-            # 85 of 438 were asked about on the candy photos' calibrated trays)
-            seen = [o.box for o in learned] + refused
+            # 85 of 438 were asked about on the candy photos' calibrated trays); a numeral
+            # die the networks are unsure of is read by the enrolled faces too (the
+            # players' own, or the demo's rendered ones: 38 of 80 rendered d12 read by
+            # the networks, 80 with the templates), the two claims weighed in :func:`merge`
+            seen = [o.box for o in learned if o.kind == "d6" or o.kind == "gem" or o.status == STATUS_READ] + refused
             found = templates(dc_replace(view, blobs=[
                 b for b in view.blobs if not any(_overlap(view.box_in_input(b), box) for box in seen)]))
         else:
@@ -1099,7 +1127,7 @@ class Reader:
             found = templates(view)
             elsewhere = [t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
                          and kinds is not None and t.read.kind in kinds]
-            learned = self._d6_on_tray(frame, cal, kinds, apart=elsewhere) + self._gems_on_tray(
+            learned = self._dice_on_tray(frame, cal, kinds, apart=elsewhere) + self._gems_on_tray(
                 frame, cal, kinds, view.image)[0]
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
@@ -1110,34 +1138,42 @@ class Reader:
         objs = [_named(o, med, white) for o, med in zip(objs, meds)]
         return merge(objs, learned, kinds, _open_set(self.classifiers)[1]) if learned else objs
 
-    def _d6_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
-                    kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = ()
-                    ) -> list[ObjectRead]:
-        """The d6 the plain-photo path reads on a known tray's frame, its floor brought
-        back to the light floor the networks learnt when the empty tray is known; those
-        on the tray's floor only (:mod:`vision.tray_learned`). None unless the step expects d6
-        (``kinds``; ``companion vision read --look-for d6``). The pip networks are not
-        shown the candidates centred in ``apart`` (frame pixels: what another reader read)."""
+    def _dice_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
+                      kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = ()
+                      ) -> list[ObjectRead]:
+        """The dice the plain-photo path reads on a known tray's frame (pip d6, numeral
+        dice: :data:`vision.tray_learned.LEARNED_DICE`), its floor brought back to the
+        light floor the networks learnt when the empty tray is known; those on the tray's
+        floor only (:mod:`vision.tray_learned`). None unless the step expects such dice
+        (``kinds``; ``companion vision read --look-for d6``). The networks are not shown
+        the candidates centred in ``apart`` (frame pixels: what another reader read)."""
         import cv2
 
         from .background import LIGHT_FLOOR, SOLID_MM, light_floor
-        from .tray_learned import LOOK_SIDE, frame_px_per_mm, on_floor
+        from .tray_learned import LEARNED_DICE, LOOK_SIDE, frame_px_per_mm, on_floor
 
-        if calibration is None or self.pips is None or kinds is None or "d6" not in kinds:
-            return []  # no step said it wants d6: the tray's own reading, as before
+        want = set(kinds or ()) & LEARNED_DICE
+        if self.pips is None:
+            want.discard("d6")
+        if calibration is None or not want:
+            return []  # no step said it wants such dice: the tray's own reading, as before
         h, w = frame.shape[:2]
         scale = 1.0 / math.ceil(max(h, w) / LOOK_SIDE)  # a whole ratio: OpenCV's area shrink is fast there
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         image = frame if scale == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
         empty, off_floor = self._tray_in_frame(calibration, size, scale)
-        image = light_floor(image, empty, solid=_odd(SOLID_MM * scale * frame_px_per_mm(calibration))) \
-            if empty is not None else image.copy()
-        image[off_floor] = round(LIGHT_FLOOR)  # the networks take a marker for a die
-        detectors, classifiers = self._plugins({"d6"})
-        if apart:
-            classifiers = [_Apart(c, [_scaled(b, scale) for b in apart]) for c in classifiers]
+        # the pip networks learnt a light floor; the numeral-die detector learnt felt too,
+        # and reads a d10 on felt worse repainted (rendered pools on dark green felt:
+        # 60 % right repainted, 78 % as seen)
+        seen = image.copy()
+        seen[off_floor] = round(LIGHT_FLOOR)  # the networks take a marker for a die
+        if empty is not None and "d6" in want:
+            image = light_floor(image, empty, solid=_odd(SOLID_MM * scale * frame_px_per_mm(calibration)))
+            image[off_floor] = round(LIGHT_FLOOR)
+        else:
+            image = seen
         dice = [cut_by_edge(_mapped(o, 0, 0, scale), w, h)
-                for o in self._read_detected(image, detectors, classifiers, True, True)]
+                for o in self._read_learned(image, want, [_scaled(b, scale) for b in apart], seen)]
         return [o for o, ok in zip(dice, on_floor(calibration, [o.box for o in dice])) if ok]
 
     def _gems_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",

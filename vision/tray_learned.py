@@ -43,7 +43,13 @@ from .result import STATUS_READ, ObjectRead
 if TYPE_CHECKING:
     from .calibration import Calibration
 
-__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "markers_white", "LOOK_SIDE", "GEM_MM"]
+__all__ = ["on_floor", "merge", "replaced", "frame_px_per_mm", "markers_white", "LOOK_SIDE", "GEM_MM",
+           "LEARNED_DICE"]
+
+#: The dice kinds the plain-photo networks read on a known tray too: pip d6 (the d6
+#: path) and the numeral dice (the numeral-die detector and the numeral networks, with
+#: the players' own enrolled views of the kind).
+LEARNED_DICE = frozenset({"d6", "d4", "d8", "d10", "d12", "d20"})
 
 #: A gem's side in millimetres, for the gem detector's one look on a calibrated tray
 #: (:meth:`vision.gem_detect.GemDetector.at_scale`): the candies it learnt are about
