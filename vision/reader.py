@@ -1119,8 +1119,9 @@ class Reader:
             # players' own, or the demo's rendered ones: 38 of 80 rendered d12 read by
             # the networks, 80 with the templates), the two claims weighed in :func:`merge`
             seen = [o.box for o in learned if o.kind == "d6" or o.kind == "gem" or o.status == STATUS_READ] + refused
+            boxes = [view.box_in_input(b) for b in view.blobs]  # each blob mapped once
             found = templates(dc_replace(view, blobs=[
-                b for b in view.blobs if not any(_overlap(view.box_in_input(b), box) for box in seen)]))
+                b for b, at in zip(view.blobs, boxes) if not any(_overlap(at, box) for box in seen)]))
         else:
             # the networks are not shown what the templates read as another kind the
             # step expects (a symbol die: on rendered Péripéties trays 139 -> 108 ms)

@@ -52,9 +52,9 @@ def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, flo
     n = found = right = pending = wrong = false = edge = edge_wrong = 0
     ms: list[float] = []
     for frame, dice in trays:
-        t0 = time.perf_counter()
-        objs = reader.read(frame, kinds={kind, *also}).objects
-        ms.append((time.perf_counter() - t0) * 1000)
+        read = reader.read(frame, kinds={kind, *also})
+        objs = read.objects
+        ms.append(read.ms)  # the reader's own time for the read
         used = [False] * len(objs)
         n += sum(1 for *_, whole in dice if whole)
         for cx, cy, side, value, whole in sorted(dice, key=lambda d: not d[4]):  # whole dice first
