@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .memo import keep_last
+
 __all__ = ["is_empty_like", "blend", "light_floor", "differs", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR",
            "SOLID_MM"]
 
@@ -107,8 +109,9 @@ def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR
     if frame.shape != empty.shape or frame.ndim != 3:
         return frame
     # the reference smoothed (its sensor noise out); the frame as it is, its edges sharp
-    r = _lifted(frame) / _lifted(cv2.GaussianBlur(empty, (0, 0), 1.0))
-    changed, shade = _changed(r / _gain(frame, empty))
+    r = _lifted(frame) / _smooth_reference(empty)
+    r /= _gain(frame, empty).astype(np.float32)  # in float32: 3 ms less a 760 x 760 frame
+    changed, shade = _changed(r)
     square = np.ones((3, 3), np.uint8)
     obj = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, square)  # no speck
     if solid > 1:  # an object is solid: the body of a die as dark as the floor, between its pips
@@ -156,6 +159,16 @@ def differs(frame: np.ndarray, empty: np.ndarray, boxes: "list[tuple[int, int, i
         changed, shade = _changed(_lifted(frame[y0:y1, x0:x1]) / _lifted(empty[y0:y1, x0:x1]) / gain)
         out.append(bool((changed | (shade < OBJECT_DARK)).mean() >= share))
     return out
+
+
+@keep_last
+def _smooth_reference(empty: np.ndarray) -> np.ndarray:
+    """The empty tray smoothed (its sensor noise out) and lifted (:func:`_lifted`), as
+    :func:`light_floor` divides every frame by it; remembered for the last reference
+    (:func:`vision.memo.keep_last`)."""
+    import cv2
+
+    return _lifted(cv2.GaussianBlur(empty, (0, 0), 1.0))
 
 
 def _lifted(a: np.ndarray) -> np.ndarray:

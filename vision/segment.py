@@ -33,6 +33,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .memo import keep_last
+
 __all__ = ["Blob", "SegmentParams", "find_objects", "estimate_background", "ratio_features"]
 
 
@@ -238,30 +240,16 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
     return _blobs(labels, stats, sizes, shape), bg
 
 
-#: The last empty tray smoothed (:func:`_smoothed`): (the reference, a sample of it, its blur).
-_SMOOTHED: list[tuple[np.ndarray, bytes, np.ndarray]] = []
-
-
+@keep_last
 def _smoothed(background: np.ndarray) -> np.ndarray:
     """``background`` (the calibration's empty tray) blurred as every frame is compared
-    with it; the last one is kept (the table reads every frame against the same
-    reference: 2 ms a 784 x 784 frame), recomputed when the reference is another array
-    or its sampled pixels changed.
+    with it; remembered for the last reference (:func:`vision.memo.keep_last`).
 
     >>> bg = np.full((40, 40, 3), 100, np.uint8)
     >>> a = _smoothed(bg); a is _smoothed(bg), a.dtype.name
     (True, 'float32')
-    >>> bg[::7, ::7] = 50; bool(_smoothed(bg).min() < 100)   # changed in place: smoothed again
-    True
     """
-    sample = background[::7, ::7].tobytes()
-    last = _SMOOTHED[0] if _SMOOTHED else None  # one look: another thread may replace it
-    if last is not None and last[0] is background and last[1] == sample:
-        return last[2]
-    out = cv2.GaussianBlur(background.astype(np.float32), (0, 0), 1.5)
-    out.flags.writeable = False  # shared by every frame's view (``TrayView.background``)
-    _SMOOTHED[:] = [(background, sample, out)]
-    return out
+    return cv2.GaussianBlur(background.astype(np.float32), (0, 0), 1.5)
 
 
 def _blob(mask: np.ndarray, ox: int, oy: int) -> Blob:
