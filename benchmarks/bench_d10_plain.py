@@ -1,9 +1,13 @@
 """d10 on a plain photo: the numeral-die detector + the numeral classifier, measured.
 
-    COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR] [--kind d4|d12]
+    COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR] [--kind d4|d12] [--floor F]
         [--players]
 
 ``--kind d4`` / ``d12``: pools of that kind instead (the renderer draws no d8 or d20).
+``--floor glitter`` (``wood``, ``cork``, ``mat``): every pool laid on that floor
+(:data:`vision.train.eval_d10_detector.FLOORS`, drawn by :mod:`vision.train.scenes`),
+none of which the numeral-die detector learnt; a dark glittery floor is where the
+issue's d10 were never found.
 
 The reader is the table's own (:func:`vision.table_setup.table_reader` with no data
 folder: a plain photo, the shipped enrollment), asked for the pool's kind as a step
@@ -89,6 +93,8 @@ def main() -> int:
     ap.add_argument("--models", type=Path, default=None,
                     help="a candidate d10 detector's folder, read with the d10 plug-ins only (not the table's reader)")
     ap.add_argument("--kind", default="d10", choices=["d10", "d4", "d12"], help="the pool's kind")
+    ap.add_argument("--floor", default=None, help="every pool on this floor: glitter, wood, cork or mat "
+                    "(vision.train.scenes; none of them learnt)")
     ap.add_argument("--players", action="store_true",
                     help="also with the players' own dice of the kind enrolled (as rendered, and black with white numbers)")
     a = ap.parse_args()
@@ -98,7 +104,13 @@ def main() -> int:
     shared = shared_data()
     if shared is None:
         print("shared data not found: held-out trays on felt only, no real negatives")
-    trays, negs = load(shared, a.trays, a.kind)
+    from vision.train.eval_d10_detector import FLOORS
+
+    if a.floor is not None and a.floor not in FLOORS:
+        ap.error(f"unknown floor {a.floor!r}: choose among {', '.join(FLOORS)}")
+    trays, negs = load(shared, a.trays, a.kind, a.floor)
+    if a.floor is not None:
+        print(f"every pool on a {a.floor} floor")
     if a.models is not None:
         if a.kind != "d10":
             ap.error("--models measures a candidate d10 detector: only with --kind d10")

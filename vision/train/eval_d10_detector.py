@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[2]
 
 __all__ = ["shared_data", "d10_reader", "score_trays", "score_negatives", "load", "players_dice", "black_dice",
@@ -102,7 +104,28 @@ def score_negatives(reader: Any, frames: list[Any], kinds: set[str] | None = Non
             "ms": statistics.median(ms) if ms else 0.0}
 
 
-def load(shared: Path | None, trays: int, kind: str = "d10") -> tuple[list[Any], dict[str, list[Any]]]:
+#: The floors ``load(floor=...)`` lays every pool on (:mod:`vision.train.scenes`, 2.5 px a
+#: millimetre): the dark glittery floor of the issue, wood, cork, a printed mat; none of
+#: them a floor the numeral-die detector learnt (the render's felt, real light photos).
+FLOORS = ("glitter", "wood", "cork", "mat")
+
+
+def other_floor(name: str, seed: int, size: tuple[int, int] = (640, 480)) -> np.ndarray:
+    """One of :data:`FLOORS` (BGR uint8 of ``size``), drawn from ``seed``."""
+    from vision.train import scenes
+
+    rng = np.random.default_rng(seed)
+    w, h = size
+    made = {"glitter": lambda: scenes._glitter(rng, h, w), "wood": lambda: scenes._wood(rng, h, w, 2.5),
+            "cork": lambda: scenes._cork(rng, h, w), "mat": lambda: scenes._mat(rng, h, w, 2.5)}[name]()
+    return np.asarray(np.clip(made, 0, 255), np.uint8)
+
+
+def load(shared: Path | None, trays: int, kind: str = "d10", floor: str | None = None
+         ) -> tuple[list[Any], dict[str, list[Any]]]:
+    """The held-out rendered pools (and the real photos with no numeral die): on the
+    render's felt or a held-aside real photo's floor, or all on ``floor`` (one of
+    :data:`FLOORS`, a new draw of it for each pool)."""
     import cv2
 
     from vision.train.train_d10_detector import HELD_OUT_SEED, real_photos, tray_frame
@@ -110,7 +133,11 @@ def load(shared: Path | None, trays: int, kind: str = "d10") -> tuple[list[Any],
     test = real_photos(shared, "test") if shared else []
     imgs = {p: cv2.imread(str(p)) for p in test}
     floors = [im for im in imgs.values() if im is not None]
-    made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors, kind=kind) for i in range(trays)) if t is not None]
+    if floor is not None:
+        made = [t for t in (tray_frame(HELD_OUT_SEED + i, [other_floor(floor, i)], kind=kind, always=True)
+                            for i in range(trays)) if t is not None]
+    else:
+        made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors, kind=kind) for i in range(trays)) if t is not None]
     negs = {"d6 tray photos": [im for p, im in imgs.items() if im is not None and "tray-dice" in str(p)],
             "candy photos": [im for p, im in imgs.items() if im is not None and "candies" in str(p)]}
     return made, negs

@@ -222,11 +222,12 @@ if __name__ == "__main__":
 HELD_OUT_SEED = 100_000  # scene seeds from here on: never trained on (training uses 0 .. --scenes)
 
 
-def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480), kind: str = "d10"
-               ) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
+def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480), kind: str = "d10",
+               always: bool = False) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
     """A frame of ``size`` with a render's objects (scene seed ``seed``) laid at a random
     scale (dice 3-12 % of the longer side) and angle on the render's own felt (half the
-    time, or when ``floors`` is empty) or one of ``floors``; JPEG 40-95. Returns the frame
+    time, or when ``floors`` is empty) or one of ``floors`` (every time with ``always``:
+    another draw of the same seed); JPEG 40-95. Returns the frame
     and every d10 (every ``kind`` die: d4 and d12 are drawn too) in it: (cx, cy, side,
     value, whole in the frame).
 
@@ -255,7 +256,7 @@ def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640
     m = cv2.getRotationMatrix2D((320.0, 240.0), float(rng.uniform(0, 360)), s)
     m[0, 2] += W / 2 - 320.0
     m[1, 2] += H / 2 - 240.0
-    if floors and rng.random() < 0.5:
+    if floors and (always or rng.random() < 0.5):
         floor = cv2.resize(floors[int(rng.integers(len(floors)))], (W, H), interpolation=cv2.INTER_AREA)
     else:
         floor = cv2.warpAffine(sc.background, m, (W, H), borderMode=cv2.BORDER_REFLECT)
