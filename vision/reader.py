@@ -1143,9 +1143,10 @@ class Reader:
                       kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = ()
                       ) -> list[ObjectRead]:
         """The dice the plain-photo path reads on a known tray's frame (pip d6, numeral
-        dice: :data:`vision.tray_learned.LEARNED_DICE`), its floor brought back to the
-        light floor the networks learnt when the empty tray is known; those on the tray's
-        floor only (:mod:`vision.tray_learned`). None unless the step expects such dice
+        dice: :data:`vision.tray_learned.LEARNED_DICE`): the pip networks on the frame
+        with its floor brought back to the light floor they learnt when the empty tray is
+        known, the numeral dice on the frame as the camera saw it (the markers painted
+        over in both); those on the tray's floor only (:mod:`vision.tray_learned`). None unless the step expects such dice
         (``kinds``; ``companion vision read --look-for d6``). The networks are not shown
         the candidates centred in ``apart`` (frame pixels: what another reader read)."""
         import cv2
