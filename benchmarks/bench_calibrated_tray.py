@@ -1,7 +1,7 @@
 """Real d6 and gems on a calibrated tray, through the table's reader.
 
     python benchmarks/bench_calibrated_tray.py [PHOTOS_DIR] [--split test] [--limit N]
-        [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain]
+        [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain] [--no-reference]
     python benchmarks/bench_calibrated_tray.py --gems [--floors "as taken,dark green felt,wood"]
     python benchmarks/bench_calibrated_tray.py --upscale 2.67 [--gems]   # a Pi camera's frame size
     python benchmarks/bench_calibrated_tray.py --numerals d10 [--kinds d6,d10] [--limit 60]
@@ -34,6 +34,10 @@ frame's side, as over the companion's tray) and framed so, read as ESPRI's gem s
 on a painted floor the markers' papers are the only white in view. Figures as
 ``bench_gems.py`` gives them (orange candies are no gem). Bar: coloured candies >= 97 %
 found, >= 90 % right automatically, <= 0.5 % silently wrong, 0 orange read as a gem.
+
+``--no-reference``: the markers in view but no picture of the empty tray (a table that
+never ran ``companion vision calibrate`` reads the markers of each frame so): the tray's
+floor is then estimated from the frame itself.
 
 ``--numerals d10`` (``d12``, ``d4``): no real photo of a numeral die exists in our data,
 so the held-out rendered pools of ``bench_d10_plain.py`` (render seeds never trained
@@ -99,6 +103,8 @@ def main() -> int:
     ap.add_argument("--kinds", default="d6", help="the kinds the step expects, comma-separated")
     ap.add_argument("--explain", action="store_true", help="list each silent error")
     ap.add_argument("--gems", action="store_true", help="the candy photos, read as a gem step")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="the markers alone, no empty tray's picture (no saved calibration)")
     ap.add_argument("--numerals", choices=["d10", "d12", "d4"], default=None,
                     help="rendered pools of that numeral die instead (their floor as rendered)")
     ap.add_argument("--upscale", type=float, default=1.0,
@@ -140,6 +146,8 @@ def main() -> int:
                 labs = [Label(lab.face, tuple(v * args.upscale for v in lab.box)) for lab in labs]
             ppm = tray_px_per_mm(frame, tray_mm)
             table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
+            if args.no_reference:  # the markers alone: no empty tray's picture
+                table.calibration.background = None
             table.read(frame, kinds=kinds)  # untimed: the first read of a calibration
             read = table.read(frame, kinds=kinds)
             tally.add(read, labs)
@@ -187,6 +195,8 @@ def gems(args: argparse.Namespace) -> int:
                 labs = [GemLabel(g.colour, tuple(v * args.upscale for v in g.box)) for g in labs]
             ppm = tray_px_per_mm(frame, tray_mm)
             table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
+            if args.no_reference:
+                table.calibration.background = None
             table.read(frame, kinds={"gem"})  # untimed: the first read of a calibration
             read = table.read(frame, kinds={"gem"})
             tally.add(score_read(read.objects, labs))
@@ -225,6 +235,8 @@ def numerals(args: argparse.Namespace) -> int:
         f = args.upscale
         framed.append((frame, [((cx + border) * f, (cy + border) * f, s * f, v, w) for cx, cy, s, v, w in dice]))
         calibrations.append(calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=tray_px_per_mm(frame, tray_mm)))
+        if args.no_reference:
+            calibrations[-1].background = None
 
     class Calibrated:  # the table's reader, each frame with its own tray's calibration
         def __init__(self) -> None:

@@ -1107,12 +1107,13 @@ class Reader:
             return read_objects(v, self.enrollment, self.params or ClassifyParams(), self.gem_params or GemParams())
 
         cal = view.calibration
+        est = view.background if cal is not None and cal.background is None else None
         if kinds is not None and set(kinds) <= {"gem", *LEARNED_DICE}:
             # a step of dice the networks read, or gems, alone: the networks read what
             # they found, the enrolled templates only the rest (half the tray's time on
             # real dice)
             gems, refused = self._gems_on_tray(frame, cal, kinds, view.image)
-            learned = self._dice_on_tray(frame, cal, kinds) + gems
+            learned = self._dice_on_tray(frame, cal, kinds, estimated=est) + gems
             # ... and nothing where the gem reader looked and saw no gem (an orange candy:
             # 85 of 438 were asked about on the candy photos' calibrated trays); a numeral
             # die the networks are unsure of is read by the enrolled faces too (the
@@ -1128,7 +1129,7 @@ class Reader:
             found = templates(view)
             elsewhere = [t.read.box for t in found if t.read.status == STATUS_READ and t.read.kind != "d6"
                          and kinds is not None and t.read.kind in kinds]
-            learned = self._dice_on_tray(frame, cal, kinds, apart=elsewhere) + self._gems_on_tray(
+            learned = self._dice_on_tray(frame, cal, kinds, apart=elsewhere, estimated=est) + self._gems_on_tray(
                 frame, cal, kinds, view.image)[0]
         white = white_reference(frame)[0] if found else None  # the tray's white: colours white-balanced
         meds = _medians(frame, [Candidate(t.centre[0], t.centre[1], t.side, 1.0) for t in found])
@@ -1140,8 +1141,8 @@ class Reader:
         return merge(objs, learned, kinds, _open_set(self.classifiers)[1]) if learned else objs
 
     def _dice_on_tray(self, frame: np.ndarray, calibration: "Calibration | None",
-                      kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = ()
-                      ) -> list[ObjectRead]:
+                      kinds: "Collection[str] | None", apart: Sequence[tuple[int, int, int, int]] = (),
+                      estimated: np.ndarray | None = None) -> list[ObjectRead]:
         """The dice the plain-photo path reads on a known tray's frame (pip d6, numeral
         dice: :data:`vision.tray_learned.LEARNED_DICE`): the pip networks on the frame
         with its floor brought back to the light floor they learnt when the empty tray is
@@ -1164,6 +1165,10 @@ class Reader:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         image = frame if scale == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
         empty, off_floor = self._tray_in_frame(calibration, size, scale)
+        if empty is None and estimated is not None:
+            to_frame = np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.image_to_tray)
+            empty = cv2.warpPerspective(estimated, to_frame, size, flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)
         # the pip networks learnt a light floor; the numeral-die detector learnt felt too,
         # and reads a d10 on felt worse repainted (rendered pools on dark green felt:
         # 60 % right repainted, 78 % as seen)
