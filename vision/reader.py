@@ -1153,9 +1153,11 @@ class Reader:
         dice: :data:`vision.tray_learned.LEARNED_DICE`): the pip networks on the frame
         with its floor brought back to the light floor they learnt when the empty tray is
         known, the numeral dice on the frame as the camera saw it (the markers painted
-        over in both); those on the tray's floor only (:mod:`vision.tray_learned`). None unless the step expects such dice
-        (``kinds``; ``companion vision read --look-for d6``). The networks are not shown
-        the candidates centred in ``apart`` (frame pixels: what another reader read)."""
+        over in both); those on the tray's floor only (:mod:`vision.tray_learned`). None
+        unless the step expects such dice (``kinds``; ``companion vision read --look-for
+        d6``). The networks are not shown the candidates centred in ``apart`` (frame
+        pixels: what another reader read). ``estimated``: the empty tray estimated from
+        the frame (frame pixels), where the calibration has no picture of it."""
         import cv2
 
         from .background import LIGHT_FLOOR, SOLID_MM, light_floor
@@ -1176,12 +1178,14 @@ class Reader:
         # the pip networks learnt a light floor; the numeral-die detector learnt felt too,
         # and reads a d10 on felt worse repainted (rendered pools on dark green felt:
         # 60 % right repainted, 78 % as seen)
-        seen = image.copy()
-        seen[off_floor] = round(LIGHT_FLOOR)  # the networks take a marker for a die
+        seen = None
+        if empty is None or "d6" not in want or want - {"d6"}:  # the frame as seen is read
+            seen = image.copy()
+            seen[off_floor] = round(LIGHT_FLOOR)  # the networks take a marker for a die
         if empty is not None and "d6" in want:
             image = light_floor(image, empty, solid=_odd(SOLID_MM * scale * frame_px_per_mm(calibration)))
             image[off_floor] = round(LIGHT_FLOOR)
-        else:
+        elif seen is not None:
             image = seen
         dice = [cut_by_edge(_mapped(o, 0, 0, scale), w, h)
                 for o in self._read_learned(image, want, [_scaled(b, scale) for b in apart], seen)]
