@@ -118,6 +118,8 @@ def main() -> int:
     if args.gems:
         return gems(args)
     if args.numerals:
+        if args.floors != DEFAULT_FLOORS:
+            ap.error("--numerals reads the pools on their floor as rendered: --floors does not apply")
         return numerals(args)
     folder = args.photos or shared_photos_dir(ROOT)
     if folder is None:
