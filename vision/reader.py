@@ -243,6 +243,18 @@ def _open_set(classifiers: Sequence[ObjectClassifier]) -> tuple[list[ObjectClass
     return first, {k for clf in first for k in getattr(clf, "kinds", ())}
 
 
+def _clear_gem(o: ObjectRead) -> bool:
+    """Whether ``o`` reads a clear gem (:data:`vision.catalog.CLEAR_GEM`), found by the
+    tray's difference, not by a colour.
+
+    >>> _clear_gem(ObjectRead("gem", "temps", (0, 0, 9, 9), 0.9)), _clear_gem(ObjectRead("gem", "ete", (0, 0, 9, 9), 0.9))
+    (True, False)
+    """
+    from .catalog import CLEAR_GEM
+
+    return o.kind == "gem" and o.status == STATUS_READ and o.value == CLEAR_GEM
+
+
 def _told(clf: ObjectClassifier, boxes: Sequence[tuple[int, int, int, int]]) -> ObjectClassifier:
     """``clf`` for the d6 path of a step expecting d6 and d10, told that the numeral path
     claimed the dice at ``boxes``, if it reads differently there
@@ -1118,17 +1130,21 @@ class Reader:
             # real dice)
             gems, refused = self._gems_on_tray(frame, cal, kinds, view.image, est)
             learned = self._dice_on_tray(frame, cal, kinds, estimated=est) + gems
-            # ... and nothing where the gem reader looked and saw no gem (an orange candy:
-            # 85 of 438 were asked about on the candy photos' calibrated trays); a numeral
-            # die the networks are unsure of is read by the enrolled faces too (the
-            # players' own, or the demo's rendered ones: 38 of 80 rendered d12 read by
-            # the networks, 80 with the templates), the two claims weighed in :func:`merge`
-            seen = [o.box for o in learned if o.kind == "d6" or o.kind == "gem" or o.status == STATUS_READ] + refused
+            # ... a numeral die the networks are unsure of is read by the enrolled faces
+            # too (the players' own, or the demo's rendered ones: 38 of 80 rendered d12
+            # read by the networks, 80 with the templates), the two claims weighed in
+            # :func:`merge`
+            seen = [o.box for o in learned if o.kind == "d6" or o.kind == "gem" or o.status == STATUS_READ]
             boxes = [view.box_in_input(b) for b in view.blobs]  # each blob mapped once
             rest = [(b, at) for b, at in zip(view.blobs, boxes) if not any(_overlap(at, box) for box in seen)]
             if est is not None and rest:  # what the estimate's segmentation found in felt or wood grain
                 rest = [r for r, ok in zip(rest, differs(frame, est, [at for _, at in rest])) if ok]
             found = templates(dc_replace(view, blobs=[b for b, _ in rest]))
+            # ... and where the gem reader looked and saw no gem, nothing but a clear gem,
+            # which has no colour of its own to read (an orange candy: 85 of 438 were asked
+            # about on the candy photos' calibrated trays; clear gems on rendered trays:
+            # 4 of 146 lost without the exception)
+            found = [t for t in found if _clear_gem(t.read) or not any(_overlap(t.read.box, r) for r in refused)]
         else:
             # the networks are not shown what the templates read as another kind the
             # step expects (a symbol die: on rendered Péripéties trays 139 -> 108 ms)
