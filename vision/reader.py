@@ -55,6 +55,7 @@ import numpy as np
 
 from .detect import Candidate, DiceDetector, centre_medians, shrink
 from .die_colour import lab8, lab8_rows
+from .catalog import CLEAR_GEM
 from .claims import CONTEST, best_claim, centre_gap as _centre_gap, overlap as _overlap
 from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
@@ -250,8 +251,6 @@ def _clear_gem(o: ObjectRead) -> bool:
     >>> _clear_gem(ObjectRead("gem", "temps", (0, 0, 9, 9), 0.9)), _clear_gem(ObjectRead("gem", "ete", (0, 0, 9, 9), 0.9))
     (True, False)
     """
-    from .catalog import CLEAR_GEM
-
     return o.kind == "gem" and o.status == STATUS_READ and o.value == CLEAR_GEM
 
 
@@ -1121,9 +1120,8 @@ class Reader:
 
         cal = view.calibration
         # the markers alone (no picture of the empty tray): the tray as the segmentation
-        # estimated it from the frame stands in for one (:meth:`_estimated_in_frame`)
-        est = self._estimated_in_frame(view, frame) if kinds is not None and cal is not None \
-            and cal.background is None else None
+        # estimated it from the frame (tray pixels) stands in for one (:meth:`_tray_in_frame`)
+        est = view.background if cal is not None and cal.background is None else None
         if kinds is not None and set(kinds) <= {"gem", *LEARNED_DICE}:
             # a step of dice the networks read, or gems, alone: the networks read what
             # they found, the enrolled templates only the rest (half the tray's time on
@@ -1138,7 +1136,9 @@ class Reader:
             boxes = [view.box_in_input(b) for b in view.blobs]  # each blob mapped once
             rest = [(b, at) for b, at in zip(view.blobs, boxes) if not any(_overlap(at, box) for box in seen)]
             if est is not None and rest:  # what the estimate's segmentation found in felt or wood grain
-                rest = [r for r, ok in zip(rest, differs(frame, est, [at for _, at in rest])) if ok]
+                empty = self._tray_in_frame(cal, (frame.shape[1], frame.shape[0]), 1.0, est)[0]
+                if empty is not None:
+                    rest = [r for r, ok in zip(rest, differs(frame, empty, [at for _, at in rest])) if ok]
             found = templates(dc_replace(view, blobs=[b for b, _ in rest]))
             # ... and where the gem reader looked and saw no gem, nothing but a clear gem,
             # which has no colour of its own to read (an orange candy: 85 of 438 were asked
@@ -1173,7 +1173,7 @@ class Reader:
         unless the step expects such dice (``kinds``; ``companion vision read --look-for
         d6``). The networks are not shown the candidates centred in ``apart`` (frame
         pixels: what another reader read). ``estimated``: the empty tray estimated from
-        the frame (frame pixels), where the calibration has no picture of it."""
+        the frame (tray pixels), where the calibration has no picture of it."""
         import cv2
 
         from .background import LIGHT_FLOOR, SOLID_MM, light_floor
@@ -1188,9 +1188,7 @@ class Reader:
         scale = 1.0 / math.ceil(max(h, w) / LOOK_SIDE)  # a whole ratio: OpenCV's area shrink is fast there
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         image = frame if scale == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-        empty, off_floor = self._tray_in_frame(calibration, size, scale)
-        if empty is None and estimated is not None:  # in the frame's pixels
-            empty = estimated if scale == 1.0 else cv2.resize(estimated, size, interpolation=cv2.INTER_AREA)
+        empty, off_floor = self._tray_in_frame(calibration, size, scale, estimated)
         # the pip networks learnt a light floor; the numeral-die detector learnt felt too,
         # and reads a d10 on felt worse repainted (rendered pools on dark green felt:
         # 60 % right repainted, 78 % as seen)
@@ -1218,7 +1216,7 @@ class Reader:
         (:func:`vision.background.differs`: wood grain). Their colours are white-balanced
         by the markers' papers (:func:`vision.tray_learned.markers_white`, in ``tray``,
         the frame's top-down image), else as on a plain photo. ``estimated``: the empty
-        tray estimated from the frame (frame pixels), where the calibration has no
+        tray estimated from the frame (tray pixels), where the calibration has no
         picture of it. And the boxes of the candidates its colour reader refused (no gem)."""
         from .background import differs
         from .tray_learned import GEM_MM, frame_px_per_mm, markers_white, on_floor
@@ -1240,44 +1238,36 @@ class Reader:
         gems = [o for o in claims if o is not None]
         gems = [o for o, ok in zip(gems, on_floor(calibration, [o.box for o in gems])) if ok]
         h, w = frame.shape[:2]
-        empty = self._tray_in_frame(calibration, (w, h), 1.0)[0]
-        empty = estimated if empty is None else empty
+        empty = self._tray_in_frame(calibration, (w, h), 1.0, estimated)[0]
         if empty is None or not gems:
             return gems, refused
         return [o for o, ok in zip(gems, differs(frame, empty, [o.box for o in gems])) if ok], refused
 
-    @staticmethod
-    def _estimated_in_frame(view: Any, frame: np.ndarray) -> np.ndarray:
-        """The empty tray the segmentation estimated from ``view``'s top-down image (a
-        wide median, refined around the objects: :func:`vision.segment.find_objects`),
-        in ``frame``'s pixels (uint8): where the calibration has no picture of the empty
-        tray, it stands in for one (the d6 path's repainted floor, :func:`vision
-        .background.differs`). Real d6 on a dark green felt with the markers alone:
-        17 -> 86 % right automatically (``docs/vision.md``, "The markers alone")."""
-        import cv2
-
-        h, w = frame.shape[:2]
-        bg = np.asarray(np.clip(view.background + 0.5, 0, 255), np.uint8)
-        return cv2.warpPerspective(bg, np.linalg.inv(view.calibration.image_to_tray), (w, h),
-                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-    def _tray_in_frame(self, calibration: "Calibration", size: tuple[int, int], scale: float
-                       ) -> tuple[np.ndarray | None, np.ndarray]:
-        """The empty tray (the calibration's reference, None without one) and a mask of
-        what is not the tray's floor (the markers' papers, the walls, beyond the tray), in
-        the frame's pixels at ``scale`` (``size``); kept until the reference, the
-        homography or the size changes."""
+    def _tray_in_frame(self, calibration: "Calibration", size: tuple[int, int], scale: float,
+                       estimated: np.ndarray | None = None) -> tuple[np.ndarray | None, np.ndarray]:
+        """The empty tray (the calibration's reference; without one, ``estimated``: the
+        tray the segmentation estimated from this frame, a wide median refined around the
+        objects, :func:`vision.segment.find_objects`; else None) and a mask of what is not
+        the tray's floor (the markers' papers, the walls, beyond the tray), in the frame's
+        pixels at ``scale`` (``size``). The reference's warp and the mask are kept until
+        the reference, the homography or the size changes; an estimate is warped each
+        time (real d6 on a dark green felt with the markers alone: 17 -> 86 % right
+        automatically, ``docs/vision.md``, "The markers alone")."""
         import cv2
 
         bg = calibration.background
+        to_frame = np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.image_to_tray)
         c = self._tray_cache  # holds the reference and homography it was made of: compared by identity
         if c is None or c[0] is not bg or c[1] is not calibration.image_to_tray or c[2] != size:
-            to_frame = np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.image_to_tray)
             empty = None if bg is None else cv2.warpPerspective(bg, to_frame, size, flags=cv2.INTER_LINEAR,
                                                                  borderMode=cv2.BORDER_REPLICATE)
             off = cv2.warpPerspective(calibration.marker_mask(), to_frame, size, flags=cv2.INTER_NEAREST,
                                       borderMode=cv2.BORDER_CONSTANT, borderValue=255)
             c = self._tray_cache = (bg, calibration.image_to_tray, size, empty, off > 0)
+        if c[3] is None and estimated is not None:
+            tray = np.asarray(np.clip(estimated + 0.5, 0, 255), np.uint8)
+            return cv2.warpPerspective(tray, to_frame, size, flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE), c[4]
         return c[3], c[4]
 
     def read(self, source: str | Path | bytes | np.ndarray, name: str | None = None,
