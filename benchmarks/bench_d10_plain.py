@@ -1,7 +1,7 @@
 """d10 on a plain photo: the numeral-die detector + the numeral classifier, measured.
 
     COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR] [--kind d4|d12] [--floor F]
-        [--players]
+        [--players] [--transforms]
 
 ``--kind d4`` / ``d12``: pools of that kind instead (the renderer draws no d8 or d20).
 ``--floor glitter`` (``wood``, ``cork``, ``mat``): every pool laid on that floor
@@ -31,6 +31,10 @@ instead, in a reader holding only the d10 plug-ins
   table's reader of that folder) against the networks alone in the same run, for the
   dice as rendered and for black dice with white numbers (the trays inverted, the
   players' photos too); and the real photos with no d10 read with those views;
+- with ``--transforms``: the same trays rotated 30°, scaled 0.5x, blurred σ 1.5, as JPEG 30,
+  40 % darker and brighter (:data:`vision.frame_transforms.TRANSFORMS`, the dice's centres
+  moved with the frame), each read in a step expecting the kind and, for the d10, in a
+  step expecting d6 and d10, beside the trays as rendered (the baseline of the same run);
 - the baseline of the same run: decode-free ``cv2.resize`` of each frame to 320 px, and
   the ratio of the read's median to it.
 """
@@ -85,6 +89,42 @@ def players(trays: list[Any], negs: dict[str, list[Any]], kind: str) -> None:
                       f"{n['objects']}, read confidently {n['confident']}")
 
 
+def transformed(reader: Any, trays: list[Any], kind: str) -> None:
+    """The trays under the issue's transforms, beside the trays as rendered: found, read
+    right automatically, silently wrong (in a step expecting the kind, and for the d10
+    in a step expecting d6 and d10 too) and the read's ms, each with its difference from
+    the trays as rendered."""
+    from vision.frame_transforms import TRANSFORMS, move, side
+    from vision.train.eval_d10_detector import score_trays
+
+    steps: list[tuple[str, tuple[str, ...]]] = [(f"{kind} step", ())]
+    if kind == "d10":
+        steps.append(("d6-or-d10 step", ("d6",)))
+    base: dict[str, dict[str, Any]] = {}
+    print(f"transforms ({len(trays)} trays; found / right automatically / silently wrong / ms):")
+    for name, tf in TRANSFORMS:
+        if tf is None:
+            frames = trays
+        else:
+            frames = []
+            for frame, dice in trays:
+                out, m = tf(frame)
+                frames.append((out, [(*move(m, cx, cy), side(m, s), v, whole) for cx, cy, s, v, whole in dice]))
+        cells = []
+        for step, also in steps:
+            m = score_trays(reader, frames, kind, also=also)
+            d = m["dice"]
+            row = {"found": 100 * m["found"] / d, "right": 100 * m["right"] / d, "wrong": m["wrong"], "ms": m["ms"]}
+            diff = ""
+            if tf is None:
+                base[step] = row
+            else:
+                b = base[step]
+                diff = f" ({row['found'] - b['found']:+.1f}, {row['right'] - b['right']:+.1f}, {row['wrong'] - b['wrong']:+d})"
+            cells.append(f"{step} {row['found']:.1f} / {row['right']:.1f} % / {row['wrong']} / {row['ms']:.1f} ms{diff}")
+        print(f"  {name:20s} " + "; ".join(cells))
+
+
 def main() -> int:
     import cv2
 
@@ -97,6 +137,8 @@ def main() -> int:
                     "(vision.train.scenes; none of them learnt)")
     ap.add_argument("--players", action="store_true",
                     help="also with the players' own dice of the kind enrolled (as rendered, and black with white numbers)")
+    ap.add_argument("--transforms", action="store_true",
+                    help="also the trays rotated, scaled 0.5x, blurred, as JPEG 30, darker and brighter")
     a = ap.parse_args()
     cv2.setNumThreads(1)
     from vision.train.eval_d10_detector import d10_reader, load, score_negatives, score_trays, shared_data
@@ -147,6 +189,8 @@ def main() -> int:
               f"{n['ms']:.1f} ms per frame (median)")
     if a.players:
         players(trays, negs, a.kind)
+    if a.transforms:
+        transformed(reader, trays, a.kind)
     b = statistics.median(base) if base else 0.0
     print(f"baseline (cv2.resize of a held-out frame to 320 px): {b:.2f} ms; "
           f"read / baseline = {s['ms'] / b if b else 0:.1f}; load {os.getloadavg()[0]:.2f}")

@@ -17,10 +17,8 @@ right automatically, <= 0.3 % silently wrong; transformed: reported, no bar.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,57 +27,18 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision.eval import Tally  # noqa: E402
+from vision.frame_transforms import TRANSFORMS, move, side  # noqa: E402
 from vision.labelled import Label, list_photos, load_labels, shared_photos_dir  # noqa: E402
 
-Transform = Callable[[np.ndarray, list[Label]], tuple[np.ndarray, list[Label]]]
 
-
-def rotate(deg: float) -> Transform:
-    def run(img: np.ndarray, labels: list[Label]) -> tuple[np.ndarray, list[Label]]:
-        h, w = img.shape[:2]
-        m = cv2.getRotationMatrix2D((w / 2, h / 2), deg, 1.0)
-        cos, sin = abs(m[0, 0]), abs(m[0, 1])
-        nw, nh = int(h * sin + w * cos), int(h * cos + w * sin)
-        m[0, 2] += nw / 2 - w / 2
-        m[1, 2] += nh / 2 - h / 2
-        out = cv2.warpAffine(img, m, (nw, nh), borderMode=cv2.BORDER_REPLICATE)  # no mirrored dice
-        labs = []
-        for lab in labels:
-            cx, cy = lab.centre
-            x, y = m @ np.array([cx, cy, 1.0])
-            side = lab.side
-            labs.append(Label(lab.face, (x - side / 2, y - side / 2, side, side)))
-        return out, labs
-    return run
-
-
-def scale(f: float) -> Transform:
-    def run(img: np.ndarray, labels: list[Label]) -> tuple[np.ndarray, list[Label]]:
-        out = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        return out, [Label(lab.face, tuple(v * f for v in lab.box)) for lab in labels]  # type: ignore[arg-type]
-    return run
-
-
-def blur(sigma: float) -> Transform:
-    return lambda img, labels: (cv2.GaussianBlur(img, (0, 0), sigma), labels)
-
-
-def jpeg(q: int) -> Transform:
-    def run(img: np.ndarray, labels: list[Label]) -> tuple[np.ndarray, list[Label]]:
-        ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-        return cv2.imdecode(data, cv2.IMREAD_COLOR), labels
-    return run
-
-
-def brightness(f: float) -> Transform:
-    return lambda img, labels: (np.clip(img.astype(np.float32) * f, 0, 255).astype(np.uint8), labels)
-
-
-TRANSFORMS: list[tuple[str, Transform | None]] = [
-    ("as taken (baseline)", None), ("rotated 30°", rotate(30)), ("scale 0.5x", scale(0.5)),
-    ("blur σ 1.5", blur(1.5)), ("JPEG 30", jpeg(30)), ("40 % darker", brightness(0.6)),
-    ("40 % brighter", brightness(1.4)),
-]
+def moved(m: np.ndarray, labels: list[Label]) -> list[Label]:
+    """The labelled boxes carried by a transform's matrix (square boxes about the moved centres)."""
+    out = []
+    for lab in labels:
+        x, y = move(m, *lab.centre)
+        s = side(m, lab.side)
+        out.append(Label(lab.face, (x - s / 2, y - s / 2, s, s)))
+    return out
 
 
 def main() -> int:
@@ -108,7 +67,11 @@ def main() -> int:
     for name, tf in TRANSFORMS:
         tally = Tally()
         for img, labels in originals:
-            frame, labs = (img, labels) if tf is None else tf(img, labels)
+            if tf is None:
+                frame, labs = img, labels
+            else:
+                frame, m = tf(img)
+                labs = moved(m, labels)
             tally.add(reader.read(frame, kinds={"d6"}), labs)
         s = tally.summary()
         row = {"found": s["recall"] * 100, "auto": s["auto_right"] * 100, "pending": s["pending"] * 100,

@@ -40,6 +40,7 @@ They run on request only (``on_request``): when the step expects their kinds.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -308,19 +309,25 @@ class NumeralClassifier:
         d10 = [self.decide(b, p) for b, p in zip(boxes, self.probabilities_of_crops(crops))] \
             if "d10" in self.expected else [None] * len(crops)
         others = [k for k in self.expected if k != "d10"]
-        poly = [self.poly.decide(p) for p in self.poly.probabilities_of_crops(crops)] \
-            if others and self.poly is not None else [None] * len(crops)
+        poly: list[tuple[str, list[tuple[int, float]], float] | None] = [None] * len(crops)
+        if others and self.poly is not None:
+            other = self.poly.other
+            poly = [None if (d := self.poly.decide(p)) is None else (*d, 1.0 - float(p[other]))
+                    for p in self.poly.probabilities_of_crops(crops)]
         for i, box, a, b in zip(where, boxes, d10, poly):
             out[i] = self._merge(box, a, b)
         return out
 
     def _merge(self, box: tuple[int, int, int, int], d10: ObjectRead | None,
-               poly: tuple[str, list[tuple[int, float]]] | None) -> ObjectRead | None:
-        """One read from the d10 network's and the other network's (see the module docstring)."""
+               poly: tuple[str, list[tuple[int, float]], float] | None) -> ObjectRead | None:
+        """One read from the d10 network's and the other network's (the latter's
+        decision with 1 - its "other" probability; see the module docstring). Its kind
+        confidence is the surer network's that the die is a numeral die at all."""
         if self.expected == ("d10",):
             return d10  # the d10 alone: its network's read as it is
         ranked: dict[int, float] = {}
         reads: set[int] = set()
+        sure = max((d10.kind_confidence or 0.0) if d10 is not None else 0.0, poly[2] if poly is not None else 0.0)
         if d10 is not None:
             for v, c in (d10.candidates or ((d10.value, d10.confidence),)):
                 if isinstance(v, int):
@@ -328,7 +335,7 @@ class NumeralClassifier:
             if d10.status == STATUS_READ and isinstance(d10.value, int):
                 reads.add(d10.value)
         if poly is not None:
-            status, numbers = poly
+            status, numbers, _ = poly
             for v, c in numbers:
                 ranked[v] = max(ranked.get(v, 0.0), c)
             if status == STATUS_READ:
@@ -346,12 +353,12 @@ class NumeralClassifier:
             if not kinds:
                 return None  # a number no expected die shows: another die
             if len(kinds) == 1:
-                return ObjectRead(kinds[0], v, box, ranked[v], STATUS_READ)
+                return ObjectRead(kinds[0], v, box, ranked[v], STATUS_READ, kind_confidence=sure)
         cands = tuple((v, c) for v, c in best if kinds_of(v))[:3]
         if not cands:
             return None
         kind = kinds_of(cands[0][0])[0]
-        return ObjectRead(kind, None, box, cands[0][1], STATUS_PENDING, cands)
+        return ObjectRead(kind, None, box, cands[0][1], STATUS_PENDING, cands, kind_confidence=sure)
 
     def decide(self, box: tuple[int, int, int, int], p: np.ndarray) -> ObjectRead | None:
         """The read of one crop's probabilities (see the module docstring)."""
@@ -362,11 +369,12 @@ class NumeralClassifier:
         conf = float(digits[order[0]])
         ok = conf >= self.thresholds["confidence"] and conf - float(digits[order[1]]) >= self.thresholds["margin"]
         value = self.classes[int(order[0])]
+        sure = 1.0 - float(p[OTHER])  # a d10, whichever face: weighed against other kinds' reads
         if ok:
-            return ObjectRead(self.kind, value, box, conf, STATUS_READ)
+            return ObjectRead(self.kind, value, box, conf, STATUS_READ, kind_confidence=sure)
         cands = tuple((v, round(float(digits[k]), 4)) for k in order[:3]
                       if digits[k] >= 0.01 and (v := self.classes[int(k)]) is not None)
-        return ObjectRead(self.kind, None, box, conf, STATUS_PENDING, cands)
+        return ObjectRead(self.kind, None, box, conf, STATUS_PENDING, cands, kind_confidence=sure)
 
 
 def players_pick(net: ObjectRead, players: ObjectRead | None, floor: float = PLAYERS_FLOOR,
@@ -419,7 +427,7 @@ def players_pick(net: ObjectRead, players: ObjectRead | None, floor: float = PLA
     else:
         sims = [s for _, s in players.candidates] + [0.0]
         agree = bool(players.candidates) and players.candidates[0][0] == best and sims[0] - sims[1] >= margin
-    return ObjectRead(net.kind, best, net.box, p, STATUS_READ) if agree else net
+    return replace(net, value=best, confidence=p, status=STATUS_READ, candidates=()) if agree else net
 
 
 def combine_numeral(lead: ObjectRead, check: ObjectRead | None) -> ObjectRead:
@@ -451,4 +459,5 @@ def combine_numeral(lead: ObjectRead, check: ObjectRead | None) -> ObjectRead:
             if v is not None:
                 cands[v] = max(cands.get(v, 0.0), float(c))
     ranked = tuple(sorted(cands.items(), key=lambda kv: -kv[1])[:3])
-    return ObjectRead(lead.kind, None, lead.box, min(lead.confidence, check.confidence), STATUS_PENDING, ranked)
+    return replace(lead, value=None, confidence=min(lead.confidence, check.confidence), status=STATUS_PENDING,
+                   candidates=ranked)

@@ -42,6 +42,11 @@ class ObjectRead:
     #: The die's body colour, a word of :data:`vision.die_colour.PALETTE` or
     #: ``"unknown"``; ``None`` when not looked at (gems: their colour is their value).
     colour: str | None = None
+    #: How sure the reader is that the object is of ``kind`` at all, apart from which
+    #: face is up (the numeral networks: 1 - their "other" probability); ``None`` when
+    #: the reader does not say. Used to weigh claims (:func:`vision.claims.best_claim`),
+    #: not shown.
+    kind_confidence: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -112,7 +112,7 @@ def test_decide_is_open_set(clf: NumeralClassifier) -> None:
     box = (0, 0, 10, 10)
     p = np.zeros(OTHER + 1)
     p[7] = 1.0
-    assert clf.decide(box, p) == ObjectRead("d10", 7, box, 1.0, STATUS_READ)
+    assert clf.decide(box, p) == ObjectRead("d10", 7, box, 1.0, STATUS_READ, kind_confidence=1.0)
     p0 = np.zeros(OTHER + 1)
     p0[0] = 1.0
     assert clf.decide(box, p0).value == 10  # type: ignore[union-attr]  # the 0 face is 10
@@ -120,6 +120,10 @@ def test_decide_is_open_set(clf: NumeralClassifier) -> None:
     close[6], close[9] = 0.5, 0.5  # a 6 or a 9, unsure: pending with both
     got = clf.decide(box, close)
     assert got is not None and got.status == STATUS_PENDING and {v for v, _ in got.candidates} == {6, 9}
+    assert got.kind_confidence == 1.0  # surely a d10, whichever face: it contests a d6 read (best_claim)
+    unsure = close.copy()
+    unsure[OTHER], unsure[6], unsure[9] = 0.2, 0.4, 0.4
+    assert clf.decide(box, unsure).kind_confidence == pytest.approx(0.8)  # type: ignore[union-attr]
     other = np.zeros(OTHER + 1)
     other[OTHER] = 0.9
     other[3] = 0.1
@@ -203,7 +207,7 @@ def test_the_die_kind_is_the_steps_and_never_guessed() -> None:
     box = [(0, 0, 48, 48)]
     seven = _poly_reading(7)
     got = seven.for_kinds({"d12"}).classify_crops(crops, box)[0]
-    assert got == ObjectRead("d12", 7, box[0], 0.99, STATUS_READ)
+    assert got == ObjectRead("d12", 7, box[0], 0.99, STATUS_READ, kind_confidence=1.0)
     assert seven.for_kinds({"d8", "d6"}).classify_crops(crops, box)[0].kind == "d8"  # type: ignore[union-attr]
     # a 7 for a step expecting d8 and d12: the number is sure, the die's kind is not
     both = seven.for_kinds({"d8", "d12"}).classify_crops(crops, box)[0]
