@@ -1,13 +1,15 @@
 """A Péripéties step on plain photos: d6 and the five symbol dice, through the table's reader.
 
-    python benchmarks/bench_peripeties_plain.py [--trays 60] [--seed 100]
+    python benchmarks/bench_peripeties_plain.py [--trays 60] [--seed 100] [--transforms]
 
 Renders plain trays (:func:`vision.synth.render_tray`, no markers, cropped to the floor)
 of six objects drawn from the d6 and the symbol dice, reads each with
 ``Reader.read(kinds={d6, lieu, adversaire, epreuve, recompense, sentence})`` as the
 table does for such a step, and prints read right / pending / silently wrong / missed
 per kind, with and without the rule that a confident claim of another kind contests a
-read (:data:`vision.reader.CONTEST`; the baseline of the same run).
+read (:data:`vision.claims.CONTEST`; the baseline of the same run). ``--transforms``:
+the same trays also rotated 30°, scaled 0.5x, blurred σ 1.5, as JPEG 30, 40 % darker and
+brighter (:data:`vision.frame_transforms.TRANSFORMS`), as the table reads them.
 
 Then the time, on one thread as the bars ask (``cv2.setNumThreads(1)``): the median CPU
 time of this thread per frame for the Péripéties step, and for the same frames read as a
@@ -37,10 +39,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trays", type=int, default=60)
     ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--transforms", action="store_true",
+                    help="also the trays rotated, scaled 0.5x, blurred, as JPEG 30, darker and brighter")
     args = ap.parse_args(argv)
 
     import cv2
 
+    import vision.claims as claims_module
     import vision.reader as reader_module
     from vision.synth import SceneSpec, render_tray
     from vision.table_setup import table_reader
@@ -50,37 +55,62 @@ def main(argv: list[str] | None = None) -> int:
     spec = SceneSpec(size=(800, 600), markers=False, crop_to_tray=True)
     scenes = [render_tray(args.seed + t, kinds=list(KINDS), n_objects=6, spec=spec, with_background=False)
               for t in range(args.trays)]
-    contest = reader_module.CONTEST
+    contest = claims_module.CONTEST
+    frames = [(scene.image, [(lab.kind, lab.value, *lab.center) for lab in scene.labels]) for scene in scenes]
     for name, value in (("without the contest (baseline)", 99.0), ("as the table reads", contest)):
-        reader_module.CONTEST = value
-        tally: Counter[tuple[str, str]] = Counter()
-        for scene in scenes:
-            read = reader.read(scene.image, kinds=set(KINDS))
-            for lab in scene.labels:
-                cx, cy = lab.center
-                over = [o for o in read.objects
-                        if o.box[0] <= cx <= o.box[0] + o.box[2] and o.box[1] <= cy <= o.box[1] + o.box[3]]
-                kind = "d6" if lab.kind == "d6" else "symbol"
-                tally[(kind, "n")] += 1
-                if not over:
-                    tally[(kind, "missed")] += 1
-                elif any(o.status == "read" and (o.kind, o.value) != (lab.kind, lab.value) for o in over):
-                    tally[(kind, "wrong")] += 1
-                elif any(o.status == "read" for o in over):
-                    tally[(kind, "right")] += 1
-                else:
-                    tally[(kind, "pending")] += 1
+        # best_claim weighs by vision.claims.CONTEST, the reader tells the pip networks by its own
+        claims_module.CONTEST = reader_module.CONTEST = value
         print(f"{name}: {args.trays} trays")
-        for kind in ("d6", "symbol"):
-            n = max(tally[(kind, "n")], 1)
-            print(f"  {kind:7s} {tally[(kind, 'n')]:4d}: right {tally[(kind, 'right')]} "
-                  f"({100 * tally[(kind, 'right')] / n:.1f} %), pending {tally[(kind, 'pending')]}, "
-                  f"silently wrong {tally[(kind, 'wrong')]} ({100 * tally[(kind, 'wrong')] / n:.2f} %), "
-                  f"missed {tally[(kind, 'missed')]}")
-    reader_module.CONTEST = contest
+        print_tally(tally(reader, frames))
+    claims_module.CONTEST = reader_module.CONTEST = contest
+    if args.transforms:
+        from vision.frame_transforms import TRANSFORMS, move
+
+        print("the same trays transformed, as the table reads:")
+        for tname, tf in TRANSFORMS[1:]:
+            moved = []
+            for image, labels in frames:
+                out, m = tf(image)
+                moved.append((out, [(k, v, *move(m, cx, cy)) for k, v, cx, cy in labels]))
+            print(f"  {tname}")
+            print_tally(tally(reader, moved), "    ")
     print_times("renders, 800 x 600", reader, [scene.image for scene in scenes])
     real_photos(reader)
     return 0
+
+
+Labels = list[tuple[str, Any, float, float]]  # kind, value, centre x, centre y
+
+
+def tally(reader: Any, frames: Sequence[tuple[Any, Labels]]) -> Counter[tuple[str, str]]:
+    """Per kind (d6, symbol): dice, read right, pending, silently wrong, missed (no object
+    over the die's centre)."""
+    out: Counter[tuple[str, str]] = Counter()
+    for image, labels in frames:
+        read = reader.read(image, kinds=set(KINDS))
+        for lab_kind, lab_value, cx, cy in labels:
+            over = [o for o in read.objects
+                    if o.box[0] <= cx <= o.box[0] + o.box[2] and o.box[1] <= cy <= o.box[1] + o.box[3]]
+            kind = "d6" if lab_kind == "d6" else "symbol"
+            out[(kind, "n")] += 1
+            if not over:
+                out[(kind, "missed")] += 1
+            elif any(o.status == "read" and (o.kind, o.value) != (lab_kind, lab_value) for o in over):
+                out[(kind, "wrong")] += 1
+            elif any(o.status == "read" for o in over):
+                out[(kind, "right")] += 1
+            else:
+                out[(kind, "pending")] += 1
+    return out
+
+
+def print_tally(t: Counter[tuple[str, str]], indent: str = "  ") -> None:
+    for kind in ("d6", "symbol"):
+        n = max(t[(kind, "n")], 1)
+        print(f"{indent}{kind:7s} {t[(kind, 'n')]:4d}: right {t[(kind, 'right')]} "
+              f"({100 * t[(kind, 'right')] / n:.1f} %), pending {t[(kind, 'pending')]}, "
+              f"silently wrong {t[(kind, 'wrong')]} ({100 * t[(kind, 'wrong')] / n:.2f} %), "
+              f"missed {t[(kind, 'missed')]}")
 
 
 def cpu_ms(reader: Any, frames: Sequence[Any], kinds: set[str]) -> float:
