@@ -796,17 +796,29 @@ class Reader:
 
     def _open_set_again(self, frame: np.ndarray, objs: list[ObjectRead], found: Sequence[Candidate],
                         classifiers: Sequence[ObjectClassifier]) -> list[ObjectRead]:
-        """``objs`` with each one read by a classifier of a closed set (the pip networks)
-        weighed again against what the open-set classifiers say at the general
-        detector's box over it, when that box is another crop (:func:`_moved`), by
-        :func:`best_claim`. The die-centre detector's box on a symbol die can sit a
-        fifth of a side off, enough for the symbol reader to find nothing there and
-        leave the die to the pip networks: a blue "ville" was read as a d6 6 at 0.82,
-        where the object detector's box reads "ville" at 0.99."""
+        """``objs`` with each one claimed by a classifier of a closed set (the pip
+        networks), read or pending, weighed again against what the open-set classifiers
+        say at the general detector's box over it, when that box is another crop
+        (:func:`_moved`), by :func:`best_claim`. The die-centre detector's box on a
+        symbol die can sit a fifth of a side off, enough for the symbol reader to find
+        nothing there and leave the die to the pip networks: a blue "ville" was read as
+        a d6 6 at 0.82, where the object detector's box reads "ville" at 0.99.
+
+        The pip networks' *pending* claims are weighed again too (7 December 2026,
+        seventeenth session). Where symbol dice stand 7 % of the frame's side, as the
+        real d6 of the shared photos do, the die-centre detector finds them as d6 and
+        the pip networks hesitate over them: the same 60 Péripéties renders framed
+        wider (``bench_peripeties_plain.py``'s trays padded to 993 x 920) read 64 of 299
+        symbol dice right against 103 as rendered (9 %). Now 97 and 121; under the
+        issue's transforms 95 / 115 / 87 / 121 / 124 / 104 instead of 60 / 95 / 77 / 95
+        / 100 / 88; other render seeds (``--seed 1000``) 102 -> 123; silently wrong as
+        before (0 as rendered); the 379 held-aside real d6 in such a step, as taken and
+        under every simulated camera of ``bench_other_cameras.py``, read exactly as
+        before."""
         first, open_set = _open_set(classifiers)
         over: dict[int, Candidate] = {}
         for i, o in enumerate(objs):
-            if first and o.status == STATUS_READ and o.kind not in open_set:
+            if first and o.kind not in open_set:
                 c = next((c for c in found if _overlap(c.box, o.box) and _moved(c.box, o.box)), None)
                 if c is not None:
                     over[i] = c
