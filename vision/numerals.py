@@ -265,6 +265,12 @@ class NumeralClassifier:
         """N x 11 probabilities of the d10 network for ``candidates``."""
         return self.probabilities_of_crops(self.crops(frame, candidates))
 
+    def kind_confidences(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+        """How sure the d10 network is that each candidate is a d10, whichever face
+        (1 - its "other" probability; :attr:`ObjectRead.kind_confidence`)."""
+        p = self.probabilities(frame, candidates)
+        return 1.0 - p[:, OTHER] if len(p) else np.zeros(0)
+
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
         """One :class:`ObjectRead` per candidate, or ``None`` when it is no numeral die
