@@ -40,6 +40,7 @@ MODULES = [
     "vision.claims",
     "vision.tray_learned",
     "vision.floors",
+    "vision.frame_transforms",
     "vision.gem_detect",
     "vision.pips",
     "vision.train.cameras",

@@ -38,7 +38,9 @@ __all__ = ["FrameTransform", "TRANSFORMS", "rotate", "scale", "blur", "jpeg", "g
 #: frame -> (transformed frame, 2 x 3 affine matrix from the old frame's points to the new's)
 FrameTransform = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
-_SAME = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+def _same() -> np.ndarray:
+    """The identity, a new array each time (a caller may move it in place)."""
+    return np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 
 def rotate(degrees: float) -> FrameTransform:
@@ -64,7 +66,7 @@ def scale(f: float) -> FrameTransform:
 
 def blur(sigma: float) -> FrameTransform:
     """A Gaussian blur of ``sigma`` pixels (a camera out of focus, or a die moving)."""
-    return lambda img: (cv2.GaussianBlur(img, (0, 0), sigma), _SAME)
+    return lambda img: (cv2.GaussianBlur(img, (0, 0), sigma), _same())
 
 
 def jpeg(quality: int) -> FrameTransform:
@@ -72,13 +74,13 @@ def jpeg(quality: int) -> FrameTransform:
     def run(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
         out = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
-        return (img if out is None else np.asarray(out)), _SAME
+        return (img if out is None else np.asarray(out)), _same()
     return run
 
 
 def gain(f: float) -> FrameTransform:
     """Every channel times ``f``, clipped (a darker or brighter room)."""
-    return lambda img: (np.clip(img.astype(np.float32) * f, 0, 255).astype(np.uint8), _SAME)
+    return lambda img: (np.clip(img.astype(np.float32) * f, 0, 255).astype(np.uint8), _same())
 
 
 def move(m: np.ndarray, x: float, y: float) -> tuple[float, float]:

@@ -810,14 +810,14 @@ class Reader:
         (webcam 640 x 480). A step that expects a numeral die weighs the numeral path's
         claims instead (:func:`best_claim`)."""
         numeral = set(NUMERAL_FACES) - {"d6"}
-        if self.numerals is None or (kinds is not None and ("d6" not in kinds or numeral & set(kinds))):
+        kind_of = getattr(self.numerals, "kind_confidences", None)  # NumeralClassifier.kind_confidences
+        if kind_of is None or (kinds is not None and ("d6" not in kinds or numeral & set(kinds))):
             return objs
         idx = [i for i, o in enumerate(objs) if o.kind == "d6" and o.status == STATUS_READ]
         if not idx:
             return objs
         boxes = [objs[i].box for i in idx]
-        sure = self.numerals.kind_confidences(frame, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0)
-                                                      for x, y, w, h in boxes])
+        sure = kind_of(frame, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0) for x, y, w, h in boxes])
         out = list(objs)
         for i, k in zip(idx, sure):
             if k >= KIND_SURE:
