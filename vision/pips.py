@@ -39,7 +39,9 @@ see :mod:`vision.train.cv` and :mod:`vision.train.tune`):
   a step that also expects other kinds, e.g. Péripéties' d6 and symbol dice) is at most
   ``pending``: there it finds the d6 the die-centre network missed (plain white d6
   renders: 43 of 61 found only that way), but a symbol die its reader does not claim can
-  look like pips (7 December 2026).
+  look like pips (7 December 2026). The reader reads such a d6 after all when its colour
+  is one no enrolled symbol face has (:meth:`would_read`,
+  :meth:`vision.reader.Reader._no_symbol_colour`).
 """
 
 from __future__ import annotations
@@ -240,6 +242,14 @@ class PipClassifier:
         view = copy(self)
         view.claimed_elsewhere = tuple(boxes)
         return view
+
+    def would_read(self, obj: ObjectRead) -> bool:
+        """Whether the read rule reads the pending claim ``obj`` of an :data:`ASK_ONLY`
+        candidate (kept pending by its source alone): its best face at ``confidence`` or
+        more and ahead of the second by ``margin``."""
+        faces = [c for _, c in obj.candidates] + [0.0, 0.0]
+        return (obj.kind == self.kind and obj.status == STATUS_PENDING and isinstance(obj.value, int)
+                and obj.confidence >= self.confidence and faces[0] - faces[1] >= self.margin)
 
     def decide(self, cand: Candidate, p: np.ndarray) -> ObjectRead | None:
         judged = judge(p, self.not_a_die, self.confidence, self.margin)

@@ -77,6 +77,17 @@ class SymbolClassifier:
         view.kinds = tuple(kinds)
         return view
 
+    def may_be_one(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> list[bool]:
+        """Whether each candidate's own colour (:func:`vision.embed.dominant_colours`)
+        comes within the body gate of a view of some enrolled face of its kinds; True
+        where nothing is enrolled or a view's colour is unknown (nothing rules it out)."""
+        protos = self.enrollment().glyph_prototypes(self.kinds)
+        if not protos or not candidates:
+            return [True] * len(candidates)
+        crops = self.embedder.crops(frame, [(c.cx, c.cy, c.side) for c in candidates])
+        ok = usable_mask(protos, self.params, None, dominant_colours(crops, self.embedder.factor))
+        return [bool(row.any()) for row in ok]
+
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
         """One :class:`ObjectRead` per candidate, or ``None`` when it is no enrolled symbol die.
