@@ -409,30 +409,39 @@ def test_a_pending_pip_claim_is_weighed_again_against_the_symbol_reader_too() ->
     assert sorted(symbol.asked) == [40.0, 48.0]
 
 
+PERIPETIES = {"d6", "lieu", "adversaire", "epreuve", "recompense", "sentence"}
+
+
+def _peripeties_reads(reader: Reader, seed: int, pad: tuple[int, int] = (0, 0)) -> list[tuple[Any, list[ObjectRead]]]:
+    """A plain Péripéties render (800 x 600) read as such a step, framed ``pad`` (x, y)
+    pixels wider on each side: each label with the reads over its centre, none of them
+    wrong."""
+    from vision.synth import SceneSpec, render_tray
+
+    scene = render_tray(seed, kinds=sorted(PERIPETIES), n_objects=6,
+                        spec=SceneSpec(size=(800, 600), markers=False, crop_to_tray=True), with_background=False)
+    dx, dy = pad
+    frame = cv2.copyMakeBorder(scene.image, dy, dy, dx, dx, cv2.BORDER_REPLICATE) if dx or dy else scene.image
+    read = reader.read(frame, kinds=PERIPETIES)
+    out = []
+    for lab in scene.labels:
+        cx, cy = lab.center[0] + dx, lab.center[1] + dy
+        over = [o for o in read.objects if o.status == STATUS_READ
+                and o.box[0] <= cx <= o.box[0] + o.box[2] and o.box[1] <= cy <= o.box[1] + o.box[3]]
+        assert all((o.kind, o.value) == (lab.kind, lab.value) for o in over), (seed, lab, over)
+        out.append((lab, over))
+    return out
+
+
 def test_symbol_dice_as_small_in_the_frame_as_real_d6_are_read() -> None:
     """Péripéties renders framed wider (symbol dice 7 % of the frame's side, as the real
     d6 of the shared photos): the die-centre detector finds the symbol dice as d6 and
     the pip networks hesitate over them; the symbol reader, shown the object detector's
     box, reads them. 12 trays, 59 symbol dice: 18 read right, none wrong (10 before the
     pending claims were weighed again, seventeenth session)."""
-    from vision.synth import SceneSpec, render_tray
-
-    kinds = {"d6", "lieu", "adversaire", "epreuve", "recompense", "sentence"}
     reader = Reader()
-    right = 0
-    for seed in range(140, 152):
-        scene = render_tray(seed, kinds=sorted(kinds), n_objects=6,
-                            spec=SceneSpec(size=(800, 600), markers=False, crop_to_tray=True), with_background=False)
-        frame = cv2.copyMakeBorder(scene.image, 160, 160, 96, 96, cv2.BORDER_REPLICATE)
-        read = reader.read(frame, kinds=kinds)
-        for lab in scene.labels:
-            if lab.kind == "d6":
-                continue
-            cx, cy = lab.center[0] + 96, lab.center[1] + 160
-            over = [o for o in read.objects if o.status == STATUS_READ
-                    and o.box[0] <= cx <= o.box[0] + o.box[2] and o.box[1] <= cy <= o.box[1] + o.box[3]]
-            assert all((o.kind, o.value) == (lab.kind, lab.value) for o in over), (seed, lab, over)
-            right += bool(over)
+    right = sum(bool(over) for seed in range(140, 152)
+                for lab, over in _peripeties_reads(reader, seed, (96, 160)) if lab.kind != "d6")
     assert right >= 15
 
 
@@ -442,21 +451,9 @@ def test_a_white_d6_only_the_object_detector_found_is_read_in_a_peripeties_step(
     colour is one no enrolled symbol face has (:meth:`Reader._no_symbol_colour`); a
     symbol die is never read as a d6. 12 trays: 10 of 12 d6 read right (2 before,
     seventeenth session)."""
-    from vision.synth import SceneSpec, render_tray
-
-    kinds = {"d6", "lieu", "adversaire", "epreuve", "recompense", "sentence"}
     reader = Reader()
-    right = 0
-    for seed in range(100, 112):
-        scene = render_tray(seed, kinds=sorted(kinds), n_objects=6,
-                            spec=SceneSpec(size=(800, 600), markers=False, crop_to_tray=True), with_background=False)
-        read = reader.read(scene.image, kinds=kinds)
-        for lab in scene.labels:
-            cx, cy = lab.center
-            over = [o for o in read.objects if o.status == STATUS_READ
-                    and o.box[0] <= cx <= o.box[0] + o.box[2] and o.box[1] <= cy <= o.box[1] + o.box[3]]
-            assert all((o.kind, o.value) == (lab.kind, lab.value) for o in over), (seed, lab, over)
-            right += lab.kind == "d6" and bool(over)
+    right = sum(bool(over) for seed in range(100, 112) for lab, over in _peripeties_reads(reader, seed)
+                if lab.kind == "d6")
     assert right >= 8
 
 
