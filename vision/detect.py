@@ -50,6 +50,17 @@ class Candidate:
     score: float
     source: str = ""
 
+    @classmethod
+    def around(cls, box: tuple[int, int, int, int], score: float = 1.0, source: str = "") -> "Candidate":
+        """The candidate centred in ``box`` (x, y, w, h), its side the box's longer one:
+        another reader asked about an object already found.
+
+        >>> Candidate.around((10, 20, 30, 40))
+        Candidate(cx=25.0, cy=40.0, side=40.0, score=1.0, source='')
+        """
+        x, y, w, h = box
+        return cls(x + w / 2, y + h / 2, float(max(w, h)), score, source)
+
     @property
     def box(self) -> tuple[int, int, int, int]:
         half = self.side / 2

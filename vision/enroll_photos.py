@@ -285,9 +285,8 @@ def _plain_gem_colour(image: np.ndarray, view: TrayView, blob: Blob) -> np.ndarr
     from .gem_colour import ONE_GEM_OVER_WHITE, lab_of, relative_colours, white_holds
     from .tray_learned import markers_white
 
-    x, y, w, h = view.box_in_input(blob)
     white = markers_white(view.calibration, view.image) if view.calibration is not None else None
-    rel = relative_colours(image, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0, "gem")], white)
+    rel = relative_colours(image, [Candidate.around(view.box_in_input(blob), source="gem")], white)
     return np.asarray(lab_of(rel)[0], np.float32) if white_holds(rel, ONE_GEM_OVER_WHITE) else None
 
 

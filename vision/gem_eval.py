@@ -311,8 +311,7 @@ def score_read(objects: Sequence[ObjectRead], labels: Sequence[GemLabel]) -> Gem
     matched by its box's centre), so a gem the colour reader judged "not a gem" is
     *missed* like one never found, and an orange candy nobody reports is *dismissed* (no
     gem: nothing shown is the right answer)."""
-    cands = [Candidate(o.box[0] + o.box[2] / 2, o.box[1] + o.box[3] / 2, float(max(o.box[2:])), 1.0)
-             for o in objects]
+    cands = [Candidate.around(o.box) for o in objects]
     t = score(cands, objects, labels)
     t.orange_dismissed, t.orange_missed = t.orange_dismissed + t.orange_missed, 0
     return t

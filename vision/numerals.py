@@ -265,11 +265,14 @@ class NumeralClassifier:
         """N x 11 probabilities of the d10 network for ``candidates``."""
         return self.probabilities_of_crops(self.crops(frame, candidates))
 
-    def kind_confidences(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
-        """How sure the d10 network is that each candidate is a d10, whichever face
-        (1 - its "other" probability; :attr:`ObjectRead.kind_confidence`)."""
+    def kind_claims(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> list[ObjectRead]:
+        """The d10 network's word on each candidate's kind alone: a pending d10 claim with
+        no face (confidence 0) whose :attr:`ObjectRead.kind_confidence` is 1 - its
+        "other" probability, for :func:`vision.claims.best_claim` to weigh against
+        another reader's read (:meth:`vision.reader.Reader._no_d10_as_d6`)."""
         p = self.probabilities(frame, candidates)
-        return 1.0 - p[:, OTHER] if len(p) else np.zeros(0)
+        return [ObjectRead(self.kind, None, c.box, 0.0, STATUS_PENDING, kind_confidence=1.0 - float(q[OTHER]))
+                for c, q in zip(candidates, p)]
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:

@@ -56,7 +56,7 @@ import numpy as np
 from .detect import Candidate, DiceDetector, centre_medians, shrink
 from .die_colour import lab8, lab8_rows
 from .catalog import CLEAR_GEM, NUMERAL_FACES
-from .claims import CONTEST, KIND_SURE, best_claim, centre_gap as _centre_gap, overlap as _overlap
+from .claims import CONTEST, best_claim, centre_gap as _centre_gap, overlap as _overlap
 from .numerals import combine_numeral
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead, Read
 
@@ -817,8 +817,7 @@ class Reader:
         if not ask:
             return objs
         boxes = [objs[i].box for i in ask]
-        maybe = cast(Any, symbols).may_be_one(frame, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0)
-                                                      for x, y, w, h in boxes])
+        maybe = cast(Any, symbols).may_be_one(frame, [Candidate.around(b) for b in boxes])
         from dataclasses import replace
 
         out = list(objs)
@@ -829,32 +828,32 @@ class Reader:
 
     def _no_d10_as_d6(self, frame: np.ndarray, objs: list[ObjectRead],
                       kinds: "Collection[str] | None") -> list[ObjectRead]:
-        """``objs`` with each d6 read the d10 network surely takes for a d10 (kind
-        confidence at :data:`KIND_SURE`) made pending, in a step that expects d6 and no
-        numeral die (or says nothing): there the numeral path does not run, and the pip
-        networks, which never saw a d10, read a d10 lying in the tray as a d6 face.
+        """``objs`` with each d6 read weighed against the d10 network's word on its kind
+        (:meth:`vision.numerals.NumeralClassifier.kind_claims`) by :func:`best_claim`: a
+        read it surely takes for a d10 (:data:`vision.claims.KIND_SURE`) is pending. In a
+        step that expects d6 and no numeral die (or says nothing) the numeral path does
+        not run, and the pip networks, which never saw a d10, read a d10 lying in the
+        tray as a d6 face.
 
         Measured on the 59 held-out rendered d10 pools of ``bench_d10_plain.py`` read as a
-        d6 step (7 December 2026, seventeenth session): 69 of 497 d10 were read as d6
-        faces, now 33; the pools' white d6 read as before (132). The 1,108 real d6 of the
+        d6 step (7 December 2026, seventeenth session): 68 of 497 d10 were read as d6
+        faces, now 32; the pools' white d6 read as before (132). The 1,108 real d6 of the
         training photos, as taken and as JPEG 30: none stopped. Of the 379 held-aside
         real d6 one is, a yellow 3 whose pips stand in a line, a 1 to the d10 network at
         0.99 (353 -> 352 read right automatically); under the simulated cameras one more
         (webcam 640 x 480). A step that expects a numeral die weighs the numeral path's
         claims instead (:func:`best_claim`)."""
         numeral = set(NUMERAL_FACES) - {"d6"}
-        kind_of = getattr(self.numerals, "kind_confidences", None)  # NumeralClassifier.kind_confidences
-        if kind_of is None or (kinds is not None and ("d6" not in kinds or numeral & set(kinds))):
+        kind_claims = getattr(self.numerals, "kind_claims", None)  # NumeralClassifier.kind_claims
+        if kind_claims is None or (kinds is not None and ("d6" not in kinds or numeral & set(kinds))):
             return objs
         idx = [i for i, o in enumerate(objs) if o.kind == "d6" and o.status == STATUS_READ]
         if not idx:
             return objs
-        boxes = [objs[i].box for i in idx]
-        sure = kind_of(frame, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0) for x, y, w, h in boxes])
         out = list(objs)
-        for i, k in zip(idx, sure):
-            if k >= KIND_SURE:
-                out[i] = _pending(out[i])
+        for i, claim in zip(idx, kind_claims(frame, [Candidate.around(objs[i].box) for i in idx])):
+            if best_claim([out[i], claim]).status != STATUS_READ:
+                out[i] = _pending(out[i])  # a d6 still, its face the players' to confirm
         return out
 
     def _open_set_again(self, frame: np.ndarray, objs: list[ObjectRead], found: Sequence[Candidate],
@@ -1331,17 +1330,21 @@ class Reader:
         import cv2
 
         bg = calibration.background
-        to_frame = np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.image_to_tray)
+
+        def to_frame() -> np.ndarray:  # tray pixels to the frame's at ``scale``, when something is warped
+            return np.diag([scale, scale, 1.0]) @ np.linalg.inv(calibration.image_to_tray)
+
         c = self._tray_cache  # holds the reference and homography it was made of: compared by identity
         if c is None or c[0] is not bg or c[1] is not calibration.image_to_tray or c[2] != size:
-            empty = None if bg is None else cv2.warpPerspective(bg, to_frame, size, flags=cv2.INTER_LINEAR,
+            m = to_frame()
+            empty = None if bg is None else cv2.warpPerspective(bg, m, size, flags=cv2.INTER_LINEAR,
                                                                  borderMode=cv2.BORDER_REPLICATE)
-            off = cv2.warpPerspective(calibration.marker_mask(), to_frame, size, flags=cv2.INTER_NEAREST,
+            off = cv2.warpPerspective(calibration.marker_mask(), m, size, flags=cv2.INTER_NEAREST,
                                       borderMode=cv2.BORDER_CONSTANT, borderValue=255)
             c = self._tray_cache = (bg, calibration.image_to_tray, size, empty, off > 0)
         if c[3] is None and estimated is not None:
             tray = np.asarray(np.clip(estimated + 0.5, 0, 255), np.uint8)
-            return cv2.warpPerspective(tray, to_frame, size, flags=cv2.INTER_LINEAR,
+            return cv2.warpPerspective(tray, to_frame(), size, flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE), c[4]
         return c[3], c[4]
 

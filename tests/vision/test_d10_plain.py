@@ -169,8 +169,8 @@ def test_a_d6_step_never_reads_as_a_d6_what_the_d10_network_surely_takes_for_a_d
         on_d10 = [o for o in reads if any(whole and overlap(o.box, (round(cx - s / 2), round(cy - s / 2), round(s), round(s)))
                                           for cx, cy, s, _, whole in dice)]
         if on_d10:
-            sure = reader.numerals.kind_confidences(frame, [Candidate(x + w / 2, y + h / 2, float(max(w, h)), 1.0)
-                                                            for x, y, w, h in (o.box for o in on_d10)])
+            sure = np.array([c.kind_confidence for c in reader.numerals.kind_claims(
+                frame, [Candidate.around(o.box) for o in on_d10])])
             assert (sure < KIND_SURE).all()
             checked += len(on_d10)
     assert checked >= 10  # d10 the d10 network is unsure of are still read as d6: the rule was put to the test

@@ -42,19 +42,20 @@ def d10_reader(models: Path | None = None) -> Any:
 
 
 def score_trays(reader: Any, trays: list[tuple[Any, list[tuple[float, float, float, int, bool]]]],
-                kind: str = "d10", also: Sequence[str] = ()) -> dict[str, Any]:
+                kind: str = "d10", also: Sequence[str] = (), step: Sequence[str] | None = None) -> dict[str, Any]:
     """Counts over held-out trays: each whole d10 found (an object within half its side
     of its centre), read right, pending or read wrong; objects over a d10 the frame's edge
     cuts are counted apart (``edge``, and ``edge_wrong`` those read as another value),
     neither scored nor false; any other object is a false detection. The step expects
     ``kind`` (the trays' pool kind) and the kinds ``also`` (a read of another kind over
-    a die is wrong, whatever its value)."""
+    a die is wrong, whatever its value); ``step``: the kinds it expects instead (``("d6",)``:
+    a d10 left in the tray of a d6 roll, every read over it wrong)."""
     from vision.result import STATUS_READ
 
     n = found = right = pending = wrong = false = edge = edge_wrong = 0
     ms: list[float] = []
     for frame, dice in trays:
-        read = reader.read(frame, kinds={kind, *also})
+        read = reader.read(frame, kinds=set(step) if step is not None else {kind, *also})
         objs = read.objects
         ms.append(read.ms)  # the reader's own time for the read
         used = [False] * len(objs)
