@@ -126,25 +126,6 @@ def transformed(reader: Any, trays: list[Any], kind: str) -> None:
         print(f"  {name:20s} " + "; ".join(cells))
 
 
-def read_as_d6(reader: Any, trays: list[Any]) -> tuple[int, float]:
-    """The whole d10 of ``trays`` read as d6 faces in a step expecting d6 only (where
-    the numeral path does not run), and the reader's median ms."""
-    import math
-
-    from vision.result import STATUS_READ
-
-    wrong = 0
-    ms: list[float] = []
-    for frame, dice in trays:
-        read = reader.read(frame, kinds={"d6"})
-        ms.append(read.ms)
-        reads = [o for o in read.objects if o.status == STATUS_READ]
-        for cx, cy, side, _, whole in dice:
-            wrong += whole and any(math.hypot(o.box[0] + o.box[2] / 2 - cx, o.box[1] + o.box[3] / 2 - cy) < 0.5 * side
-                                   for o in reads)
-    return wrong, statistics.median(ms) if ms else 0.0
-
-
 def main() -> int:
     import cv2
 
@@ -198,9 +179,9 @@ def main() -> int:
               f"automatically {pct(m['right'], d)}, pending {pct(m['pending'], d)}, silently wrong "
               f"{m['wrong']} ({pct(m['wrong'], d)}; a d6 read over a d10 is wrong), {m['ms']:.1f} ms per frame")
     if a.models is None and a.kind == "d10":
-        wrong, ms = read_as_d6(reader, trays)
+        m = score_trays(reader, trays, a.kind, step=("d6",))
         print(f"  the same trays, a step expecting d6 only (a d10 left in the tray): d10 read as d6 faces "
-              f"{wrong} ({pct(wrong, d)}), {ms:.1f} ms per frame")
+              f"{m['wrong']} ({pct(m['wrong'], d)}), {m['ms']:.1f} ms per frame")
     base = []
     for frame, _ in trays:
         t0 = time.perf_counter()
