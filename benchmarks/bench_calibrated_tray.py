@@ -4,7 +4,7 @@
         [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain] [--no-reference]
     python benchmarks/bench_calibrated_tray.py --gems [--floors "as taken,dark green felt,wood"]
     python benchmarks/bench_calibrated_tray.py --upscale 2.67 [--gems]   # a Pi camera's frame size
-    python benchmarks/bench_calibrated_tray.py --numerals d10 [--kinds d6,d10] [--limit 60]
+    python benchmarks/bench_calibrated_tray.py --numerals d10 [--kinds d6,d10 | --kinds d6] [--limit 60]
 
 The companion's tray build (``hardware.md``) has four markers and a calibration: the
 table then reads each frame against the empty tray. No photo of such a tray is
@@ -44,8 +44,9 @@ so the held-out rendered pools of ``bench_d10_plain.py`` (render seeds never tra
 on, on the render's felt or a held-aside real photo's floor, white d6 and gems about)
 are framed so, their floor as rendered (the painted floors need a die's body to differ
 from the floor: a rendered d10's grey body does not), and read as a step expecting the
-kind (``--kinds d6,d10``: Péripéties' difficulty roll), scored as ``bench_d10_plain.py``
-scores them (a read of another kind over a die is silently wrong).
+kind (``--kinds d6,d10``: Péripéties' difficulty roll; ``--kinds d6``: a d10 left in the
+tray of a d6 roll), scored as ``bench_d10_plain.py`` scores them (a read of another kind
+over a die is silently wrong).
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ def main() -> int:
     ap.add_argument("--split", default="test")
     ap.add_argument("--limit", type=int, default=None, help="at most this many photos (rendered pools: 60)")
     ap.add_argument("--floors", default=DEFAULT_FLOORS)
-    ap.add_argument("--kinds", default="d6", help="the kinds the step expects, comma-separated")
+    ap.add_argument("--kinds", default=None,
+                    help="the kinds the step expects, comma-separated (default: d6; with --numerals, the pool's kind)")
     ap.add_argument("--explain", action="store_true", help="list each silent error")
     ap.add_argument("--gems", action="store_true", help="the candy photos, read as a gem step")
     ap.add_argument("--no-reference", action="store_true",
@@ -126,7 +128,7 @@ def main() -> int:
         print("shared photos not found: give the folder", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    kinds = {k.strip() for k in args.kinds.split(",") if k.strip()}
+    kinds = {k.strip() for k in (args.kinds or "d6").split(",") if k.strip()}
     photos = list_photos(folder, args.split)[: args.limit]
     table = table_reader(None)
     plain = table_reader(None, look_for_markers=False)
@@ -224,8 +226,8 @@ def numerals(args: argparse.Namespace) -> int:
 
     cv2.setNumThreads(1)
     kind = args.numerals
-    # the d6 mode's default (d6) is no numeral step: the pool's kind alone then
-    also = () if args.kinds == "d6" else tuple(sorted({k.strip() for k in args.kinds.split(",") if k.strip()} - {kind}))
+    # the pool's kind by default; --kinds d6: a d10 left in the tray of a d6 roll
+    step = sorted({k.strip() for k in (args.kinds or kind).split(",") if k.strip()})
     trays, _ = load(shared_data(), args.limit or 60, kind)
     table, plain = table_reader(None), table_reader(None, look_for_markers=False)
     framed, calibrations = [], []
@@ -251,9 +253,9 @@ def numerals(args: argparse.Namespace) -> int:
             return table.read(frame, kinds=kinds)
 
     print(f"{len(framed)} held-out rendered {kind} pools framed as a calibrated tray ({framed[0][0].shape[1]} x "
-          f"{framed[0][0].shape[0]}); the table's reader, one thread, a step expecting {', '.join([kind, *also])}")
+          f"{framed[0][0].shape[0]}); the table's reader, one thread, a step expecting {', '.join(step)}")
     for name, reader in (("tray", Calibrated()), ("plain", plain)):
-        s = score_trays(reader, framed, kind, also=tuple(also))
+        s = score_trays(reader, framed, kind, step=step)
         d = s["dice"]
         print(f"  {name:5s} found {100 * s['found'] / d:.1f} %, right automatically {100 * s['right'] / d:.1f} %, "
               f"pending {100 * s['pending'] / d:.1f} %, silently wrong {s['wrong']}, {s['ms']:.1f} ms per frame "
