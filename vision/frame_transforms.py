@@ -4,8 +4,11 @@ Rotation 30°, scale 0.5x, blur σ 1.5, JPEG quality 30, 40 % darker and 40 % br
 each takes a BGR frame and gives the transformed frame with the 2 x 3 affine matrix
 that carries a point of the old frame to the new one (the identity for the photometric
 ones), so that any benchmark can move its own labels (pip d6 boxes, d10 centres) the
-same way. ``bench_vision_transforms.py`` (real pip d6) and ``bench_d10_plain.py
---transforms`` (rendered d10 pools) both measure with :data:`TRANSFORMS`.
+same way. ``bench_vision_transforms.py`` (real pip d6), ``bench_d10_plain.py
+--transforms`` (rendered d10 pools) and ``bench_peripeties_plain.py --transforms``
+measure with :data:`TRANSFORMS`; the gems' (:data:`vision.gem_eval.TRANSFORMS`), the
+numeral crops' (:data:`vision.train.numeral_faces.TRANSFORMS`) and the simulated webcam
+(:func:`vision.train.degrade.jpeg`) use its photometric ones.
 
 A rotation widens the canvas to hold the whole frame and fills the corners with the
 frame's edge pixels (replicated, never mirrored: a mirror would add dice):

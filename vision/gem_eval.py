@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from .detect import Candidate
+from .frame_transforms import gain, jpeg
 from .gem_data import GemLabel, GemPhoto, load_gem_labels
 
 if TYPE_CHECKING:
@@ -140,16 +141,6 @@ def _scale(img: np.ndarray, labels: list[GemLabel], f: float) -> tuple[np.ndarra
     out = cv2.resize(img, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     return out, [GemLabel(lab.colour, (lab.box[0] * f, lab.box[1] * f, lab.box[2] * f, lab.box[3] * f))
                  for lab in labels]
-
-
-def _jpeg(img: np.ndarray, q: int) -> np.ndarray:
-    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-    dec = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
-    return img if dec is None else np.asarray(dec)
-
-
-def _gain(img: np.ndarray, g: float) -> np.ndarray:
-    return np.asarray(np.clip(img.astype(np.float32) * g, 0, 255), np.uint8)
 
 
 def _closer(img: np.ndarray, labels: list[GemLabel], f: float) -> tuple[np.ndarray, list[GemLabel]]:
@@ -289,9 +280,9 @@ TRANSFORMS: dict[str, Transform] = {
                                                              lab.box[3], lab.box[2])) for lab in labs]),
     "scale 0.5x": lambda im, labs: _scale(im, labs, 0.5),
     "blur σ 1.5": lambda im, labs: (cv2.GaussianBlur(im, (0, 0), 1.5), labs),
-    "JPEG 30": lambda im, labs: (_jpeg(im, 30), labs),
-    "brightness -40 %": lambda im, labs: (_gain(im, 0.6), labs),
-    "brightness +40 %": lambda im, labs: (_gain(im, 1.4), labs),
+    "JPEG 30": lambda im, labs: (jpeg(30)(im)[0], labs),
+    "brightness -40 %": lambda im, labs: (gain(0.6)(im)[0], labs),
+    "brightness +40 %": lambda im, labs: (gain(1.4)(im)[0], labs),
     "camera 2x closer": lambda im, labs: _closer(im, labs, 2.0),
     "camera 1.5x closer": lambda im, labs: _closer(im, labs, 1.5),
     "camera 1.5x farther": lambda im, labs: _farther(im, labs, 1.5),

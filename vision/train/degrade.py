@@ -20,9 +20,10 @@ __all__ = ["jpeg", "webcam", "DEGRADATIONS"]
 
 
 def jpeg(img: np.ndarray, quality: int = 30) -> np.ndarray:
-    """``img`` compressed as a JPEG of ``quality`` and decoded."""
-    ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
-    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+    """``img`` compressed as a JPEG of ``quality`` and decoded (:func:`vision.frame_transforms.jpeg`)."""
+    from vision.frame_transforms import jpeg as as_jpeg
+
+    return as_jpeg(int(quality))(img)[0]
 
 
 def webcam(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -45,6 +45,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from vision.frame_transforms import FrameTransform, blur, gain, jpeg
+
 __all__ = ["Font", "font_sets", "render_crop", "HERSHEY_TRAIN", "HERSHEY_HELD_OUT", "CROP", "CROP_FACTOR",
            "OTHER_KINDS", "POLY_KINDS", "POLY_FACES", "POLY_NUMBERS", "TRANSFORMS", "CropTransform"]
 
@@ -481,19 +483,13 @@ def _half(c: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
 
 
-def _jpeg(q: int) -> CropTransform:
-    def run(c: np.ndarray) -> np.ndarray:
-        ok, data = cv2.imencode(".jpg", c, [cv2.IMWRITE_JPEG_QUALITY, q])
-        return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
-    return run
-
-
-def _gain(f: float) -> CropTransform:
-    return lambda c: np.clip(c.astype(np.float32) * f, 0, 255).astype(np.uint8)
+def _frame(tf: FrameTransform) -> CropTransform:
+    """A photometric transform of :mod:`vision.frame_transforms` (the same for the crop)."""
+    return lambda c: tf(c)[0]
 
 
 TRANSFORMS: list[tuple[str, CropTransform | None]] = [
     ("as rendered", None), ("rotated 30°", _rotate(30)), ("scale 0.5x", _half),
-    ("blur σ 1.5", lambda c: cv2.GaussianBlur(c, (0, 0), 1.5)), ("JPEG 30", _jpeg(30)),
-    ("40 % darker", _gain(0.6)), ("40 % brighter", _gain(1.4)),
+    ("blur σ 1.5", _frame(blur(1.5))), ("JPEG 30", _frame(jpeg(30))),
+    ("40 % darker", _frame(gain(0.6))), ("40 % brighter", _frame(gain(1.4))),
 ]
