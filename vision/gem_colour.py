@@ -11,7 +11,8 @@ A plug-in classifier of :class:`vision.reader.Reader`:
 2. **Colour of a candidate** (:func:`gem_colours`): the median BGR of the central square
    of half its side (its rim and shadow left out, a specular highlight a minority),
    divided channel by channel by the white, then CIE Lab (L 0..100): the same gem reads
-   the same under warmer or dimmer light. **A white darker than the gems is no white**
+   the same under warmer or dimmer light (a clipped white, below the true one, is made
+   good by :func:`exposure_fit`). **A white darker than the gems is no white**
    (:func:`white_holds`): a coloured object reflects no more than white in any
    channel, so when the frame's gems are brighter than the "white" found (a grey or
    dark floor, no white in view) their colours cannot be measured: every object the gem
@@ -51,7 +52,8 @@ from .nets import MODELS_DIR, ModelError
 from .result import STATUS_PENDING, STATUS_READ, ObjectRead
 
 __all__ = ["white_reference", "relative_colours", "white_holds", "lab_of", "gem_colours", "GemColours",
-           "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE", "ONE_GEM_OVER_WHITE", "WHITE_AREA"]
+           "GemClassifier", "GemDecision", "GEM_MODEL", "GEMS_OVER_WHITE", "ONE_GEM_OVER_WHITE", "WHITE_AREA",
+           "CLIPPED", "exposure_fit"]
 
 GEM_MODEL = MODELS_DIR / "gems.json"
 
@@ -131,6 +133,69 @@ def white_holds(rel: np.ndarray, line: float = GEMS_OVER_WHITE) -> bool:
     False
     """
     return not len(rel) or float(np.median(np.asarray(rel).max(axis=1))) <= line
+
+
+#: A white reference whose brightest channel is at this or more is clipped: the frame is
+#: over-exposed (:func:`exposure_fit`). The 145 candy photos as taken have their tray's
+#: white at 188-248 in its brightest channel; 40 % brighter, at 255 in every one.
+CLIPPED = 250.0
+#: The factors :func:`exposure_fit` tries first on each channel of a clipped frame's
+#: relative colours (then every :data:`EXPOSURE_STEP` around the best): the true white
+#: lies above the clipped one, so every colour measured against it is too bright, by up
+#: to a third (a white at 188 made 40 % brighter: 255 / 263).
+EXPOSURE_COARSE = (1.0, 0.92, 0.84, 0.76, 0.68)
+EXPOSURE_STEP = 0.04
+#: :func:`exposure_fit` counts the candidates within this share of a colour's accept
+#: radius (and far from every other): a fit that brings the most of them just inside
+#: the radius (1.0) read the corner of a red toy car as "automne" on one held-aside
+#: photo 40 % brighter; 0.9 reads none, and as many gems (``bench_gems.py``).
+EXPOSURE_INSIDE = 0.9
+
+
+def _exposure_grid(centre: Sequence[float], steps: Sequence[float]) -> np.ndarray:
+    axes = [np.clip(np.asarray([c + s for s in steps], np.float32), 0.5, 1.0) for c in centre]
+    return np.unique(np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3), axis=0)
+
+
+def exposure_fit(rel: np.ndarray, colours: "GemColours") -> np.ndarray:
+    """The per-channel factors (BGR, at most 1) that, applied to the white-relative
+    colours ``rel`` of one over-exposed frame's candidates (its white clipped,
+    :data:`CLIPPED`), bring the most of them close to one enrolled colour and far from
+    every other (within :data:`EXPOSURE_INSIDE` of its accept radius, :meth:`GemColours.decide`'s
+    separation from the others); among equals, the least correction. Searched on
+    :data:`EXPOSURE_COARSE` per channel, then :data:`EXPOSURE_STEP` around the best.
+
+    One correction for the whole frame, as a camera's exposure and white balance are
+    one: a candidate of a colour nobody enrolled stays far from every colour unless the
+    whole frame's gems move with it, and each candidate is then read by the same rule
+    as ever.
+
+    >>> hiver = GemColours({"hiver": np.array([38.0, 4, -32])}, {"hiver": np.eye(3) * 4.0}, {"hiver": 3.4})
+    >>> blue = np.array([[0.55, 0.35, 0.22]], np.float32)  # BGR relative to the true white
+    >>> [d.status for d in hiver.decide(lab_of(blue))]
+    ['read']
+    >>> bright = blue / np.array([0.8, 0.88, 0.88], np.float32)  # against a white clipped below the truth
+    >>> [d.status for d in hiver.decide(lab_of(bright))]
+    [None]
+    >>> k = exposure_fit(bright, hiver)
+    >>> [d.status for d in hiver.decide(lab_of(bright * k))]
+    ['read']
+    >>> exposure_fit(blue, hiver).tolist()  # nothing to correct: the least correction
+    [1.0, 1.0, 1.0]
+    """
+    x = np.asarray(rel, np.float32).reshape(-1, 3)
+    if not len(x) or not colours.names:
+        return np.ones(3, np.float32)
+
+    def best_of(grid: np.ndarray) -> np.ndarray:
+        lab = lab_of(np.clip(grid[:, None, :] * x[None, :, :], 0.0, 1.5).reshape(-1, 3))
+        r = np.sort(colours.ratios(lab), axis=1)
+        second = r[:, 1] if r.shape[1] > 1 else np.full(len(r), np.inf)
+        near = ((r[:, 0] <= EXPOSURE_INSIDE) & (second >= colours.separation)).reshape(len(grid), len(x)).sum(axis=1)
+        return np.asarray(grid[np.lexsort((grid.sum(axis=1), grid.min(axis=1), near))[-1]], np.float32)
+
+    coarse = best_of(_exposure_grid((0.0, 0.0, 0.0), EXPOSURE_COARSE))
+    return best_of(_exposure_grid(coarse.tolist(), (-EXPOSURE_STEP, 0.0, EXPOSURE_STEP)))
 
 
 def lab_of(rel: np.ndarray) -> np.ndarray:
@@ -348,7 +413,16 @@ class GemClassifier:
     candy read on the 145 photos is cut by the edge). So is a candidate
     :data:`LARGER_THAN_GEMS` times the median side of the frame's candidates (three or
     more): the same car's body lower in the photos, 1.67-1.74 times the candies' median,
-    where no labelled candy of the 145 photos is over 1.42 (99.9 % under 1.28)."""
+    where no labelled candy of the 145 photos is over 1.42 (99.9 % under 1.28).
+
+    **An over-exposed frame** (the frame's own white clipped at :data:`CLIPPED`: a white
+    tray under a strong lamp, or a camera's exposure set for darker dice) has its true
+    white somewhere above 255, so every colour measured against the clipped one is too
+    bright, and the gems were left pending (the candy photos 40 % brighter: 47.8 % read
+    right automatically). Their colours are corrected first by one per-channel factor
+    for the whole frame (:func:`exposure_fit`), then read by the same rule as ever. The
+    gems whose own colour clipped too (yellow, 255 in red and green) stay pending more
+    often. A fixed :attr:`white` is never corrected."""
 
     kind = "gem"
     on_request = True  # see GemDetector.on_request
@@ -373,13 +447,29 @@ class GemClassifier:
         return self._theirs[1]
 
     def lab(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
-        return gem_colours(frame, candidates, self.white)
+        """The candidates' white-balanced Lab, as :meth:`classify` reads them."""
+        return self.measure(frame, candidates)[0]
+
+    def relative(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
+        """The candidates' white-relative colours (:func:`relative_colours`, against
+        :attr:`white` or the frame's own) and whether that white is clipped (the frame's
+        own at :data:`CLIPPED` or more: over-exposed)."""
+        white = self.white if self.white is not None else white_reference(frame)[0]
+        return relative_colours(frame, candidates, white), self.white is None and float(np.max(white)) >= CLIPPED
+
+    def balanced(self, rel: np.ndarray, clipped: bool) -> np.ndarray:
+        """Lab of white-relative colours (:meth:`relative`); those of an over-exposed
+        frame (``clipped``) corrected first by :func:`exposure_fit` against the colours
+        a read uses (:meth:`colours_now`)."""
+        if clipped and len(rel):
+            rel = rel * exposure_fit(rel, self.colours_now())
+        return lab_of(rel)
 
     def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
-        """The candidates' white-balanced Lab (:meth:`lab`) and whether the white holds
-        (:func:`white_holds`)."""
-        rel = relative_colours(frame, candidates, self.white)
-        return lab_of(rel), white_holds(rel)
+        """The candidates' white-balanced Lab (:meth:`relative`, :meth:`balanced`) and
+        whether the white holds (:func:`white_holds`)."""
+        rel, clipped = self.relative(frame, candidates)
+        return self.balanced(rel, clipped), white_holds(rel)
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:

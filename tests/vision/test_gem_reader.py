@@ -122,6 +122,34 @@ def test_a_dim_frame_is_brought_up_to_the_light_the_network_learnt(held_aside) -
     assert total.found >= 0.97 * total.gems and total.wrong == 0 and total.orange_as_gem == 0
 
 
+def test_an_over_exposed_frame_has_its_colours_corrected_before_the_read(candies: Path, held_aside, reader_parts,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 % brighter, the tray's white clips at 255, below the true white: measured
+    against it every gem looked too bright and most were left pending. The colours are
+    now corrected by one factor per channel for the frame (``exposure_fit``) and read by
+    the same rule: most are read, none wrong, no orange and no colour left out of the
+    enrollment read as a gem."""
+    import vision.gem_colour as gem_colour
+    from vision.frame_transforms import gain
+    from vision.gem_enroll import enroll
+
+    det, clf = reader_parts
+    bright = [(gain(1.4)(frame)[0], labels) for frame, labels in held_aside]
+    assert all(float(np.max(white_reference(f)[0])) >= gem_colour.CLIPPED for f, _ in bright)
+    assert all(float(np.max(white_reference(f)[0])) < gem_colour.CLIPPED for f, _ in held_aside)
+    total = _tally(det, clf, bright)
+    assert total.right >= 0.75 * total.gems
+    assert total.wrong == 0 and total.extra_read == 0 and total.orange_as_gem == 0
+    full = enroll(candies, "train")
+    for left in full.names:
+        t = _tally(det, GemClassifier(full.without(left)), [(f, [lab for lab in labels if lab.gem == left])
+                                                            for f, labels in bright])
+        assert t.gems >= 10 and t.wrong == 0, f"{left} left out, yet read as another gem"
+    monkeypatch.setattr(gem_colour, "CLIPPED", 256.0)  # the white taken as it is
+    before = _tally(det, clf, bright)
+    assert before.right < 0.6 * before.gems
+
+
 @pytest.mark.parametrize("camera", ["camera 2x farther", "camera 2x closer"])
 def test_gems_are_found_from_a_camera_farther_or_closer(held_aside, camera: str) -> None:
     """The same held-aside photos as a camera twice as far (a mirrored mosaic of the
