@@ -4,6 +4,7 @@
         [--floors "as taken,dark green felt,black felt,wood"] [--kinds d6] [--explain] [--no-reference]
     python benchmarks/bench_calibrated_tray.py --gems [--floors "as taken,dark green felt,wood"]
     python benchmarks/bench_calibrated_tray.py --upscale 2.67 [--gems]   # a Pi camera's frame size
+    python benchmarks/bench_calibrated_tray.py --gain 1.4 [--gems]       # a lamp switched on after calibrating
     python benchmarks/bench_calibrated_tray.py --numerals d10 [--kinds d6,d10 | --kinds d6] [--limit 60]
 
 The companion's tray build (``hardware.md``) has four markers and a calibration: the
@@ -34,6 +35,10 @@ frame's side, as over the companion's tray) and framed so, read as ESPRI's gem s
 on a painted floor the markers' papers are the only white in view. Figures as
 ``bench_gems.py`` gives them (orange candies are no gem). Bar: coloured candies >= 97 %
 found, >= 90 % right automatically, <= 0.5 % silently wrong, 0 orange read as a gem.
+
+``--gain 1.4``: each frame 40 % brighter than the empty tray it was calibrated on
+(clipped at 255), as when a lamp is switched on after the calibration: the tray's and
+the markers' white clip.
 
 ``--no-reference``: the markers in view but no picture of the empty tray (a table that
 never ran ``companion vision calibrate`` reads the markers of each frame so): the tray's
@@ -79,6 +84,13 @@ def tray_px_per_mm(frame: np.ndarray, tray_mm: tuple[float, float]) -> float:
     return float(min(DEFAULT_PX_PER_MM, frame.shape[1] / tray_mm[0], (real / (tray_mm[0] * tray_mm[1])) ** 0.5))
 
 
+def brighter(frame: np.ndarray, gain: float) -> np.ndarray:
+    """``frame`` ``gain`` times brighter (clipped at 255: :func:`vision.frame_transforms.gain`)."""
+    from vision.frame_transforms import gain as times
+
+    return frame if gain == 1.0 else times(gain)(frame)[0]
+
+
 def row(name: str, tally: Tally, base: Tally) -> None:
     def figures(t: Tally) -> str:
         found = max(t.found, 1)
@@ -109,6 +121,9 @@ def main() -> int:
                     help="the markers alone, no empty tray's picture (no saved calibration)")
     ap.add_argument("--numerals", choices=["d10", "d12", "d4"], default=None,
                     help="rendered pools of that numeral die instead (their floor as rendered)")
+    ap.add_argument("--gain", type=float, default=1.0,
+                    help="frames read this many times brighter than the empty tray they were calibrated on "
+                         "(1.4: a lamp switched on after calibrating, the white clipped)")
     ap.add_argument("--upscale", type=float, default=1.0,
                     help="frames enlarged this many times (2.67: a 760-px frame as a 2028 x 2028 one)")
     args = ap.parse_args()
@@ -122,6 +137,8 @@ def main() -> int:
     if args.numerals:
         if args.floors != DEFAULT_FLOORS:
             ap.error("--numerals reads the pools on their floor as rendered: --floors does not apply")
+        if args.gain != 1.0:
+            ap.error("--gain applies to the photos (d6, --gems), not to --numerals")
         return numerals(args)
     folder = args.photos or shared_photos_dir(ROOT)
     if folder is None:
@@ -152,6 +169,7 @@ def main() -> int:
             table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
             if args.no_reference:  # the markers alone: no empty tray's picture
                 table.calibration.background = None
+            frame = brighter(frame, args.gain)
             table.read(frame, kinds=kinds)  # untimed: the first read of a calibration
             read = table.read(frame, kinds=kinds)
             tally.add(read, labs)
@@ -201,6 +219,7 @@ def gems(args: argparse.Namespace) -> int:
             table.calibration = calibrate(empty, MarkerLayout(tray_mm=tray_mm), px_per_mm=ppm)
             if args.no_reference:
                 table.calibration.background = None
+            frame = brighter(frame, args.gain)
             table.read(frame, kinds={"gem"})  # untimed: the first read of a calibration
             read = table.read(frame, kinds={"gem"})
             tally.add(score_read(read.objects, labs))

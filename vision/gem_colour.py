@@ -150,6 +150,15 @@ EXPOSURE_STEP = 0.04
 #: the radius (1.0) read the corner of a red toy car as "automne" on one held-aside
 #: photo 40 % brighter; 0.9 reads none, and as many gems (``bench_gems.py``).
 EXPOSURE_INSIDE = 0.9
+#: :func:`exposure_fit` corrects nothing for fewer candidates than this: one frame-wide
+#: correction is fitted on many gems, not on one object made to look like a gem (on
+#: rendered calibrated trays of one to three gems, whose markers' paper is drawn at 255,
+#: a fit on so few read two coloured objects wrong); the held-aside candy photos hold
+#: 15 to 95 candidates.
+EXPOSURE_MIN = 8
+#: ... nor when the best factors bring fewer than this many more candidates near a
+#: colour than the colours as measured (a white at 255 that is not clipped: a render's).
+EXPOSURE_GAIN = 2
 
 
 def _exposure_grid(centre: Sequence[float], steps: Sequence[float]) -> np.ndarray:
@@ -164,6 +173,8 @@ def exposure_fit(rel: np.ndarray, colours: "GemColours") -> np.ndarray:
     every other (within :data:`EXPOSURE_INSIDE` of its accept radius, :meth:`GemColours.decide`'s
     separation from the others); among equals, the least correction. Searched on
     :data:`EXPOSURE_COARSE` per channel, then :data:`EXPOSURE_STEP` around the best.
+    None (all ones) for fewer than :data:`EXPOSURE_MIN` candidates, or when the best
+    brings fewer than :data:`EXPOSURE_GAIN` more of them near a colour than none.
 
     One correction for the whole frame, as a camera's exposure and white balance are
     one: a candidate of a colour nobody enrolled stays far from every colour unless the
@@ -171,31 +182,34 @@ def exposure_fit(rel: np.ndarray, colours: "GemColours") -> np.ndarray:
     as ever.
 
     >>> hiver = GemColours({"hiver": np.array([38.0, 4, -32])}, {"hiver": np.eye(3) * 4.0}, {"hiver": 3.4})
-    >>> blue = np.array([[0.55, 0.35, 0.22]], np.float32)  # BGR relative to the true white
-    >>> [d.status for d in hiver.decide(lab_of(blue))]
-    ['read']
+    >>> blue = np.tile(np.array([[0.55, 0.35, 0.22]], np.float32), (10, 1))  # BGR relative to the true white
+    >>> {d.status for d in hiver.decide(lab_of(blue))}
+    {'read'}
     >>> bright = blue / np.array([0.8, 0.88, 0.88], np.float32)  # against a white clipped below the truth
-    >>> [d.status for d in hiver.decide(lab_of(bright))]
-    [None]
+    >>> {d.status for d in hiver.decide(lab_of(bright))}
+    {None}
     >>> k = exposure_fit(bright, hiver)
-    >>> [d.status for d in hiver.decide(lab_of(bright * k))]
-    ['read']
-    >>> exposure_fit(blue, hiver).tolist()  # nothing to correct: the least correction
-    [1.0, 1.0, 1.0]
+    >>> {d.status for d in hiver.decide(lab_of(bright * k))}
+    {'read'}
+    >>> exposure_fit(blue, hiver).tolist(), exposure_fit(bright[:3], hiver).tolist()  # nothing to gain; too few
+    ([1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
     """
     x = np.asarray(rel, np.float32).reshape(-1, 3)
-    if not len(x) or not colours.names:
+    if len(x) < EXPOSURE_MIN or not colours.names:
         return np.ones(3, np.float32)
 
-    def best_of(grid: np.ndarray) -> np.ndarray:
+    def best_of(grid: np.ndarray) -> tuple[np.ndarray, int]:  # the best factors, and how many they bring near
         lab = lab_of(np.clip(grid[:, None, :] * x[None, :, :], 0.0, 1.5).reshape(-1, 3))
         r = np.sort(colours.ratios(lab), axis=1)
         second = r[:, 1] if r.shape[1] > 1 else np.full(len(r), np.inf)
         near = ((r[:, 0] <= EXPOSURE_INSIDE) & (second >= colours.separation)).reshape(len(grid), len(x)).sum(axis=1)
-        return np.asarray(grid[np.lexsort((grid.sum(axis=1), grid.min(axis=1), near))[-1]], np.float32)
+        best = int(np.lexsort((grid.sum(axis=1), grid.min(axis=1), near))[-1])
+        return np.asarray(grid[best], np.float32), int(near[best])
 
-    coarse = best_of(_exposure_grid((0.0, 0.0, 0.0), EXPOSURE_COARSE))
-    return best_of(_exposure_grid(coarse.tolist(), (-EXPOSURE_STEP, 0.0, EXPOSURE_STEP)))
+    coarse = best_of(_exposure_grid((0.0, 0.0, 0.0), EXPOSURE_COARSE))[0]
+    k, fitted = best_of(_exposure_grid(coarse.tolist(), (-EXPOSURE_STEP, 0.0, EXPOSURE_STEP)))
+    as_measured = best_of(np.ones((1, 3), np.float32))[1]
+    return k if fitted >= as_measured + EXPOSURE_GAIN else np.ones(3, np.float32)
 
 
 def lab_of(rel: np.ndarray) -> np.ndarray:
@@ -422,7 +436,8 @@ class GemClassifier:
     right automatically). Their colours are corrected first by one per-channel factor
     for the whole frame (:func:`exposure_fit`), then read by the same rule as ever. The
     gems whose own colour clipped too (yellow, 255 in red and green) stay pending more
-    often. A fixed :attr:`white` is never corrected."""
+    often. So are those measured against a fixed :attr:`white` that is clipped (a
+    calibrated tray's markers, in a frame over-exposed after the calibration)."""
 
     kind = "gem"
     on_request = True  # see GemDetector.on_request
@@ -452,10 +467,10 @@ class GemClassifier:
 
     def relative(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
         """The candidates' white-relative colours (:func:`relative_colours`, against
-        :attr:`white` or the frame's own) and whether that white is clipped (the frame's
-        own at :data:`CLIPPED` or more: over-exposed)."""
+        :attr:`white` or the frame's own) and whether that white is clipped (at
+        :data:`CLIPPED` or more in a channel: the frame is over-exposed)."""
         white = self.white if self.white is not None else white_reference(frame)[0]
-        return relative_colours(frame, candidates, white), self.white is None and float(np.max(white)) >= CLIPPED
+        return relative_colours(frame, candidates, white), float(np.max(white)) >= CLIPPED
 
     def balanced(self, rel: np.ndarray, clipped: bool) -> np.ndarray:
         """Lab of white-relative colours (:meth:`relative`); those of an over-exposed

@@ -139,6 +139,12 @@ def test_an_over_exposed_frame_has_its_colours_corrected_before_the_read(candies
     assert all(float(np.max(white_reference(f)[0])) < gem_colour.CLIPPED for f, _ in held_aside)
     total = _tally(det, clf, bright)
     assert total.right >= 0.75 * total.gems
+    frame, _ = bright[0]  # a fixed white (a calibrated tray's markers) clipped alike is corrected alike
+    cands = det.detect(frame)
+    fixed = GemClassifier(white=white_reference(frame)[0])
+    assert fixed.relative(frame, cands)[1]
+    assert [(o.value, o.status) for o in fixed.classify(frame, cands, []) if o] == [
+        (o.value, o.status) for o in clf.classify(frame, cands, []) if o]
     assert total.wrong == 0 and total.extra_read == 0 and total.orange_as_gem == 0
     full = enroll(candies, "train")
     for left in full.names:
