@@ -52,6 +52,7 @@ MODULES = [
     "vision.numerals",
     "vision.enroll",
     "vision.gem_colour",
+    "vision.plain_floor",
     "vision.faces",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]

@@ -35,7 +35,7 @@ import numpy as np
 
 from .memo import keep_last
 
-__all__ = ["Blob", "SegmentParams", "find_objects", "estimate_background", "ratio_features"]
+__all__ = ["Blob", "SegmentParams", "find_objects", "estimate_background", "estimated_background", "ratio_features"]
 
 
 @dataclass(frozen=True)
@@ -165,8 +165,8 @@ def _sizes(areas: np.ndarray, ppm: float, known: bool, close_up: bool, shape: tu
     return at, new_ppm
 
 
-def _estimated_background(image: np.ndarray, exclude: np.ndarray | None, p: SegmentParams,
-                          object_px: float) -> np.ndarray:
+def estimated_background(image: np.ndarray, exclude: np.ndarray | None, p: SegmentParams,
+                         object_px: float) -> np.ndarray:
     """The empty tray estimated from the photo (no background): a first median estimate,
     then refined around the objects it shows."""
     # ignored areas (the white marker papers) must not brighten the estimate
@@ -222,7 +222,7 @@ def find_objects(image: np.ndarray, background: np.ndarray | None = None, px_per
     ppm = px_per_mm if px_per_mm else shape[1] / 260.0
     for last in (False, True):
         if background is None:
-            bg = _estimated_background(image, exclude, params, 16.0 * ppm)
+            bg = estimated_background(image, exclude, params, 16.0 * ppm)
         else:
             bg = _smoothed(background)
         mask = _mask(image, bg, params, exclude)

@@ -1,0 +1,94 @@
+"""The floor of a plain photo (no markers, no picture of the empty tray), and whether it is
+the light grey floor the pip networks learnt.
+
+The plain-photo d6 networks learnt the shared photos' light grey tray. On another floor
+(a dark felt, black felt, wood) the die-centre network misses most dice: the held-aside
+photos with their floor painted dark green felt were 44.3 % found, 31.9 % read right
+automatically. A calibrated tray brings its floor back to the learnt one from its empty
+picture (:func:`vision.background.light_floor`); a plain photo has no such picture, so
+its empty floor is estimated from the photo itself (:func:`estimated_floor`: the
+segmentation's estimate, a wide median then refined around the objects it shows, on a
+copy of at most :data:`ESTIMATE_SIDE` px) and, when it is not the learnt one
+(:func:`learnt_floor`), the frame's floor is repainted light against it before the pip
+networks look (:meth:`vision.reader.Reader._read_plain`).
+
+Pure functions of arrays (OpenCV for resizing and colour conversion).
+
+>>> from vision.background import light_floor
+>>> grey = np.full((120, 160, 3), 182, np.uint8)
+>>> felt = np.full((120, 160, 3), (45, 75, 30), np.uint8)
+>>> learnt_floor(grey), learnt_floor(felt), learnt_floor(estimated_floor(felt))
+(True, False, False)
+>>> out = light_floor(felt, estimated_floor(felt))
+>>> out[60, 80].tolist()
+[182, 182, 182]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ESTIMATE_SIDE", "OBJECT_SHARE", "SOLID_SHARE", "MAX_SATURATION", "MIN_VALUE", "estimated_floor",
+           "learnt_floor", "solid_px"]
+
+#: px: the floor is estimated on a copy of the frame at most this large (4.5 ms a frame).
+ESTIMATE_SIDE = 256
+#: An object's side as a share of the frame's shorter side, for the estimate's windows
+#: (the shared photos' dice are 5-8 %).
+OBJECT_SHARE = 0.1
+#: :func:`vision.background.light_floor`'s ``solid`` (the gaps closed between a die's
+#: parts) as a share of the frame's shorter side: 16 px of a 640-px photo, about a
+#: pip's spacing on its dice.
+SOLID_SHARE = 0.025
+#: The learnt floor is colourless and light: the floor is taken for it while its median
+#: saturation is at most this and its median value (HSV, 0-255) at least
+#: :data:`MIN_VALUE`. The 200 shared photos as taken: saturation 3-15, value 173-190;
+#: painted dark green felt 154 and 74, black felt value 31, wood saturation 147. The
+#: simulated webcam's random tables around the tray (``bench_other_cameras.py``) straddle
+#: any line (saturation 10-110, value 64-196): at 25 and 140 more of them were repainted,
+#: and its 640 x 480 frames (8 draws of the held-aside photos) read 2 more dice silently
+#: wrong than before (3 of 2,895); at 60 and 110, 1 more (2 of 2,899), the same on the
+#: *calib* photos (6 of 1,356 either way), the painted floors the same. A grey floor in a
+#: dim room is no other floor: the held-aside photos 40 % darker (value about 108) read
+#: as well as seen (92.1 % right automatically) and worse repainted (91.8 %, and 10 ms
+#: more a photo), hence a value line of 80, far under it and far over black felt's.
+MAX_SATURATION = 60.0
+MIN_VALUE = 80.0
+
+
+def estimated_floor(frame: np.ndarray) -> np.ndarray:
+    """The empty floor of a plain photo as the photo suggests it (uint8 BGR, the frame's
+    size): :func:`vision.segment.estimated_background` on a copy of at most
+    :data:`ESTIMATE_SIDE` px, objects of :data:`OBJECT_SHARE` of its shorter side."""
+    import cv2
+
+    from .segment import SegmentParams, estimated_background
+
+    h, w = frame.shape[:2]
+    s = min(1.0, ESTIMATE_SIDE / max(h, w))
+    small = frame if s == 1.0 else cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))),
+                                              interpolation=cv2.INTER_AREA)
+    est = estimated_background(small, None, SegmentParams(), OBJECT_SHARE * min(small.shape[:2]))
+    floor = np.clip(est + 0.5, 0, 255).astype(np.uint8)
+    return floor if s == 1.0 else np.asarray(cv2.resize(floor, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+
+
+def learnt_floor(image: np.ndarray) -> bool:
+    """Whether the floor of ``image`` (a photo: the floor is most of it; or its estimated
+    floor, :func:`estimated_floor`) is the light grey one the pip networks learnt: the
+    median saturation and value of every eighth pixel (:data:`MAX_SATURATION`,
+    :data:`MIN_VALUE`), 0.1 ms a 640-px photo."""
+    import cv2
+
+    hsv = cv2.cvtColor(np.ascontiguousarray(image[::8, ::8]), cv2.COLOR_BGR2HSV)
+    return float(np.median(hsv[..., 1])) <= MAX_SATURATION and float(np.median(hsv[..., 2])) >= MIN_VALUE
+
+
+def solid_px(frame: np.ndarray) -> int:
+    """:func:`vision.background.light_floor`'s ``solid`` for ``frame`` (odd px,
+    :data:`SOLID_SHARE` of its shorter side).
+
+    >>> solid_px(np.zeros((640, 640, 3), np.uint8))
+    17
+    """
+    return int(SOLID_SHARE * min(frame.shape[:2])) | 1
