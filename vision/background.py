@@ -29,8 +29,8 @@ import numpy as np
 
 from .memo import keep_last
 
-__all__ = ["is_empty_like", "blend", "light_floor", "differs", "ALPHA", "MAX_CHANGED", "TOLERANCE", "LIGHT_FLOOR",
-           "SOLID_MM"]
+__all__ = ["is_empty_like", "blend", "light_floor", "differs", "changed", "ALPHA", "MAX_CHANGED", "TOLERANCE",
+           "LIGHT_FLOOR", "SOLID_MM"]
 
 ALPHA = 0.25  # weight of the new frame: a quarter, so one odd frame moves little
 TOLERANCE = 0.12  # per-pixel relative change (after the global gain) that "stands out"
@@ -125,6 +125,22 @@ def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR
     keep = cv2.GaussianBlur(obj.astype(np.float32), (0, 0), 1.0)
     floor = np.asarray(np.clip(level * np.clip(shade, 0.2, 1.2) + 0.5, 0, 255), np.uint8)
     return np.asarray(cv2.blendLinear(frame, cv2.merge([floor, floor, floor]), keep, 1.0 - keep), np.uint8)
+
+
+def changed(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """Where ``frame`` shows an object against the empty tray ``empty`` (the same size),
+    by the rule of :func:`light_floor` (the frame's overall gain divided out, a shadow no
+    object): a boolean mask.
+
+    >>> empty = np.full((20, 20, 3), (45, 75, 30), np.uint8)
+    >>> frame = (empty * 0.8).astype(np.uint8); frame[5:10, 5:10] = (40, 40, 200)
+    >>> m = changed(frame, empty)
+    >>> bool(m[7, 7]), int(m.sum())
+    (True, 25)
+    """
+    r = _lifted(frame) / _lifted(empty)
+    r /= _gain(frame, empty).astype(np.float32)
+    return _changed(r)[0]
 
 
 #: A patch much darker than the empty tray (its brightness ratio under this) is an

@@ -9,7 +9,8 @@ picture (:func:`vision.background.light_floor`); a plain photo has no such pictu
 its empty floor is estimated from the photo itself (:func:`estimated_floor`: the
 segmentation's estimate, a wide median then refined around the objects it shows, on a
 copy of at most :data:`ESTIMATE_SIDE` px) and, when it is not the learnt one
-(:func:`learnt_floor`), the frame's floor is repainted light against it before the pip
+(:func:`learnt_floor`) and what stands out from it is about a die's size
+(:func:`dice_sized`), the frame's floor is repainted light against it before the pip
 networks look (:meth:`vision.reader.Reader._read_plain`).
 
 Pure functions of arrays (OpenCV for resizing and colour conversion).
@@ -28,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ESTIMATE_SIDE", "OBJECT_SHARE", "SOLID_SHARE", "MAX_SATURATION", "MIN_VALUE", "estimated_floor",
-           "learnt_floor", "solid_px"]
+__all__ = ["ESTIMATE_SIDE", "OBJECT_SHARE", "SOLID_SHARE", "MAX_SATURATION", "MIN_VALUE", "DIE_SHARE",
+           "estimated_floor", "learnt_floor", "solid_px", "object_side", "dice_sized"]
 
 #: px: the floor is estimated on a copy of the frame at most this large (4.5 ms a frame).
 ESTIMATE_SIDE = 256
@@ -93,3 +94,52 @@ def solid_px(frame: np.ndarray) -> int:
     17
     """
     return int(SOLID_SHARE * min(frame.shape[:2])) | 1
+
+
+#: The objects standing out from a repainted floor must be about a die's size: their
+#: side (:func:`object_side`) at least this share of the frame's shorter side. The
+#: held-aside photos painted dark green felt, black felt, wood: 3.1-15 % (20-98 px of
+#: 640, the median 29-33); loose dots of 2-7 px radius on a dark table
+#: (``tests/vision/test_detect.py``'s ``dot_frame``): 2.4-3.1 % of 480. Repainted, such
+#: dots have a dark rim on a light floor, and the pip networks asked about 22-33 of them
+#: a frame as white d6 showing 1.
+DIE_SHARE = 0.035
+
+
+def object_side(frame: np.ndarray, floor: np.ndarray) -> float:
+    """The side (px of ``frame``) of the objects that stand out from its estimated
+    ``floor`` (:func:`estimated_floor`; :func:`vision.background.changed` on copies of at
+    most :data:`ESTIMATE_SIDE` px): that of the object half their pixels lie in (specks
+    of noise weigh little); 0.0 when none does.
+
+    >>> felt = np.full((600, 800, 3), (45, 75, 30), np.uint8)
+    >>> for x in (100, 300, 500):
+    ...     felt[200:280, x:x + 80] = (230, 230, 230)   # three white dice of 80 px
+    >>> 76 <= object_side(felt, estimated_floor(felt)) <= 84
+    True
+    >>> object_side(felt[:100, :100], estimated_floor(felt[:100, :100]))
+    0.0
+    """
+    import cv2
+
+    from .background import changed
+
+    h, w = frame.shape[:2]
+    s = min(1.0, ESTIMATE_SIDE / max(h, w))
+    size = (max(1, round(w * s)), max(1, round(h * s)))
+    small = frame if s == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+    empty = floor if s == 1.0 else cv2.resize(floor, size, interpolation=cv2.INTER_AREA)
+    mask = changed(small, empty).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = np.sort(stats[1:, cv2.CC_STAT_AREA])
+    if not len(areas):
+        return 0.0
+    # the median by area (the object half the changed pixels lie in): specks of noise weigh little
+    half = int(np.searchsorted(np.cumsum(areas), areas.sum() / 2))
+    return float(np.sqrt(areas[min(half, len(areas) - 1)])) / s
+
+
+def dice_sized(frame: np.ndarray, floor: np.ndarray) -> bool:
+    """Whether the objects on ``frame``'s estimated ``floor`` are about a die's size
+    (:data:`DIE_SHARE`), so that its floor may be repainted."""
+    return object_side(frame, floor) >= DIE_SHARE * min(frame.shape[:2])
