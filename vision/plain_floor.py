@@ -136,10 +136,10 @@ def object_side(frame: np.ndarray, floor: np.ndarray) -> float:
         return 0.0
     # the median by area (the object half the changed pixels lie in): specks of noise weigh little
     half = int(np.searchsorted(np.cumsum(areas), areas.sum() / 2))
-    return float(np.sqrt(areas[min(half, len(areas) - 1)])) / s
+    return float(np.sqrt(areas[min(half, len(areas) - 1)])) / float(s)
 
 
 def dice_sized(frame: np.ndarray, floor: np.ndarray) -> bool:
     """Whether the objects on ``frame``'s estimated ``floor`` are about a die's size
     (:data:`DIE_SHARE`), so that its floor may be repainted."""
-    return object_side(frame, floor) >= DIE_SHARE * min(frame.shape[:2])
+    return bool(object_side(frame, floor) >= DIE_SHARE * float(min(frame.shape[:2])))
