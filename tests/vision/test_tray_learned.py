@@ -139,17 +139,23 @@ def _tray_reads(floor: str | None, n: int, kinds: set[str], reference: bool = Tr
 
 
 @needs_photos
-def test_real_dice_on_a_dark_felt_tray_are_read_by_the_networks() -> None:
+def test_real_dice_on_a_dark_felt_tray_are_read_by_the_networks(monkeypatch: pytest.MonkeyPatch) -> None:
     tally, plain, markers = _tray_reads("dark green felt", 8, {"d6"})
     assert tally.true >= 40
     # measured on all 50 held-aside photos: 99.5 % found, 86.0 % right automatically, no
     # silent error (before: 3.7 % right, 4 silent, red dice read as "automne" gems);
-    # read as a plain photo the same frames give 10.6 %, the markers taken for dice
+    # read as a plain photo the same frames give 10.6 % with the felt as seen, the
+    # markers taken for dice; since the eighteenth session a plain photo's felt is
+    # repainted against its own estimate too (vision.plain_floor), which reads more of
+    # them but still takes the markers for dice
     assert tally.found >= 0.95 * tally.true
     assert tally.auto_right >= 0.75 * tally.true
     assert tally.silent == 0
-    assert tally.auto_right >= plain.auto_right + 0.4 * tally.true
+    assert tally.auto_right >= plain.auto_right + 0.05 * tally.true and plain.false > tally.false
     assert markers == []  # no marker, nothing outside the tray, is reported
+    monkeypatch.setattr("vision.plain_floor.learnt_floor", lambda image: True)  # the felt as seen
+    _, seen, _ = _tray_reads("dark green felt", 8, {"d6"})
+    assert tally.auto_right >= seen.auto_right + 0.4 * tally.true
 
 
 @needs_photos
