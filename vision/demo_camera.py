@@ -34,6 +34,8 @@ def _spec() -> Any:
 DEMO_SPEC = _spec
 #: Scale of the demo camera's top-down tray image (its frame shows ~3.4 px/mm).
 DEMO_PX_PER_MM = 3.0
+#: The render seeds of the demo's gem colours (:meth:`DemoCamera.gem_colours`).
+GEM_VIEWS_SEED = 9000
 
 
 class DemoCamera:
@@ -89,6 +91,33 @@ class DemoCamera:
 
     def lock_exposure(self) -> dict[str, Any]:
         return {}
+
+    def gem_colours(self, views: int = 3) -> dict[str, np.ndarray]:
+        """The demo's own gem colours, as the players teach theirs in the calibration
+        wizard: ``views`` photos of each colour in the tray (here ``views`` rendered trays
+        holding one gem of every colour, each gem enrolled by its box,
+        :func:`vision.enroll_photos.enroll_frame`; 1 s), as
+        :meth:`vision.enroll.Enrollment.players_gem_colours` gives them. The shipped gem
+        colours come from real candies: the rendered green gem lies 2.4-2.9 accept radii
+        from their printemps, so the gem reader refused it and the demo's gem draws
+        missed it in 14 of 40 rolls; read with these colours (the demo reader's
+        ``house_gems``), 37 of 40 rolls read every gem automatically (18 before).
+        The three left: a rendered yellow gem brighter than the markers' rendered paper,
+        so the white does not hold (:func:`vision.gem_colour.white_holds`) and the
+        frame's gems have no colour."""
+        from .catalog import FACES
+        from .enroll import Enrollment
+        from .enroll_photos import enroll_frame
+
+        store = Enrollment()
+        gems = [("gem", colour) for colour in FACES["gem"]]
+        for k in range(views):
+            scene = render_tray(GEM_VIEWS_SEED + k, objects=gems, spec=self.spec)
+            frame = on_same_tray(scene.image, scene.background, self._empty)
+            for lab in scene.labels:
+                x, y, w, h = (int(round(v)) for v in lab.box)
+                enroll_frame(store, frame, lab.kind, lab.value, box=(x, y, w, h))
+        return dict(store.players_gem_colours())
 
     def close(self) -> None:
         pass

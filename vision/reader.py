@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Collection, Protocol, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Protocol, Sequence, cast
 
 import numpy as np
 
@@ -607,11 +607,15 @@ class Reader:
                  calibration: "Calibration | None" = None, enrollment: "Enrollment | None" = None,
                  look_for_markers: bool = True, params: "ClassifyParams | None" = None,
                  gem_params: "GemParams | None" = None, refresh_background: bool = False,
-                 on_background: "Callable[[Calibration], None] | None" = None) -> None:
+                 on_background: "Callable[[Calibration], None] | None" = None,
+                 house_gems: "Mapping[str, np.ndarray] | None" = None) -> None:
         from .nets import MODELS_DIR, load_settings
 
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         self.pips: Any = None
+        #: The gem colours read when the players taught none of their own (the shipped
+        #: ones otherwise): the demo's rendered gems (:meth:`vision.demo_camera.DemoCamera.gem_colours`).
+        self.house_gems: Mapping[str, np.ndarray] = dict(house_gems or {})
         gems = (MODELS_DIR / "gem_detector.onnx").exists() and (MODELS_DIR / "gems.json").exists()
         if detectors is None:
             found: list[Detector] = [DiceDetector(det_size=int(cfg.get("det_size", 320)),
@@ -638,7 +642,7 @@ class Reader:
                 from .gem_colour import GemClassifier
 
                 # the players' own gems, where they taught them from their photos
-                claims.append(GemClassifier(sources=("gem",), players=lambda: self.enrollment.players_gem_colours()))
+                claims.append(GemClassifier(sources=("gem",), players=self._players_gems))
             from .embed import available as glyph_embedding
             from .numerals import NumeralClassifier, available
             from .symbols import SymbolClassifier
@@ -678,6 +682,11 @@ class Reader:
             body = body_colour(frame, cand)  # OpenCV builds its Lab tables on first use (~100 ms)
             for clf in self.classifiers:
                 clf.classify(frame, [cand], [body])
+
+    def _players_gems(self) -> "Mapping[str, np.ndarray]":
+        """The gem colours the players taught from their photos
+        (:meth:`vision.enroll.Enrollment.players_gem_colours`), else :attr:`house_gems`."""
+        return self.enrollment.players_gem_colours() or self.house_gems
 
     @property
     def enrollment(self) -> "Enrollment":

@@ -47,10 +47,11 @@ log = logging.getLogger("companion.roll")
 Reader = Callable[[Any, "frozenset[str] | None"], dict[str, Any]]
 
 
-def default_reader(vision_dir: Path | None, calibration: Any = None) -> Reader:
+def default_reader(vision_dir: Path | None, calibration: Any = None, **kwargs: Any) -> Reader:
     """The table's reader (:func:`vision.table_setup.table_reader`: the one reader, with the
-    saved calibration and enrollment) as a frame -> read-JSON callable."""
-    reader = table_reader(vision_dir, calibration=calibration, refresh_background=True)
+    saved calibration and enrollment; ``kwargs`` to :class:`vision.reader.Reader`) as a
+    frame -> read-JSON callable."""
+    reader = table_reader(vision_dir, calibration=calibration, refresh_background=True, **kwargs)
 
     def read(frame: Any, kinds: "frozenset[str] | None" = None) -> dict[str, Any]:
         out: dict[str, Any] = reader.read(frame, kinds=kinds).to_json()

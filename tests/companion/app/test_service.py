@@ -284,3 +284,27 @@ def test_a_peripeties_trial_die_corrected_on_the_photo_after_the_result_amends_i
     assert state["expects"]["have"]["trial"] == 12  # the corrected face, in its own episode
     cam.stop()
     table.close()
+
+
+def test_the_demo_reads_its_own_gems_by_their_colours_even_the_green_the_shipped_colours_refuse(tmp_path) -> None:
+    """The shipped gem colours come from real candies; the demo's rendered green gem
+    lies 2.4-2.9 accept radii from their printemps and was refused (the demo's gem draws
+    missed it in 14 of 40 rolls). The demo reader reads its gems by the colours the demo
+    teaches itself (``DemoCamera.gem_colours``, the reader's ``house_gems``), until the
+    players teach theirs."""
+    from companion.app.wiring import _demo_reader
+    from vision.gem_colour import GemColours
+
+    cam = DemoCamera(seed=0)
+    house = cam.gem_colours()
+    assert set(house) == {"printemps", "ete", "automne", "hiver", "rupture"}  # not the clear gem
+    assert all(v.shape == (3, 3) for v in house.values())
+    shipped = GemColours.load()
+    assert min(r for n, r in shipped.decide(house["printemps"])[0].ratios if n == "printemps") > 2.0
+    reader = _demo_reader(cam, tmp_path)
+    objects = [("gem", "printemps"), ("gem", "hiver"), ("gem", "rupture")]
+    for seed in (1, 2, 3):
+        roll_with(cam, objects, seed=seed)
+        got = reader(cam.read(), kinds=frozenset({"gem"}))["objects"]
+        assert sorted((o["value"], o["status"]) for o in got) == [
+            ("hiver", "read"), ("printemps", "read"), ("rupture", "read")], got
