@@ -101,10 +101,10 @@ class DemoCamera:
         colours come from real candies: the rendered green gem lies 2.4-2.9 accept radii
         from their printemps, so the gem reader refused it and the demo's gem draws
         missed it in 14 of 40 rolls; read with these colours (the demo reader's
-        ``house_gems``), 37 of 40 rolls read every gem automatically (18 before).
-        The three left: a rendered yellow gem brighter than the markers' rendered paper,
-        so the white does not hold (:func:`vision.gem_colour.white_holds`) and the
-        frame's gems have no colour."""
+        ``house_gems``), 37 of 40 rolls read every gem automatically (18 before), and
+        40 since a calibrated tray's white holds at the one-gem line
+        (:meth:`vision.gem_colour.GemClassifier.measure`: the rendered yellow gem is
+        brighter than the rendered markers' paper)."""
         from .catalog import FACES
         from .enroll import Enrollment
         from .enroll_photos import enroll_frame

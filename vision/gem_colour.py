@@ -482,9 +482,14 @@ class GemClassifier:
 
     def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
         """The candidates' white-balanced Lab (:meth:`relative`, :meth:`balanced`) and
-        whether the white holds (:func:`white_holds`)."""
+        whether the white holds (:func:`white_holds`): against the frame's own white at
+        :data:`GEMS_OVER_WHITE` (it may be a grey floor), against a fixed :attr:`white`
+        (a calibrated tray's markers: white paper) at :data:`ONE_GEM_OVER_WHITE`, the
+        line for one gem alone, since a tray of one to three gems has a median of one or
+        two (the demo's rendered yellow gem is brighter than its rendered paper: 3 of 40
+        of its gem draws had no colour at all)."""
         rel, clipped = self.relative(frame, candidates)
-        return self.balanced(rel, clipped), white_holds(rel)
+        return self.balanced(rel, clipped), white_holds(rel, GEMS_OVER_WHITE if self.white is None else ONE_GEM_OVER_WHITE)
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:

@@ -308,3 +308,22 @@ def test_the_demo_reads_its_own_gems_by_their_colours_even_the_green_the_shipped
         got = reader(cam.read(), kinds=frozenset({"gem"}))["objects"]
         assert sorted((o["value"], o["status"]) for o in got) == [
             ("hiver", "read"), ("printemps", "read"), ("rupture", "read")], got
+
+
+def test_the_demo_reads_a_yellow_gem_brighter_than_its_markers_paper(tmp_path) -> None:
+    """The demo's rendered yellow gem is brighter than its rendered paper; with one or
+    two gems in the tray the median was theirs, over the line for a frame's white, and
+    the tray's gems came with no colour at all ("nothing white in view", beside four
+    white markers). A calibrated tray's white is its markers' paper: its line is the
+    one-gem line (``GemClassifier.measure``)."""
+    from companion.app.wiring import _demo_reader
+
+    cam = DemoCamera(seed=0)
+    reader = _demo_reader(cam, tmp_path)
+    for objects, want in (([("gem", "ete")], [("ete", "read")]),
+                          ([("gem", "ete"), ("gem", "ete"), ("gem", "hiver")],
+                           [("ete", "read"), ("ete", "read"), ("hiver", "read")])):
+        for seed in (1, 2):  # each failed with the frame's line
+            roll_with(cam, objects, seed=seed)
+            got = reader(cam.read(), kinds=frozenset({"gem"}))["objects"]
+            assert sorted((str(o["value"]), o["status"]) for o in got) == want, got
