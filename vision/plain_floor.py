@@ -29,8 +29,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .memo import keep_last
+
 __all__ = ["ESTIMATE_SIDE", "OBJECT_SHARE", "SOLID_SHARE", "MAX_SATURATION", "MIN_VALUE", "DIE_SHARE",
-           "estimated_floor", "learnt_floor", "solid_px", "object_side", "dice_sized"]
+           "LARGE_FRAME_SHARE", "WORK_DIE_PX", "estimated_floor", "learnt_floor", "solid_px", "object_side",
+           "dice_sized", "work_scale"]
 
 #: px: the floor is estimated on a copy of the frame at most this large (4.5 ms a frame).
 ESTIMATE_SIDE = 256
@@ -58,21 +61,48 @@ MAX_SATURATION = 60.0
 MIN_VALUE = 80.0
 
 
-def estimated_floor(frame: np.ndarray) -> np.ndarray:
+@keep_last
+def _small_copy(frame: np.ndarray) -> np.ndarray:
+    """``frame`` at most :data:`ESTIMATE_SIDE` px on a side: an area resize, by whole
+    ratios first for a frame four times larger or more (:func:`vision.detect.shrink`:
+    8.5 -> 1.5 ms a 1920 x 1080 frame); remembered for the last frame
+    (:func:`vision.memo.keep_last`: the floor's estimate and its objects' size look at
+    the same copy)."""
+    import cv2
+
+    from .detect import shrink
+
+    h, w = frame.shape[:2]
+    s = min(1.0, ESTIMATE_SIDE / max(h, w))
+    if s == 1.0:
+        return frame
+    if s <= 0.25:
+        return shrink(frame, s)
+    return np.asarray(cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA))
+
+
+def _small(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """:func:`_small_copy` and its scale."""
+    small = _small_copy(frame)
+    return small, (1.0 if small is frame else min(1.0, ESTIMATE_SIDE / max(frame.shape[:2])))
+
+
+def estimated_floor(frame: np.ndarray, full: bool = True) -> np.ndarray:
     """The empty floor of a plain photo as the photo suggests it (uint8 BGR, the frame's
-    size): :func:`vision.segment.estimated_background` on a copy of at most
+    size; with ``full`` False, the size of the copy it was estimated on):
+    :func:`vision.segment.estimated_background` on a copy of at most
     :data:`ESTIMATE_SIDE` px, objects of :data:`OBJECT_SHARE` of its shorter side."""
     import cv2
 
     from .segment import SegmentParams, estimated_background
 
     h, w = frame.shape[:2]
-    s = min(1.0, ESTIMATE_SIDE / max(h, w))
-    small = frame if s == 1.0 else cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))),
-                                              interpolation=cv2.INTER_AREA)
+    small, s = _small(frame)
     est = estimated_background(small, None, SegmentParams(), OBJECT_SHARE * min(small.shape[:2]))
     floor = np.clip(est + 0.5, 0, 255).astype(np.uint8)
-    return floor if s == 1.0 else np.asarray(cv2.resize(floor, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
+    if s == 1.0 or not full:
+        return floor
+    return np.asarray(cv2.resize(floor, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
 def learnt_floor(image: np.ndarray) -> bool:
@@ -124,11 +154,9 @@ def object_side(frame: np.ndarray, floor: np.ndarray) -> float:
 
     from .background import changed
 
-    h, w = frame.shape[:2]
-    s = min(1.0, ESTIMATE_SIDE / max(h, w))
-    size = (max(1, round(w * s)), max(1, round(h * s)))
-    small = frame if s == 1.0 else cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    empty = floor if s == 1.0 else cv2.resize(floor, size, interpolation=cv2.INTER_AREA)
+    small, s = _small(frame)
+    size = (small.shape[1], small.shape[0])
+    empty = floor if floor.shape[:2] == small.shape[:2] else cv2.resize(floor, size, interpolation=cv2.INTER_AREA)
     mask = changed(small, empty).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     areas = np.sort(stats[1:, cv2.CC_STAT_AREA])
@@ -143,3 +171,39 @@ def dice_sized(frame: np.ndarray, floor: np.ndarray) -> bool:
     """Whether the objects on ``frame``'s estimated ``floor`` are about a die's size
     (:data:`DIE_SHARE`), so that its floor may be repainted."""
     return bool(object_side(frame, floor) >= DIE_SHARE * float(min(frame.shape[:2])))
+
+
+#: A frame larger than the reader reads at once (a phone's photo) is repainted when the
+#: objects on its floor are :data:`DIE_SHARE` to this share of its shorter side: a few
+#: dice photographed from near. The held-aside photos painted dark green felt and
+#: enlarged 3 times: 4-8 %. Larger shares there are the parts of the scene the estimate
+#: did not take for floor: the real photos pasted small into a 1280 x 720 table
+#: (``bench_other_cameras.py``, "small", "webcam"), 15-62 %; the rendered white-d6 webcam
+#: frames 34-56 %, whose dice the closer look finds.
+LARGE_FRAME_SHARE = 0.1
+#: px: such a frame is read at the whole fraction of its size that brings its dice
+#: nearest this, the size of the shared photos' dice (38 px median) the networks learnt.
+WORK_DIE_PX = 40.0
+
+
+def work_scale(frame: np.ndarray, floor: np.ndarray) -> int | None:
+    """For a frame larger than the reader reads at once, the whole factor (2 or more) by
+    which to shrink it before its floor (``floor``, :func:`estimated_floor`) is
+    repainted and its dice read, bringing them near :data:`WORK_DIE_PX`; None when its
+    objects are not a few dice seen from near (:data:`DIE_SHARE` to
+    :data:`LARGE_FRAME_SHARE` of its shorter side) or too small for it: read it as seen.
+
+    >>> felt = np.full((1800, 2400, 3), (45, 75, 30), np.uint8)
+    >>> for x in (300, 900, 1500):
+    ...     felt[600:720, x:x + 120] = (230, 230, 230)   # three white dice of 120 px
+    >>> work_scale(felt, estimated_floor(felt, full=False))
+    3
+    >>> work_scale(felt[:900, :1200], estimated_floor(felt[:900, :1200], full=False)) is None  # 13 %: too large
+    True
+    """
+    side = object_side(frame, floor)
+    short = float(min(frame.shape[:2]))
+    if not DIE_SHARE * short <= side <= LARGE_FRAME_SHARE * short:
+        return None
+    k = int(side // WORK_DIE_PX)
+    return k if k >= 2 else None
