@@ -8,19 +8,19 @@ automatically. A calibrated tray brings its floor back to the learnt one from it
 picture (:func:`vision.background.light_floor`); a plain photo has no such picture, so
 its empty floor is estimated from the photo itself (:func:`estimated_floor`: the
 segmentation's estimate, a wide median then refined around the objects it shows, on a
-copy of at most :data:`ESTIMATE_SIDE` px) and, when it is not the learnt one
-(:func:`learnt_floor`) and what stands out from it is about a die's size
-(:func:`dice_sized`), the frame's floor is repainted light against it before the pip
-networks look (:meth:`vision.reader.Reader._read_plain`).
+copy of at most :data:`ESTIMATE_SIDE` px, with the size of those objects) and, when it
+is not the learnt one (:func:`learnt_floor`) and what stands out from it is about a
+die's size (:func:`repaint_scale`), the frame's floor is repainted light against it
+(:func:`floor_at`) before the pip networks look (:meth:`vision.reader.Reader._read_plain`).
 
 Pure functions of arrays (OpenCV for resizing and colour conversion).
 
 >>> from vision.background import light_floor
 >>> grey = np.full((120, 160, 3), 182, np.uint8)
 >>> felt = np.full((120, 160, 3), (45, 75, 30), np.uint8)
->>> learnt_floor(grey), learnt_floor(felt), learnt_floor(estimated_floor(felt))
+>>> learnt_floor(grey), learnt_floor(felt), learnt_floor(estimated_floor(felt)[0])
 (True, False, False)
->>> out = light_floor(felt, estimated_floor(felt))
+>>> out = light_floor(felt, floor_at(estimated_floor(felt)[0], felt))
 >>> out[60, 80].tolist()
 [182, 182, 182]
 """
@@ -29,11 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .memo import keep_last
-
 __all__ = ["ESTIMATE_SIDE", "OBJECT_SHARE", "SOLID_SHARE", "MAX_SATURATION", "MIN_VALUE", "DIE_SHARE",
-           "LARGE_FRAME_SHARE", "WORK_DIE_PX", "estimated_floor", "learnt_floor", "solid_px", "object_side",
-           "dice_sized", "work_scale"]
+           "LARGE_FRAME_SHARE", "WORK_DIE_PX", "estimated_floor", "floor_at", "learnt_floor", "solid_px",
+           "repaint_scale"]
 
 #: px: the floor is estimated on a copy of the frame at most this large (4.5 ms a frame).
 ESTIMATE_SIDE = 256
@@ -61,13 +59,10 @@ MAX_SATURATION = 60.0
 MIN_VALUE = 80.0
 
 
-@keep_last
-def _small_copy(frame: np.ndarray) -> np.ndarray:
-    """``frame`` at most :data:`ESTIMATE_SIDE` px on a side: an area resize, by whole
-    ratios first for a frame four times larger or more (:func:`vision.detect.shrink`:
-    8.5 -> 1.5 ms a 1920 x 1080 frame); remembered for the last frame
-    (:func:`vision.memo.keep_last`: the floor's estimate and its objects' size look at
-    the same copy)."""
+def _small(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """``frame`` at most :data:`ESTIMATE_SIDE` px on a side, and its scale: an area
+    resize, by whole ratios first for a frame four times larger or more
+    (:func:`vision.detect.shrink`: 8.5 -> 1.5 ms a 1920 x 1080 frame)."""
     import cv2
 
     from .detect import shrink
@@ -75,32 +70,53 @@ def _small_copy(frame: np.ndarray) -> np.ndarray:
     h, w = frame.shape[:2]
     s = min(1.0, ESTIMATE_SIDE / max(h, w))
     if s == 1.0:
-        return frame
+        return frame, s
     if s <= 0.25:
-        return shrink(frame, s)
-    return np.asarray(cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA))
+        return shrink(frame, s), s
+    return np.asarray(cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)), s
 
 
-def _small(frame: np.ndarray) -> tuple[np.ndarray, float]:
-    """:func:`_small_copy` and its scale."""
-    small = _small_copy(frame)
-    return small, (1.0 if small is frame else min(1.0, ESTIMATE_SIDE / max(frame.shape[:2])))
+def estimated_floor(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The empty floor of a plain photo as the photo suggests it, and the side (px of
+    ``frame``) of the objects that stand out from it, both measured on one copy of at
+    most :data:`ESTIMATE_SIDE` px (the floor is that copy's size: :func:`floor_at`).
 
+    The floor: :func:`vision.segment.estimated_background`, objects of
+    :data:`OBJECT_SHARE` of the copy's shorter side. The objects' side
+    (:func:`vision.background.changed` against it): that of the object half their pixels
+    lie in (specks of noise weigh little); 0.0 when none stands out.
 
-def estimated_floor(frame: np.ndarray, full: bool = True) -> np.ndarray:
-    """The empty floor of a plain photo as the photo suggests it (uint8 BGR, the frame's
-    size; with ``full`` False, the size of the copy it was estimated on):
-    :func:`vision.segment.estimated_background` on a copy of at most
-    :data:`ESTIMATE_SIDE` px, objects of :data:`OBJECT_SHARE` of its shorter side."""
+    >>> felt = np.full((600, 800, 3), (45, 75, 30), np.uint8)
+    >>> for x in (100, 300, 500):
+    ...     felt[200:280, x:x + 80] = (230, 230, 230)   # three white dice of 80 px
+    >>> floor, side = estimated_floor(felt)
+    >>> floor.shape, 76 <= side <= 88
+    ((192, 256, 3), True)
+    >>> estimated_floor(felt[:100, :100])[1]
+    0.0
+    """
     import cv2
 
+    from .background import changed
     from .segment import SegmentParams, estimated_background
 
-    h, w = frame.shape[:2]
     small, s = _small(frame)
     est = estimated_background(small, None, SegmentParams(), OBJECT_SHARE * min(small.shape[:2]))
     floor = np.clip(est + 0.5, 0, 255).astype(np.uint8)
-    if s == 1.0 or not full:
+    _, _, stats, _ = cv2.connectedComponentsWithStats(changed(small, floor).astype(np.uint8), connectivity=8)
+    areas = np.sort(stats[1:, cv2.CC_STAT_AREA])
+    if not len(areas):
+        return floor, 0.0
+    half = int(np.searchsorted(np.cumsum(areas), areas.sum() / 2))
+    return floor, float(np.sqrt(areas[min(half, len(areas) - 1)])) / s
+
+
+def floor_at(floor: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """An estimated ``floor`` (:func:`estimated_floor`) brought to ``image``'s size."""
+    import cv2
+
+    h, w = image.shape[:2]
+    if floor.shape[:2] == (h, w):
         return floor
     return np.asarray(cv2.resize(floor, (w, h), interpolation=cv2.INTER_LINEAR), np.uint8)
 
@@ -127,50 +143,13 @@ def solid_px(frame: np.ndarray) -> int:
 
 
 #: The objects standing out from a repainted floor must be about a die's size: their
-#: side (:func:`object_side`) at least this share of the frame's shorter side. The
+#: side (:func:`estimated_floor`) at least this share of the frame's shorter side. The
 #: held-aside photos painted dark green felt, black felt, wood: 3.1-15 % (20-98 px of
 #: 640, the median 29-33); loose dots of 2-7 px radius on a dark table
 #: (``tests/vision/test_detect.py``'s ``dot_frame``): 2.4-3.1 % of 480. Repainted, such
 #: dots have a dark rim on a light floor, and the pip networks asked about 22-33 of them
 #: a frame as white d6 showing 1.
 DIE_SHARE = 0.035
-
-
-def object_side(frame: np.ndarray, floor: np.ndarray) -> float:
-    """The side (px of ``frame``) of the objects that stand out from its estimated
-    ``floor`` (:func:`estimated_floor`; :func:`vision.background.changed` on copies of at
-    most :data:`ESTIMATE_SIDE` px): that of the object half their pixels lie in (specks
-    of noise weigh little); 0.0 when none does.
-
-    >>> felt = np.full((600, 800, 3), (45, 75, 30), np.uint8)
-    >>> for x in (100, 300, 500):
-    ...     felt[200:280, x:x + 80] = (230, 230, 230)   # three white dice of 80 px
-    >>> 76 <= object_side(felt, estimated_floor(felt)) <= 84
-    True
-    >>> object_side(felt[:100, :100], estimated_floor(felt[:100, :100]))
-    0.0
-    """
-    import cv2
-
-    from .background import changed
-
-    small, s = _small(frame)
-    size = (small.shape[1], small.shape[0])
-    empty = floor if floor.shape[:2] == small.shape[:2] else cv2.resize(floor, size, interpolation=cv2.INTER_AREA)
-    mask = changed(small, empty).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    areas = np.sort(stats[1:, cv2.CC_STAT_AREA])
-    if not len(areas):
-        return 0.0
-    # the median by area (the object half the changed pixels lie in): specks of noise weigh little
-    half = int(np.searchsorted(np.cumsum(areas), areas.sum() / 2))
-    return float(np.sqrt(areas[min(half, len(areas) - 1)])) / float(s)
-
-
-def dice_sized(frame: np.ndarray, floor: np.ndarray) -> bool:
-    """Whether the objects on ``frame``'s estimated ``floor`` are about a die's size
-    (:data:`DIE_SHARE`), so that its floor may be repainted."""
-    return bool(object_side(frame, floor) >= DIE_SHARE * float(min(frame.shape[:2])))
 
 
 #: A frame larger than the reader reads at once (a phone's photo) is repainted when the
@@ -186,24 +165,27 @@ LARGE_FRAME_SHARE = 0.1
 WORK_DIE_PX = 40.0
 
 
-def work_scale(frame: np.ndarray, floor: np.ndarray) -> int | None:
-    """For a frame larger than the reader reads at once, the whole factor (2 or more) by
-    which to shrink it before its floor (``floor``, :func:`estimated_floor`) is
-    repainted and its dice read, bringing them near :data:`WORK_DIE_PX`; None when its
-    objects are not a few dice seen from near (:data:`DIE_SHARE` to
-    :data:`LARGE_FRAME_SHARE` of its shorter side) or too small for it: read it as seen.
+def repaint_scale(side: float, shape: tuple[int, ...], read_once: int) -> int | None:
+    """By what whole factor to shrink a frame of ``shape`` before its floor is repainted
+    and its dice read, given the side of the objects that stand out from its floor
+    (:func:`estimated_floor`), or None: read it as seen. They must be about a die's size
+    (:data:`DIE_SHARE` of the shorter side or more). A frame of at most ``read_once`` px
+    on a side (the reader's ``ZOOM_ABOVE``) is repainted as it is (1). A larger one only
+    when they are a few dice seen from near (at most :data:`LARGE_FRAME_SHARE`), shrunk
+    by the factor (2 or more) that brings them near :data:`WORK_DIE_PX`; one whose dice
+    are smaller than that is read as seen, as the closer look reads a webcam's far dice.
 
-    >>> felt = np.full((1800, 2400, 3), (45, 75, 30), np.uint8)
-    >>> for x in (300, 900, 1500):
-    ...     felt[600:720, x:x + 120] = (230, 230, 230)   # three white dice of 120 px
-    >>> work_scale(felt, estimated_floor(felt, full=False))
-    3
-    >>> work_scale(felt[:900, :1200], estimated_floor(felt[:900, :1200], full=False)) is None  # 13 %: too large
+    >>> repaint_scale(30.0, (480, 640), 800), repaint_scale(12.0, (480, 640), 800)   # dice; loose dots
+    (1, None)
+    >>> repaint_scale(120.0, (1800, 2400), 800), repaint_scale(240.0, (1800, 2400), 800)  # 7 %; 13 %
+    (3, None)
+    >>> repaint_scale(60.0, (1080, 1920), 800) is None   # too small to shrink
     True
     """
-    side = object_side(frame, floor)
-    short = float(min(frame.shape[:2]))
-    if not DIE_SHARE * short <= side <= LARGE_FRAME_SHARE * short:
+    short = float(min(shape[:2]))
+    if side < DIE_SHARE * short:
         return None
+    if max(shape[:2]) <= read_once:
+        return 1
     k = int(side // WORK_DIE_PX)
-    return k if k >= 2 else None
+    return k if side <= LARGE_FRAME_SHARE * short and k >= 2 else None

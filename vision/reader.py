@@ -730,42 +730,33 @@ class Reader:
         (:mod:`vision.plain_floor`: a dark felt, wood) has that floor repainted light
         against its own estimate first (:func:`vision.background.light_floor`), as a
         calibrated tray's against its empty picture, when what stands out from it is
-        about a die's size (:func:`vision.plain_floor.dice_sized`: loose dots on a dark
+        about a die's size (:func:`vision.plain_floor.repaint_scale`: loose dots on a dark
         table, repainted, looked like small white dice); the numeral dice are found and
         read on the frame as seen. Measured on the held-aside photos with their floor
         painted (``bench_other_cameras.py``): dark green felt 31.9 -> 83.6 % read right
         automatically, black felt 50.9 -> 81.8 %, wood 77.0 -> 88.9 %, no more silent
         errors; the photos as taken are not repainted. A larger frame is repainted only
         when its objects are a few dice seen from near (:func:`vision.plain_floor
-        .work_scale`), at the whole fraction of its size that brings them near the size
+        .repaint_scale`), at the whole fraction of its size that brings them near the size
         the networks learnt (the painted photos enlarged 3 times on dark green felt: 13.6
         -> 72.7 %); else read as seen: there the closer look finds small dice far from a
         webcam, and repainting lost some of them (rendered white d6 in 1280 x 720 frames
         83.8 -> 73.0 % found).
         The price: a d10 left in a d6 step's tray on a felt is more often taken for a d6
         on the light floor (rendered pools, ``bench_d10_plain.py``: 32 -> 42 of 497)."""
-        import cv2
-
         from .background import light_floor
-        from .plain_floor import dice_sized, estimated_floor, learnt_floor, solid_px, work_scale
+        from .plain_floor import estimated_floor, floor_at, learnt_floor, repaint_scale, solid_px
         from .tray_learned import LEARNED_DICE
 
         wanted = kinds is None or ("d6" in kinds and set(kinds) <= LEARNED_DICE)
         if self.pips is None or not wanted or learnt_floor(frame):
             return self._read_learned(frame, kinds)
-        if max(frame.shape[:2]) <= ZOOM_ABOVE:
-            floor = estimated_floor(frame)
-            if learnt_floor(floor) or not dice_sized(frame, floor):
-                return self._read_learned(frame, kinds)
-            return self._read_learned(light_floor(frame, floor, solid=solid_px(frame)), kinds, seen=frame)
-        # a larger frame (a phone's photo): read at a working size if its dice are large
-        small = estimated_floor(frame, full=False)
-        k = None if learnt_floor(small) else work_scale(frame, small)
+        floor, side = estimated_floor(frame)  # on a copy of at most 256 px
+        k = None if learnt_floor(floor) else repaint_scale(side, frame.shape, ZOOM_ABOVE)
         if k is None:
             return self._read_learned(frame, kinds)
-        seen = shrink(frame, 1.0 / k)
-        floor = np.asarray(cv2.resize(small, (seen.shape[1], seen.shape[0]), interpolation=cv2.INTER_LINEAR), np.uint8)
-        objs = self._read_learned(light_floor(seen, floor, solid=solid_px(seen)), kinds, seen=seen)
+        seen = frame if k == 1 else shrink(frame, 1.0 / k)  # a phone's photo: its dice near the learnt size
+        objs = self._read_learned(light_floor(seen, floor_at(floor, seen), solid=solid_px(seen)), kinds, seen=seen)
         return [_mapped(o, 0, 0, 1.0 / k) for o in objs]
 
     def _refresh(self, tray: np.ndarray) -> bool:

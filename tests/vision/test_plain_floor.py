@@ -49,7 +49,7 @@ def test_the_photos_as_taken_have_the_learnt_floor_and_a_felt_does_not() -> None
     assert all(plain_floor.learnt_floor(cv2.imread(str(ph.path))) for ph in photos)
     for frame, _ in _painted("dark green felt", 3) + _painted("black felt", 3) + _painted("wood", 3):
         assert not plain_floor.learnt_floor(frame)
-        assert not plain_floor.learnt_floor(plain_floor.estimated_floor(frame))
+        assert not plain_floor.learnt_floor(plain_floor.estimated_floor(frame)[0])
     dim = (cv2.imread(str(photos[0].path)).astype(np.float32) * 0.6).astype(np.uint8)  # a dim room: still grey
     assert plain_floor.learnt_floor(dim)
 
@@ -110,7 +110,8 @@ def test_a_large_photo_of_dice_on_felt_is_read_at_a_working_size(reader: Reader,
     frames = [(cv2.resize(f, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC),
                [Label(lab.face, tuple(v * 3 for v in lab.box)) for lab in labels])
               for f, labels in _painted("dark green felt", 6)]
-    assert plain_floor.work_scale(frames[0][0], plain_floor.estimated_floor(frames[0][0], full=False)) in (2, 3)
+    big = frames[0][0]
+    assert plain_floor.repaint_scale(plain_floor.estimated_floor(big)[1], big.shape, 800) in (2, 3)
     now = Tally()
     for frame, labels in frames:
         read = reader.read(frame, kinds={"d6"})
