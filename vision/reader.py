@@ -608,14 +608,17 @@ class Reader:
                  look_for_markers: bool = True, params: "ClassifyParams | None" = None,
                  gem_params: "GemParams | None" = None, refresh_background: bool = False,
                  on_background: "Callable[[Calibration], None] | None" = None,
-                 house_gems: "Mapping[str, np.ndarray] | None" = None) -> None:
+                 house_gems: "Callable[[], Mapping[str, np.ndarray]] | None" = None) -> None:
         from .nets import MODELS_DIR, load_settings
 
         cfg = settings if settings is not None else load_settings(MODELS_DIR / "d6.json")
         self.pips: Any = None
-        #: The gem colours read when the players taught none of their own (the shipped
-        #: ones otherwise): the demo's rendered gems (:meth:`vision.demo_camera.DemoCamera.gem_colours`).
-        self.house_gems: Mapping[str, np.ndarray] = dict(house_gems or {})
+        #: Where the gem colours read when the players taught none of their own come
+        #: from (the shipped ones otherwise), asked once, the first time gems are read:
+        #: the demo's rendered gems (:meth:`vision.demo_camera.DemoCamera.gem_colours`,
+        #: 1 s, which a demo of a game without gems need not pay at start).
+        self.house_gems = house_gems
+        self._house: Mapping[str, np.ndarray] | None = None
         gems = (MODELS_DIR / "gem_detector.onnx").exists() and (MODELS_DIR / "gems.json").exists()
         if detectors is None:
             found: list[Detector] = [DiceDetector(det_size=int(cfg.get("det_size", 320)),
@@ -685,8 +688,13 @@ class Reader:
 
     def _players_gems(self) -> "Mapping[str, np.ndarray]":
         """The gem colours the players taught from their photos
-        (:meth:`vision.enroll.Enrollment.players_gem_colours`), else :attr:`house_gems`."""
-        return self.enrollment.players_gem_colours() or self.house_gems
+        (:meth:`vision.enroll.Enrollment.players_gem_colours`), else those of :attr:`house_gems`."""
+        own = self.enrollment.players_gem_colours()
+        if own or self.house_gems is None:
+            return own
+        if self._house is None:
+            self._house = dict(self.house_gems())
+        return self._house
 
     @property
     def enrollment(self) -> "Enrollment":

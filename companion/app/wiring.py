@@ -283,7 +283,8 @@ def _start_stillness(devs: Devices, cam: Camera) -> None:
 def _demo_reader(src: Any, vision_dir: Path) -> Any:
     """The demo camera's pose never changes: calibrate once from its empty tray. Its
     gems are read by their own colours (:meth:`DemoCamera.gem_colours`, the reader's
-    ``house_gems``) until the players teach theirs in the wizard."""
+    ``house_gems``, taught the first time gems are read) until the players teach theirs
+    in the wizard."""
     # the top-down image at about the camera's own scale (the demo tray is ~3.4 px/mm in
     # the frame): upsampling to the default 4 px/mm costs a third more time for nothing
     cal = calibrate(src.background, px_per_mm=DEMO_PX_PER_MM)
@@ -291,9 +292,11 @@ def _demo_reader(src: Any, vision_dir: Path) -> Any:
         cal.save(vision_dir)
     except OSError:
         pass
-    try:
-        house = src.gem_colours()
-    except EnrollmentError as exc:  # the shipped colours then: the demo still runs
-        log.warning("demo gem colours not taught: %s", exc)
-        house = {}
+    def house() -> dict[str, Any]:  # asked the first time gems are read, not at start (1 s)
+        try:
+            return dict(src.gem_colours())
+        except EnrollmentError as exc:  # the shipped colours then: the demo still runs
+            log.warning("demo gem colours not taught: %s", exc)
+            return {}
+
     return default_reader(vision_dir, calibration=cal, house_gems=house)
