@@ -65,7 +65,7 @@ def main() -> int:
     import cv2
     import numpy as np
 
-    from vision.gem_colour import GemClassifier
+    from vision.gem_colour import GemClassifier, lab_of
     from vision.gem_data import list_gem_photos, load_gem_labels, shared_candies_dir
     from vision.gem_detect import GemDetector
     from vision.gem_enroll import enroll
@@ -135,8 +135,9 @@ def main() -> int:
         for left in train.names:
             c = GemClassifier(train.without(left))
             as_gem = n_left = others = others_right = wrong = 0
-            for cands, (rel, clipped), labels in measured[v]:
-                reads = c.reads(cands, c.balanced(rel, clipped))
+            for cands, (rel, clipped, lower), labels in measured[v]:
+                fixed = c.corrected(rel, clipped)
+                reads = c.reads(cands, lab_of(fixed), rel=fixed, lower=lower)
                 for j, i in match(cands, labels).items():
                     r, gem = reads[i], labels[j].gem
                     if gem == left:

@@ -115,8 +115,17 @@ def relative_colours(frame: np.ndarray, candidates: Sequence[Candidate],
     :func:`white_holds` judges."""
     if white is None:
         white = white_reference(frame)[0]
+    return _relative(_centres(frame, candidates), white)
+
+
+def _centres(frame: np.ndarray, candidates: Sequence[Candidate]) -> np.ndarray:
+    """N x 3 median BGR of each candidate's centre (outside the frame: black)."""
+    meds: np.ndarray = np.nan_to_num(centre_medians(frame, candidates), nan=0.0)
+    return meds.astype(np.float32).reshape(-1, 3)
+
+
+def _relative(meds: np.ndarray, white: np.ndarray) -> np.ndarray:
     wb = np.maximum(np.asarray(white, np.float32), 1.0)
-    meds: np.ndarray = np.nan_to_num(centre_medians(frame, candidates), nan=0.0)  # outside the frame: black
     return np.clip(meds / wb, 0.0, 1.5).astype(np.float32).reshape(-1, 3)
 
 
@@ -219,6 +228,13 @@ def lab_of(rel: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.asarray(rel, np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
 
 
+def _bgr_of(lab: np.ndarray) -> np.ndarray:
+    """N x 3 float32 white-relative BGR of CIE Lab colours (the inverse of :func:`lab_of`)."""
+    import cv2
+
+    return cv2.cvtColor(np.asarray(lab, np.float32).reshape(-1, 1, 3), cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
+
+
 def gem_colours(frame: np.ndarray, candidates: Sequence[Candidate], white: np.ndarray | None = None) -> np.ndarray:
     """N x 3 float32 white-balanced CIE Lab (L 0..100) of each candidate's centre, against
     ``white`` or else the frame's own (:func:`white_reference`): what the gem reader
@@ -261,6 +277,10 @@ class GemColours:
 
     def __post_init__(self) -> None:
         self._inv = {k: np.linalg.inv(v) for k, v in self.covs.items()}
+        #: each colour's mean as a white-relative BGR (what :meth:`ratios` raises a
+        #: clipped channel to)
+        self._rel = (np.clip(_bgr_of(np.stack([self.means[k] for k in self.names])), 0.0, 1.5)
+                     if self.names else np.zeros((0, 3), np.float32))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -341,21 +361,46 @@ class GemColours:
         return GemColours({k: self.means[k] for k in keep}, {k: self.covs[k] for k in keep},
                           {k: self.accept[k] for k in keep}, self.separation, self.near, dict(self.meta))
 
-    def ratios(self, lab: np.ndarray) -> np.ndarray:
-        """N x K distances in accept radii (K = enrolled colours, in :attr:`names` order)."""
+    def ratios(self, lab: np.ndarray, rel: np.ndarray | None = None, lower: np.ndarray | None = None) -> np.ndarray:
+        """N x K distances in accept radii (K = enrolled colours, in :attr:`names` order).
+
+        With ``rel`` (the white-relative BGR ``lab`` was made of) and ``lower`` (N x 3
+        bool: the channels that clipped in the candidate itself, whose true value is at
+        least ``rel``'s), each colour is measured against the candidate's colour with
+        those channels raised to that colour's own where it is higher: the nearest the
+        candidate can truly be to it (:data:`CLIPPED`). A clipped channel then neither
+        pulls a gem from its colour nor brings it nearer any colour than its other
+        channels allow.
+
+        >>> ete = GemColours({"ete": np.array([88.0, -5, 82])}, {"ete": np.eye(3) * 9.0}, {"ete": 3.6})
+        >>> seen = np.array([[0.16, 0.8, 0.8]], np.float32)  # green and red clipped: truly at least that
+        >>> float(ete.ratios(lab_of(seen))[0, 0]) > 1.5  # as measured: outside its accept radius
+        True
+        >>> float(ete.ratios(lab_of(seen), seen, np.array([[False, True, True]]))[0, 0]) < 0.1
+        True
+        """
         x = np.asarray(lab, np.float64).reshape(-1, 3)
         out = np.zeros((len(x), len(self.means)))
+        censored = rel is not None and lower is not None and bool(np.any(lower))
         for j, k in enumerate(self.names):
-            dx = x - self.means[k]
+            at = x
+            if censored:
+                assert rel is not None and lower is not None
+                raised = np.where(lower, np.maximum(rel, self._rel[j]), rel)
+                at = lab_of(raised).astype(np.float64)
+            dx = at - self.means[k]
             out[:, j] = np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", dx, self._inv[k], dx), 0)) / self.accept[k]
         return out
 
-    def decide(self, lab: np.ndarray) -> list[GemDecision]:
+    def decide(self, lab: np.ndarray, rel: np.ndarray | None = None,
+               lower: np.ndarray | None = None) -> list[GemDecision]:
+        """The verdict on each colour (see the module's decision rule); ``rel`` and
+        ``lower``: channels clipped in the candidates, as :meth:`ratios` takes them."""
         names = self.names
         x = np.asarray(lab, np.float64).reshape(-1, 3)
         if not names:
             return [GemDecision("", None, 0.0, (), ()) for _ in x]
-        ratios = self.ratios(x)
+        ratios = self.ratios(x, rel, lower)
         order = np.argsort(ratios, axis=1)
         ranked = np.take_along_axis(ratios, order, axis=1)
         r1 = ranked[:, 0]
@@ -465,20 +510,27 @@ class GemClassifier:
         """The candidates' white-balanced Lab, as :meth:`classify` reads them."""
         return self.measure(frame, candidates)[0]
 
-    def relative(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
+    def relative(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool, np.ndarray]:
         """The candidates' white-relative colours (:func:`relative_colours`, against
-        :attr:`white` or the frame's own) and whether that white is clipped (at
-        :data:`CLIPPED` or more in a channel: the frame is over-exposed)."""
+        :attr:`white` or the frame's own), whether that white is clipped (at
+        :data:`CLIPPED` or more in a channel: the frame is over-exposed), and which of
+        each candidate's own channels clipped (N x 3 bool: the true colour is at least
+        as bright there, :meth:`GemColours.ratios`)."""
         white = self.white if self.white is not None else white_reference(frame)[0]
-        return relative_colours(frame, candidates, white), float(np.max(white)) >= CLIPPED
+        meds = _centres(frame, candidates)
+        return _relative(meds, white), float(np.max(white)) >= CLIPPED, meds >= CLIPPED
+
+    def corrected(self, rel: np.ndarray, clipped: bool) -> np.ndarray:
+        """White-relative colours (:meth:`relative`); those of an over-exposed frame
+        (``clipped``) corrected by :func:`exposure_fit` against the colours a read uses
+        (:meth:`colours_now`)."""
+        if clipped and len(rel):
+            return np.asarray(rel * exposure_fit(rel, self.colours_now()), np.float32)
+        return rel
 
     def balanced(self, rel: np.ndarray, clipped: bool) -> np.ndarray:
-        """Lab of white-relative colours (:meth:`relative`); those of an over-exposed
-        frame (``clipped``) corrected first by :func:`exposure_fit` against the colours
-        a read uses (:meth:`colours_now`)."""
-        if clipped and len(rel):
-            rel = rel * exposure_fit(rel, self.colours_now())
-        return lab_of(rel)
+        """Lab of white-relative colours (:meth:`relative`), :meth:`corrected` first."""
+        return lab_of(self.corrected(rel, clipped))
 
     def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
         """The candidates' white-balanced Lab (:meth:`relative`, :meth:`balanced`) and
@@ -488,8 +540,11 @@ class GemClassifier:
         line for one gem alone, since a tray of one to three gems has a median of one or
         two (the demo's rendered yellow gem is brighter than its rendered paper: 3 of 40
         of its gem draws had no colour at all)."""
-        rel, clipped = self.relative(frame, candidates)
-        return self.balanced(rel, clipped), white_holds(rel, GEMS_OVER_WHITE if self.white is None else ONE_GEM_OVER_WHITE)
+        rel, clipped, _ = self.relative(frame, candidates)
+        return self.balanced(rel, clipped), self._white_holds(rel)
+
+    def _white_holds(self, rel: np.ndarray) -> bool:
+        return white_holds(rel, GEMS_OVER_WHITE if self.white is None else ONE_GEM_OVER_WHITE)
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
@@ -499,8 +554,10 @@ class GemClassifier:
         if mine:
             picked = [candidates[i] for i in mine]
             size = (int(frame.shape[1]), int(frame.shape[0]))
-            lab, white_ok = self.measure(frame, picked)
-            for i, obj in zip(mine, self.reads(picked, lab, size, white_ok)):
+            rel, clipped, lower = self.relative(frame, picked)
+            fixed = self.corrected(rel, clipped)
+            reads = self.reads(picked, lab_of(fixed), size, self._white_holds(rel), rel=fixed, lower=lower)
+            for i, obj in zip(mine, reads):
                 out[i] = obj
         return out
 
@@ -514,18 +571,21 @@ class GemClassifier:
         return [c.side > LARGER_THAN_GEMS * med for c in candidates]
 
     def reads(self, candidates: Sequence[Candidate], lab: np.ndarray,
-              size: tuple[int, int] | None = None, white_ok: bool = True) -> list[ObjectRead | None]:
+              size: tuple[int, int] | None = None, white_ok: bool = True,
+              rel: np.ndarray | None = None, lower: np.ndarray | None = None) -> list[ObjectRead | None]:
         """The reads of candidates whose white-balanced Lab is already measured; with the
         frame's ``size`` (width, height), those its edge cuts are at most pending; so is
         one far larger than the others (:data:`LARGER_THAN_GEMS`). When the frame's white
         does not hold (``white_ok`` False, :func:`white_holds`) no colour is known: every
         candidate is pending with no value and no suggestion (the players say which gem
-        it is, or "not a gem"), since "far from every colour" means nothing either."""
+        it is, or "not a gem"), since "far from every colour" means nothing either.
+        ``rel`` and ``lower``: the white-relative colours ``lab`` was made of and the
+        channels that clipped in each candidate (:meth:`relative`, :meth:`GemColours.ratios`)."""
         if not white_ok:
             return [ObjectRead(kind=self.kind, value=None, box=c.box, confidence=0.0, status=STATUS_PENDING)
                     for c in candidates]
         out: list[ObjectRead | None] = []
-        for c, d, large in zip(candidates, self.colours_now().decide(lab), self._too_large(candidates)):
+        for c, d, large in zip(candidates, self.colours_now().decide(lab, rel, lower), self._too_large(candidates)):
             if d.status is None:
                 out.append(None)
                 continue
