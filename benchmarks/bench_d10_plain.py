@@ -1,13 +1,17 @@
 """d10 on a plain photo: the numeral-die detector + the numeral classifier, measured.
 
     COMPANION_SHARED=../shared python benchmarks/bench_d10_plain.py [--trays N] [--models DIR] [--kind d4|d12] [--floor F]
-        [--players] [--transforms]
+        [--coloured] [--players] [--transforms]
 
 ``--kind d4`` / ``d12``: pools of that kind instead (the renderer draws no d8 or d20).
 ``--floor glitter`` (``wood``, ``cork``, ``mat``): every pool laid on that floor
 (:data:`vision.train.eval_d10_detector.FLOORS`, drawn by :mod:`vision.train.scenes`),
 none of which the numeral-die detector learnt; a dark glittery floor is where the
-issue's d10 were never found.
+issue's d10 were never found. ``--coloured``: every die of the pools of a random colour
+with a contrasting ink (``vision.synth.SceneSpec.numeral_colours``: red, blue, green,
+black, purple... dice with white, black, gold or silver numbers, as players' sets come)
+instead of the renderer's white dice with black numbers; the same seeds, so the same
+pools and places.
 
 The reader is the table's own (:func:`vision.table_setup.table_reader` with no data
 folder: a plain photo, the shipped enrollment), asked for the pool's kind as a step
@@ -136,6 +140,8 @@ def main() -> int:
     ap.add_argument("--kind", default="d10", choices=["d10", "d4", "d12"], help="the pool's kind")
     ap.add_argument("--floor", default=None, help="every pool on this floor: glitter, wood, cork or mat "
                     "(vision.train.scenes; none of them learnt)")
+    ap.add_argument("--coloured", action="store_true",
+                    help="every die of the pools of a random colour with a contrasting ink (white, gold... numbers)")
     ap.add_argument("--players", action="store_true",
                     help="also with the players' own dice of the kind enrolled (as rendered, and black with white numbers)")
     ap.add_argument("--transforms", action="store_true",
@@ -151,9 +157,11 @@ def main() -> int:
 
     if a.floor is not None and a.floor not in FLOORS:
         ap.error(f"unknown floor {a.floor!r}: choose among {', '.join(FLOORS)}")
-    trays, negs = load(shared, a.trays, a.kind, a.floor)
+    trays, negs = load(shared, a.trays, a.kind, a.floor, a.coloured)
     if a.floor is not None:
         print(f"every pool on a {a.floor} floor")
+    if a.coloured:
+        print("every die of the pools of a random colour, with white, black, gold or silver numbers")
     if a.models is not None:
         if a.kind != "d10":
             ap.error("--models measures a candidate d10 detector: only with --kind d10")

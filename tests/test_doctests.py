@@ -53,6 +53,7 @@ MODULES = [
     "vision.enroll",
     "vision.gem_colour",
     "vision.plain_floor",
+    "vision.synth",
     "vision.faces",
     *(f"companion.odds.{m.name}" for m in pkgutil.iter_modules(companion.odds.__path__)),
 ]

@@ -112,6 +112,10 @@ class SceneSpec:
     blur: tuple[float, float] = (0.2, 0.9)
     noise: tuple[float, float] = (1.5, 4.5)
     crop_to_tray: bool = False  # a phone photo of the tray floor only: no markers, no table
+    #: Numeral dice (d4, d10, d12) each of a random body colour with a contrasting ink
+    #: (:func:`numeral_colours`): red, blue, black, purple... with white, black or gold
+    #: numbers, as players' sets come; otherwise the fixed :data:`BODY` and :data:`INK`.
+    numeral_colours: bool = False
 
 
 # --------------------------------------------------------------------------- shapes
@@ -138,8 +142,42 @@ def _radius(kind: str) -> float:
     return float(np.max(np.linalg.norm(_body_polygon(kind), axis=1)))
 
 
-def _sprite(kind: str, value: int | str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, float]:
-    """The object drawn at SS px/mm: (BGR float image, alpha in [0,1], half size in mm)."""
+#: The inks :func:`numeral_colours` paints numbers with (BGR): white, black, gold, silver.
+NUMERAL_INKS = ((242, 242, 242), (28, 28, 28), (55, 175, 215), (200, 200, 195))
+
+
+def _luma(bgr: Sequence[float]) -> float:
+    return 0.114 * float(bgr[0]) + 0.587 * float(bgr[1]) + 0.299 * float(bgr[2])
+
+
+def numeral_colours(rng: np.random.Generator) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """A numeral die's body colour and ink (BGR), as players' dice come: any hue, from
+    pale to nearly black, mostly saturated; the ink among :data:`NUMERAL_INKS`, at least
+    70 grey levels from the body (white or gold on dark bodies, black on pale ones).
+
+    >>> body, ink = numeral_colours(np.random.default_rng(3))
+    >>> abs(_luma(body) - _luma(ink)) >= 70
+    True
+    """
+    import colorsys
+
+    for _ in range(50):
+        h, sat = float(rng.uniform(0, 1)), float(rng.choice([rng.uniform(0, 0.25), rng.uniform(0.45, 1.0)], p=[0.2, 0.8]))
+        val = float(rng.uniform(0.12, 0.95))
+        r, g, b = colorsys.hsv_to_rgb(h, sat, val)
+        body = (int(b * 255), int(g * 255), int(r * 255))
+        inks = [k for k in NUMERAL_INKS if abs(_luma(k) - _luma(body)) >= 70]
+        if inks:
+            ink = inks[int(rng.integers(len(inks)))]
+            return body, (int(ink[0]), int(ink[1]), int(ink[2]))
+    return (35, 35, 35), (242, 242, 242)
+
+
+def _sprite(kind: str, value: int | str, rng: np.random.Generator,
+            colours: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """The object drawn at SS px/mm: (BGR float image, alpha in [0,1], half size in mm);
+    ``colours``: a numeral die's body and ink drawn from it (:func:`numeral_colours`),
+    apart from ``rng`` so that the scene is otherwise the same."""
     half = _radius(kind) + 2.0
     n = int(math.ceil(2 * half * SS))
     canvas = np.zeros((n, n, 3), np.uint8)
@@ -158,9 +196,11 @@ def _sprite(kind: str, value: int | str, rng: np.random.Generator) -> tuple[np.n
         alpha = cv2.GaussianBlur(alpha, (3, 3), 0)
     if kind == "gem":
         return _gem_sprite(str(value), alpha, rng) + (half,)
-    body = BODY[kind]
+    body, ink = BODY[kind], INK[kind]
+    if colours is not None and kind in ("d4", "d10", "d12"):
+        body, ink = numeral_colours(colours)
     canvas[:] = body
-    pen = Pen(canvas, INK[kind])
+    pen = Pen(canvas, ink)
     setattr(pen, "body", body)
     if kind == "d6":
         for px, py in PIPS[int(value)]:
@@ -311,8 +351,9 @@ def render_tray(seed: int, objects: Sequence[tuple[str, int | str]] | None = Non
     shadow: np.ndarray = np.zeros((wh, ww), np.float32)
     sh_dx, sh_dy = (rng.uniform(-3.5, 3.5) * R, rng.uniform(1.0, 3.5) * R)
     sprites = []
+    colours = np.random.default_rng([seed, 1]) if spec.numeral_colours else None
     for (kind, value), (x, y, ang) in zip(specs, placed):
-        img, alpha, half = _sprite(kind, value, rng)
+        img, alpha, half = _sprite(kind, value, rng, colours)
         scale = R / SS
         n = img.shape[0]
         wx, wy = (tray_to_world @ np.array([x, y, 1.0]))[:2]

@@ -66,3 +66,28 @@ def test_tray_to_image_maps_the_markers_where_they_are_drawn() -> None:
         pts = np.c_[ref[mid], np.ones(4)] @ scene.tray_to_image.T
         pts = pts[:, :2] / pts[:, 2:]
         assert np.abs(pts - corners).max() < 3.0
+
+
+def test_numeral_dice_come_in_colours_on_request_and_white_by_default() -> None:
+    """``SceneSpec(numeral_colours=True)`` paints each d10 a body colour of its own with a
+    contrasting ink (players' sets: red, blue, black... with white or gold numbers);
+    the default keeps the renderer's white d10, pixel for pixel, and its d6 alike."""
+    from dataclasses import replace
+
+    objs = [("d10", v) for v in (1, 2, 3, 4, 5, 6)] + [("d6", 3)]
+    plain = render_tray(11, objects=objs, spec=SMALL)
+    again = render_tray(11, objects=objs, spec=replace(SMALL, numeral_colours=False))
+    coloured = render_tray(11, objects=objs, spec=replace(SMALL, numeral_colours=True))
+    assert np.array_equal(plain.image, again.image)
+    assert [(lab.kind, lab.value, lab.box) for lab in coloured.labels] == [
+        (lab.kind, lab.value, lab.box) for lab in plain.labels]  # the same dice in the same places
+
+    def body(scene, lab) -> np.ndarray:  # the median colour of a die's centre
+        x, y, w, h = lab.box
+        return np.median(scene.image[y + h // 3:y + 2 * h // 3, x + w // 3:x + 2 * w // 3].reshape(-1, 3), axis=0)
+
+    d10 = [lab for lab in plain.labels if lab.kind == "d10"]
+    far = [np.abs(body(coloured, lab) - body(plain, lab)).max() for lab in d10]
+    assert sum(f > 60 for f in far) >= 4, far  # most coloured bodies are far from the white one
+    d6 = [lab for lab in plain.labels if lab.kind == "d6"][0]
+    assert np.abs(body(plain, d6) - body(coloured, d6)).max() < 25  # the d6 keeps its colour

@@ -122,11 +122,12 @@ def other_floor(name: str, seed: int, size: tuple[int, int] = (640, 480)) -> np.
     return np.asarray(np.clip(made, 0, 255), np.uint8)
 
 
-def load(shared: Path | None, trays: int, kind: str = "d10", floor: str | None = None
+def load(shared: Path | None, trays: int, kind: str = "d10", floor: str | None = None, coloured: bool = False
          ) -> tuple[list[Any], dict[str, list[Any]]]:
     """The held-out rendered pools (and the real photos with no numeral die): on the
     render's felt or a held-aside real photo's floor, or all on ``floor`` (one of
-    :data:`FLOORS`, a new draw of it for each pool)."""
+    :data:`FLOORS`, a new draw of it for each pool); ``coloured``: each numeral die of a
+    random colour with a contrasting ink (``SceneSpec.numeral_colours``)."""
     import cv2
 
     from vision.train.train_d10_detector import HELD_OUT_SEED, real_photos, tray_frame
@@ -135,10 +136,11 @@ def load(shared: Path | None, trays: int, kind: str = "d10", floor: str | None =
     imgs = {p: cv2.imread(str(p)) for p in test}
     floors = [im for im in imgs.values() if im is not None]
     if floor is not None:
-        made = [t for t in (tray_frame(HELD_OUT_SEED + i, [other_floor(floor, i)], kind=kind, always=True)
-                            for i in range(trays)) if t is not None]
+        made = [t for t in (tray_frame(HELD_OUT_SEED + i, [other_floor(floor, i)], kind=kind, always=True,
+                                       coloured=coloured) for i in range(trays)) if t is not None]
     else:
-        made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors, kind=kind) for i in range(trays)) if t is not None]
+        made = [t for t in (tray_frame(HELD_OUT_SEED + i, floors, kind=kind, coloured=coloured)
+                            for i in range(trays)) if t is not None]
     negs = {"d6 tray photos": [im for p, im in imgs.items() if im is not None and "tray-dice" in str(p)],
             "candy photos": [im for p, im in imgs.items() if im is not None and "candies" in str(p)]}
     return made, negs

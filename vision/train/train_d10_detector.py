@@ -72,14 +72,15 @@ def scene_objects(rng: np.random.Generator, kind: str = "d10") -> tuple[list[tup
     return objs, n // 2
 
 
-def make_scene(seed: int, kind: str = "d10") -> Scene | None:
+def make_scene(seed: int, kind: str = "d10", coloured: bool = False) -> Scene | None:
     """One render (640 x 480, the tray floor only), its objects' alpha and its ``kind``
-    dice (a pool of them, see :func:`scene_objects`)."""
+    dice (a pool of them, see :func:`scene_objects`); ``coloured``: each numeral die of a
+    random colour (``SceneSpec.numeral_colours``)."""
     from vision.synth import SceneSpec, render_tray
 
     rng = np.random.default_rng(seed)
     objs, touching = scene_objects(rng, kind)
-    spec = SceneSpec(size=(640, 480), markers=False, crop_to_tray=True)
+    spec = SceneSpec(size=(640, 480), markers=False, crop_to_tray=True, numeral_colours=coloured)
     try:
         sc = render_tray(seed, objects=objs, spec=spec, touching=touching)
     except ValueError:
@@ -193,12 +194,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=11.0, help="wall-time limit of the training loop")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--coloured", type=float, default=0.0, metavar="SHARE",
+                    help="the share of scenes (spread evenly) whose d10 are each of a random colour with a "
+                         "contrasting ink (SceneSpec.numeral_colours), besides the recoloured samples")
     a = ap.parse_args(argv)
     import torch
 
     torch.set_num_threads(a.threads)
     t0 = time.time()
-    scenes = [s for s in (make_scene(i) for i in range(a.scenes)) if s is not None]
+    scenes = [s for s in (make_scene(i, coloured=int((i + 1) * a.coloured) > int(i * a.coloured))
+                          for i in range(a.scenes)) if s is not None]
     photos = [im for p in real_photos(a.shared, "fit") if (im := cv2.imread(str(p))) is not None]
     print(f"{len(scenes)} scenes, {len(photos)} real floors ({time.time() - t0:.0f} s)", flush=True)
     net = train(scenes, photos, a.steps, a.seed, a.batch, a.minutes, log=lambda s: print(s, flush=True))
@@ -206,9 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     cfg = {"kinds": ["d10"], "model": "d10_detector.onnx", "det_size": DET_SIZE, "stride": STRIDE,
            "threshold": 0.3,
            "trained": {"seed": a.seed, "scenes": len(scenes), "scene_seeds": [0, a.scenes], "real_floors": len(photos),
-                       "steps": a.steps, "batch": a.batch, "torch": torch.__version__, "opencv": cv2.__version__,
+                       "steps": a.steps, "batch": a.batch, "coloured": a.coloured,
+                       "torch": torch.__version__, "opencv": cv2.__version__,
                        "seconds": round(time.time() - t0),
-                       "command": "python -m vision.train.train_d10_detector --shared ../shared/data"}}
+                       "command": "python -m vision.train.train_d10_detector " + " ".join(
+                           argv if argv is not None else sys.argv[1:])}}
     (a.out / "d10_detector.json").write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {a.out / 'd10_detector.onnx'} ({time.time() - t0:.0f} s)")
     return 0
@@ -223,13 +230,16 @@ HELD_OUT_SEED = 100_000  # scene seeds from here on: never trained on (training 
 
 
 def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640, 480), kind: str = "d10",
-               always: bool = False) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
+               always: bool = False, coloured: bool = False
+               ) -> tuple[np.ndarray, list[tuple[float, float, float, int, bool]]] | None:
     """A frame of ``size`` with a render's objects (scene seed ``seed``) laid at a random
     scale (dice 3-12 % of the longer side) and angle on the render's own felt (half the
     time, or when ``floors`` is empty) or one of ``floors`` (every time with ``always``:
     another draw of the same seed); JPEG 40-95. Returns the frame
     and every d10 (every ``kind`` die: d4 and d12 are drawn too) in it: (cx, cy, side,
-    value, whole in the frame).
+    value, whole in the frame). ``coloured``: each numeral die of a random colour with a
+    contrasting ink (``SceneSpec.numeral_colours``), as players' sets come; otherwise
+    the renderer's white d10 with black numbers.
 
     The benchmarks read seeds from :data:`HELD_OUT_SEED` on, on real photos of the
     ``test`` split (never a training floor); the numeral classifier learns from seeds
@@ -240,12 +250,12 @@ def tray_frame(seed: int, floors: list[np.ndarray], size: tuple[int, int] = (640
     objs, touching = scene_objects(rng, kind)
     try:
         sc = render_tray(seed, objects=objs, touching=touching,
-                         spec=SceneSpec(size=(640, 480), markers=False, crop_to_tray=True))
+                         spec=SceneSpec(size=(640, 480), markers=False, crop_to_tray=True, numeral_colours=coloured))
     except ValueError:
         return None
     if sc.background is None:
         return None
-    made = make_scene(seed, kind)  # the same render: its alpha
+    made = make_scene(seed, kind, coloured)  # the same render: its alpha
     if made is None:
         return None
     img, alpha, _ = made

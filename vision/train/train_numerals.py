@@ -112,7 +112,7 @@ def real_others(shared: Path, split: str, seed: int, per_photo: int = 4,
 
 
 def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int, log: Any = print,
-               detector: Any = None, dice: str = "d10") -> tuple[np.ndarray, np.ndarray]:
+               detector: Any = None, dice: str = "d10", coloured: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """d10 crops as the table cuts them on a plain photo: ``frames`` tray frames of
     :func:`vision.train.train_d10_detector.tray_frame` (scene seeds ``base_seed`` on),
     on ``floors`` or the render's felt, seen by the committed d10 detector
@@ -123,7 +123,10 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     numeral renders (:func:`render_set`) are faces cut exactly; a detector's crop is a
     little off centre and off size, and the network learnt to call those "other".
     ``dice="poly"``: pools of d4 and d12 (the numeral kinds the renderer draws besides
-    the d10) in turn, classes as :data:`POLY_CLASSES`."""
+    the d10) in turn, classes as :data:`POLY_CLASSES`. ``coloured``: the share of frames,
+    spread evenly, whose numeral dice are each of a random colour with a contrasting ink
+    (``SceneSpec.numeral_colours``: red, blue, black... dice with white or gold numbers),
+    the others the renderer's white dice with black numbers."""
     from vision.numeral_detect import NumeralDiceDetector
     from vision.pips import crop
     from vision.train.train_d10_detector import tray_frame
@@ -134,7 +137,8 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     t0 = time.time()
     classes, other = (POLY_CLASSES, POLY_OTHER) if dice == "poly" else (CLASSES, OTHER)
     for i in range(frames):
-        made = tray_frame(base_seed + i, floors, kind=("d4", "d12")[i % 2] if dice == "poly" else "d10")
+        made = tray_frame(base_seed + i, floors, kind=("d4", "d12")[i % 2] if dice == "poly" else "d10",
+                          coloured=int((i + 1) * coloured) > int(i * coloured))
         if made is None:
             continue
         frame, laid = made
@@ -300,14 +304,15 @@ def with_transforms(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int = 0,
-                   backgrounds: Sequence[np.ndarray] | None = None, smoke: bool = False
-                   ) -> tuple[np.ndarray, np.ndarray]:
+                   backgrounds: Sequence[np.ndarray] | None = None, smoke: bool = False,
+                   coloured: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The crops the thresholds are tuned on, as the network will be used: renders of
     seed ``seed + 100`` (training fonts; ``n // 8``, at least 2,000) and, for the d10 with
     ``tray_frames``, the detector's crops of ``tray_frames // 4`` tray frames on the
     ``calib`` photos (:func:`tray_crops`), all of them as they are and after every
     transform (:func:`with_transforms`); then the real "other" crops of the ``calib``
-    photos, which no network learnt from."""
+    photos, which no network learnt from. ``coloured``: the share of those tray frames
+    whose dice are coloured (:func:`tray_crops`)."""
     fonts = font_sets()[0]
     val_real, _ = real_others(shared, "calib", seed + 10)
     if backgrounds is None:
@@ -315,7 +320,7 @@ def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int 
     vx, vy = render_set(16 if smoke else max(2000, n // 8), seed + 100, fonts, backgrounds, dice=dice)
     if tray_frames:
         wx, wy = tray_crops(2 if smoke else max(1, tray_frames // 4), TRAY_VAL_SEED,
-                            real_others(shared, "calib", seed)[1], seed + 1, dice=dice)
+                            real_others(shared, "calib", seed)[1], seed + 1, dice=dice, coloured=coloured)
         vx, vy = np.concatenate([vx, wx]), np.concatenate([vy, wy])
     vx, vy = with_transforms(vx, vy)
     other = POLY_OTHER if dice == "poly" else OTHER
@@ -323,13 +328,13 @@ def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int 
 
 
 def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print, max_silent: float = 0.002,
-           dice: str = "poly", tray_frames: int = 0) -> dict[str, float]:
+           dice: str = "poly", tray_frames: int = 0, coloured: float = 0.0) -> dict[str, float]:
     """The thresholds of the ``dice`` network exported in ``folder``, tuned again (run
     through ``cv2.dnn``, as at run time) on :func:`validation_set` of a ``--seed`` run of
     ``--renders`` ``n`` (and ``--tray-frames``); written into its ``.json``."""
     from vision.numerals import NumeralClassifier, PolyNumerals
 
-    vx, vy = validation_set(shared, seed, n, dice, tray_frames)
+    vx, vy = validation_set(shared, seed, n, dice, tray_frames, coloured=coloured)
     settings = folder / ("numerals_poly.json" if dice == "poly" else "numerals.json")
     meta = json.loads(settings.read_text())
     net = PolyNumerals(models=folder) if dice == "poly" else NumeralClassifier(models=folder, poly=False)
@@ -337,7 +342,8 @@ def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print, max_
     log(f"thresholds {meta['thresholds']} -> {thr} ({len(vx)} validation crops)")
     meta["thresholds"] = thr
     meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice {dice} --retune {folder.name} "
-                                  f"--seed {seed} --renders {n} --tray-frames {tray_frames} --max-silent {max_silent}:"
+                                  f"--seed {seed} --renders {n} --tray-frames {tray_frames} --tray-coloured {coloured} "
+                                  f"--max-silent {max_silent}:"
                                   " on the validation renders (and tray crops) with every transform")
     settings.write_text(json.dumps(meta, indent=2) + "\n")
     return thr
@@ -371,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="also learn from the d10 detector's crops of N rendered tray frames (d10 pools, "
                          "or d4 and d12 pools for poly) on the fit photos (tray_crops), and tune on N/4 more on "
                          "the calib photos")
+    ap.add_argument("--tray-coloured", type=float, default=0.0, metavar="SHARE",
+                    help="the share of those tray frames whose numeral dice are each of a random colour with a "
+                         "contrasting ink (red, blue, black... dice with white or gold numbers)")
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -380,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     if args.retune is not None:
         retune(args.retune, args.shared, args.seed, args.renders, max_silent=args.max_silent, dice=args.dice,
-               tray_frames=args.tray_frames)
+               tray_frames=args.tray_frames, coloured=args.tray_coloured)
         return 0
     t0 = time.time()
     fonts = font_sets()[0]
@@ -393,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     n_tray = 0
     if args.tray_frames:
         tx, ty = tray_crops(2 if args.smoke else args.tray_frames, TRAY_SEED, backgrounds, args.seed,
-                            dice=args.dice)
+                            dice=args.dice, coloured=args.tray_coloured)
         n_tray = len(tx)
         print(f"{len(tx)} detector crops of tray frames ({int((ty != other).sum())} dice, "
               f"{time.time() - t0:.0f} s)", flush=True)
@@ -401,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     xs = np.concatenate([xs, real])
     ys = np.concatenate([ys, np.full(len(real), other)])
     # tuned as it will be used: on clean and transformed crops alike
-    vx, vy = validation_set(args.shared, args.seed, n, args.dice, args.tray_frames, backgrounds, args.smoke)
+    vx, vy = validation_set(args.shared, args.seed, n, args.dice, args.tray_frames, backgrounds, args.smoke,
+                            coloured=args.tray_coloured)
     print(f"{len(xs)} training crops ({len(real)} real others), {len(vx)} validation ({time.time() - t0:.0f} s)",
           flush=True)
     net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
@@ -414,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         "kinds": list(POLY_KINDS) if poly else ["d10"], "model": name, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": classes, "thresholds": thr, "input_norm": "none",
         "trained": {"seed": args.seed, "renders": n, "real_others": int(len(real)), "steps": args.steps,
-                    "tray_frames": args.tray_frames, "tray_crops": n_tray,
+                    "tray_frames": args.tray_frames, "tray_coloured": args.tray_coloured, "tray_crops": n_tray,
                     "init": None if args.init is None else str(args.init), "lr": args.lr,
                     "fonts": sorted(f.name for f in fonts), "torch": torch.__version__, "opencv": cv2.__version__,
                     "seconds": round(time.time() - t0),
