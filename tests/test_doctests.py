@@ -48,6 +48,7 @@ MODULES = [
     "vision.train.tune",
     "vision.train.eval_objects",
     "vision.train.train_d6",
+    "vision.train.train_d10_detector",
     "vision.object_detect",
     "vision.numerals",
     "vision.enroll",

@@ -184,13 +184,18 @@ def test_an_empty_or_noise_frame_gives_no_d10(reader: Reader) -> None:
 
 @pytest.fixture(scope="module")
 def black_trays(data: tuple[list[Any], Any]) -> list[Any]:
+    """12 pools of black d10 with white numbers, blurred σ 1.5 (a camera out of focus):
+    dice the network still hesitates over (since the d10 networks of 8 December 2026 it
+    reads 98 of 100 of them unblurred)."""
+    from vision.frame_transforms import blur
     from vision.train.eval_d10_detector import black_dice
 
-    return [(black_dice(f), d) for f, d in data[0][:12]]
+    return [(blur(1.5)(black_dice(f))[0], d) for f, d in data[0][:12]]
 
 
 def test_the_players_own_d10_settle_what_the_network_hesitates_over(black_trays: list[Any], tmp_path: Path) -> None:
-    """Black d10 with white numbers, which the network reads worse: with the players'
+    """Black d10 with white numbers, blurred, which the network hesitates over (60 read
+    with the views, 56 without, 8 December 2026): with the players'
     own photos of such dice enrolled (saved in a data folder, read by the table's reader
     of that folder), more of them are read, each one a number the network had among
     its candidates, and none wrong; without them (the shipped views only) the reads are
@@ -234,3 +239,16 @@ def test_a_step_expecting_d6_and_d10_reads_a_blurred_pool_as_seen(reader: Reader
     assert s["dice"] >= 150, s
     assert s["wrong"] <= 6, s  # 4 measured; 15 with the repaint on these 20
     assert s["right"] >= 0.3 * s["dice"], s
+
+
+def test_coloured_d10_are_found_and_read_and_never_read_wrong(reader: Reader) -> None:
+    """Players' d10 come red, blue, black... with white or gold numbers
+    (``SceneSpec.numeral_colours``). The networks learnt from white d10 only found half
+    of them and read a quarter (``bench_d10_plain.py --coloured``: 52.3 / 23.9 % on 59
+    pools); fine-tuned on coloured dice, 89.7 / 69.0 %, none wrong."""
+    trays, _ = load(shared_or_fail(), 20, coloured=True)
+    s = score_trays(reader, trays)
+    assert s["dice"] >= 150, s
+    assert s["found"] >= 0.8 * s["dice"], s
+    assert s["right"] >= 0.6 * s["dice"], s
+    assert s["wrong"] == 0, s

@@ -69,26 +69,30 @@ def test_every_transform_stays_honest(clf: NumeralClassifier, digits: tuple[np.n
         assert s["silent"] <= 0.02, (name, s)
 
 
-def test_a_second_look_in_quarter_turns_reads_more_and_never_more_wrong(
+def test_a_second_look_in_quarter_turns_never_reads_more_wrong(
         clf: NumeralClassifier, digits: tuple[np.ndarray, np.ndarray]) -> None:
     """A crop the d10 network is unsure of is classified again in its three other quarter
-    turns (``tta_below`` in numerals.json): on the held-out fonts, as rendered and under
-    every transform, at least as many dice read right automatically (more in all), and no
-    more read wrong, than with a single look (7 December 2026: 38.7 -> 41.9 % as
-    rendered over 2,000 faces, the same silent errors)."""
+    turns (``tta_below`` in numerals.json). With the networks before 8 December 2026 the
+    second look ran below the read bar and read more (38.7 -> 41.9 % of the held-out
+    fonts as rendered, the same silent errors). Since, it runs below 0.99, above the read
+    bar (0.90): it also checks the reads of 0.90-0.99, and on the held-out fonts it
+    reads fewer (59.8 against 64.7 % as rendered) but none wrong under any transform,
+    where a single look reads 12 of them wrong (4 scaled 0.5x, 3 blurred)."""
     import copy
 
     xs, ys = digits
     once = copy.copy(clf)
     once.tta_below = None
-    assert clf.tta_below is not None
-    more = 0
+    assert clf.tta_below is not None and clf.tta_below > clf.thresholds["confidence"]
+    silent_two = silent_one = 0
     for name, tf in TRANSFORMS:
         x = xs if tf is None else np.stack([tf(c) for c in xs])
         a, b = score(clf, x, ys), score(once, x, ys)
-        assert a["auto"] >= b["auto"] and a["silent"] <= b["silent"], (name, a, b)
-        more += a["auto"] > b["auto"]
-    assert more >= len(TRANSFORMS) - 1, more
+        assert a["silent"] <= b["silent"], (name, a, b)
+        assert a["auto"] >= 0.75 * b["auto"], (name, a, b)  # the price of the check
+        silent_two += a["wrong"]
+        silent_one += b["wrong"]
+    assert silent_two < silent_one and silent_two <= 1, (silent_two, silent_one)
 
 
 def test_rendered_others_are_never_read(clf: NumeralClassifier) -> None:
@@ -332,6 +336,27 @@ def test_tray_crops_are_the_detectors_crops_labelled_by_the_die_under_them() -> 
     assert len(digits) >= len(whole) // 2  # the detector finds most of them
     # each digit crop is a die of the frames, none counted twice
     assert not Counter(digits) - Counter(whole)
+
+
+def test_coloured_tray_crops_and_webcam_d6_crops_for_the_d10_network() -> None:
+    """``train_numerals --tray-coloured`` draws that share of the tray frames with dice of
+    players' colours (their digit crops then differ from the white dice's), and
+    ``--webcam-d6`` adds what the d10 detector proposes on webcam-like white-d6 trays,
+    every one "other" (no d10 lies there)."""
+    from vision.train.train_d10_detector import evenly
+    from vision.train.train_numerals import OTHER as TRAIN_OTHER, TRAY_SEED, WEBCAM_D6_SEED, tray_crops, webcam_d6_crops
+
+    white, ys = tray_crops(2, TRAY_SEED, [], seed=0)
+    coloured, yc = tray_crops(2, TRAY_SEED, [], seed=0, coloured=1.0)
+    assert [evenly(i, 0.5) for i in range(2)] == [False, True]
+    digit_w = white[ys != TRAIN_OTHER].reshape(-1, 3).astype(float)
+    digit_c = coloured[yc != TRAIN_OTHER].reshape(-1, 3).astype(float)
+    assert len(digit_w) and len(digit_c)
+    # white dice: bright, colourless crops; coloured ones far more saturated on average
+    sat = [float(np.mean(d.max(axis=1) - d.min(axis=1))) for d in (digit_w, digit_c)]
+    assert sat[1] > sat[0] + 15, sat
+    wd = webcam_d6_crops(3, WEBCAM_D6_SEED)
+    assert wd.ndim == 4 and wd.shape[1:] == (48, 48, 3) and len(wd) >= 3
 
 
 class _PlayersSay:

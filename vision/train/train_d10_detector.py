@@ -72,6 +72,15 @@ def scene_objects(rng: np.random.Generator, kind: str = "d10") -> tuple[list[tup
     return objs, n // 2
 
 
+def evenly(i: int, share: float) -> bool:
+    """Whether item ``i`` of a series is among a ``share`` of them spread evenly.
+
+    >>> [evenly(i, 0.5) for i in range(4)], sum(evenly(i, 0.25) for i in range(100))
+    ([False, True, False, True], 25)
+    """
+    return int((i + 1) * share) > int(i * share)
+
+
 def make_scene(seed: int, kind: str = "d10", coloured: bool = False) -> Scene | None:
     """One render (640 x 480, the tray floor only), its objects' alpha and its ``kind``
     dice (a pool of them, see :func:`scene_objects`); ``coloured``: each numeral die of a
@@ -202,8 +211,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(a.threads)
     t0 = time.time()
-    scenes = [s for s in (make_scene(i, coloured=int((i + 1) * a.coloured) > int(i * a.coloured))
-                          for i in range(a.scenes)) if s is not None]
+    scenes = [s for s in (make_scene(i, coloured=evenly(i, a.coloured)) for i in range(a.scenes)) if s is not None]
     photos = [im for p in real_photos(a.shared, "fit") if (im := cv2.imread(str(p))) is not None]
     print(f"{len(scenes)} scenes, {len(photos)} real floors ({time.time() - t0:.0f} s)", flush=True)
     net = train(scenes, photos, a.steps, a.seed, a.batch, a.minutes, log=lambda s: print(s, flush=True))

@@ -53,6 +53,11 @@ OTHER = 10
 #: tuned on; the d10 detector trained on 0 .. 399, the benchmarks read 100_000 on.
 TRAY_SEED = 200_000
 TRAY_VAL_SEED = 300_000
+#: Seeds of the webcam-like white d6 frames :func:`webcam_d6_crops` learns from (and
+#: validates on, from :data:`WEBCAM_D6_VAL_SEED`): far from the benchmark's (0-39) and
+#: the tests'.
+WEBCAM_D6_SEED = 50_000
+WEBCAM_D6_VAL_SEED = 60_000
 CLASSES: list[int | None] = [10, 1, 2, 3, 4, 5, 6, 7, 8, 9, None]  # the value each output stands for
 #: The poly network's outputs: the numbers 1..20, then "other".
 POLY_CLASSES: list[int | None] = [*range(1, 21), None]
@@ -129,7 +134,7 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     the others the renderer's white dice with black numbers."""
     from vision.numeral_detect import NumeralDiceDetector
     from vision.pips import crop
-    from vision.train.train_d10_detector import tray_frame
+    from vision.train.train_d10_detector import evenly, tray_frame
 
     det = detector or NumeralDiceDetector()
     xs: list[np.ndarray] = []
@@ -138,7 +143,7 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     classes, other = (POLY_CLASSES, POLY_OTHER) if dice == "poly" else (CLASSES, OTHER)
     for i in range(frames):
         made = tray_frame(base_seed + i, floors, kind=("d4", "d12")[i % 2] if dice == "poly" else "d10",
-                          coloured=int((i + 1) * coloured) > int(i * coloured))
+                          coloured=evenly(i, coloured))
         if made is None:
             continue
         frame, laid = made
@@ -154,6 +159,25 @@ def tray_crops(frames: int, base_seed: int, floors: list[np.ndarray], seed: int,
     if not xs:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(xs), np.array(ys, np.int64)
+
+
+def webcam_d6_crops(frames: int, base_seed: int, detector: Any = None) -> np.ndarray:
+    """What the d10 detector proposes on ``frames`` rendered trays of plain white d6 seen
+    by a webcam (:func:`vision.train.cameras.white_d6`: 25-35 px dice, tilted 15-30°,
+    blurred, noisy, compressed; 1280 x 720, 1920 x 1080 and 640 x 480 in turn): no d10
+    lies there, so every crop is "other". Without them a network fine-tuned on coloured
+    d10 read such d6 as d10 numbers in a step expecting d6 and d10."""
+    from vision.numeral_detect import NumeralDiceDetector
+    from vision.pips import crop
+    from vision.train.cameras import white_d6
+
+    det = detector or NumeralDiceDetector()
+    xs: list[np.ndarray] = []
+    for i in range(frames):
+        size = ((1280, 720), (1920, 1080), (640, 480))[i % 3]
+        frame, _ = white_d6(base_seed + i, True, size)
+        xs += [crop(frame, c.cx, c.cy, c.side, CROP, CROP_FACTOR) for c in det.detect(frame)]
+    return np.stack(xs) if xs else np.zeros((0, CROP, CROP, 3), np.uint8)
 
 
 def poly_crop(rng: np.random.Generator, fonts: Sequence[Font], backgrounds: Sequence[np.ndarray],
@@ -305,14 +329,15 @@ def with_transforms(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int = 0,
                    backgrounds: Sequence[np.ndarray] | None = None, smoke: bool = False,
-                   coloured: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                   coloured: float = 0.0, webcam_d6: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The crops the thresholds are tuned on, as the network will be used: renders of
     seed ``seed + 100`` (training fonts; ``n // 8``, at least 2,000) and, for the d10 with
     ``tray_frames``, the detector's crops of ``tray_frames // 4`` tray frames on the
     ``calib`` photos (:func:`tray_crops`), all of them as they are and after every
     transform (:func:`with_transforms`); then the real "other" crops of the ``calib``
     photos, which no network learnt from. ``coloured``: the share of those tray frames
-    whose dice are coloured (:func:`tray_crops`)."""
+    whose dice are coloured (:func:`tray_crops`); ``webcam_d6``: the "other" crops of
+    ``webcam_d6 // 4`` webcam white-d6 frames of their own seeds (:func:`webcam_d6_crops`)."""
     fonts = font_sets()[0]
     val_real, _ = real_others(shared, "calib", seed + 10)
     if backgrounds is None:
@@ -324,17 +349,20 @@ def validation_set(shared: Path, seed: int, n: int, dice: str, tray_frames: int 
         vx, vy = np.concatenate([vx, wx]), np.concatenate([vy, wy])
     vx, vy = with_transforms(vx, vy)
     other = POLY_OTHER if dice == "poly" else OTHER
+    if webcam_d6:
+        wd = webcam_d6_crops(1 if smoke else max(1, webcam_d6 // 4), WEBCAM_D6_VAL_SEED)
+        vx, vy = np.concatenate([vx, wd]), np.concatenate([vy, np.full(len(wd), other)])
     return np.concatenate([vx, val_real]), np.concatenate([vy, np.full(len(val_real), other)])
 
 
 def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print, max_silent: float = 0.002,
-           dice: str = "poly", tray_frames: int = 0, coloured: float = 0.0) -> dict[str, float]:
+           dice: str = "poly", tray_frames: int = 0, coloured: float = 0.0, webcam_d6: int = 0) -> dict[str, float]:
     """The thresholds of the ``dice`` network exported in ``folder``, tuned again (run
     through ``cv2.dnn``, as at run time) on :func:`validation_set` of a ``--seed`` run of
     ``--renders`` ``n`` (and ``--tray-frames``); written into its ``.json``."""
     from vision.numerals import NumeralClassifier, PolyNumerals
 
-    vx, vy = validation_set(shared, seed, n, dice, tray_frames, coloured=coloured)
+    vx, vy = validation_set(shared, seed, n, dice, tray_frames, coloured=coloured, webcam_d6=webcam_d6)
     settings = folder / ("numerals_poly.json" if dice == "poly" else "numerals.json")
     meta = json.loads(settings.read_text())
     net = PolyNumerals(models=folder) if dice == "poly" else NumeralClassifier(models=folder, poly=False)
@@ -343,6 +371,7 @@ def retune(folder: Path, shared: Path, seed: int, n: int, log: Any = print, max_
     meta["thresholds"] = thr
     meta["trained"]["retuned"] = (f"python -m vision.train.train_numerals --dice {dice} --retune {folder.name} "
                                   f"--seed {seed} --renders {n} --tray-frames {tray_frames} --tray-coloured {coloured} "
+                                  f"--webcam-d6 {webcam_d6} "
                                   f"--max-silent {max_silent}:"
                                   " on the validation renders (and tray crops) with every transform")
     settings.write_text(json.dumps(meta, indent=2) + "\n")
@@ -380,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tray-coloured", type=float, default=0.0, metavar="SHARE",
                     help="the share of those tray frames whose numeral dice are each of a random colour with a "
                          "contrasting ink (red, blue, black... dice with white or gold numbers)")
+    ap.add_argument("--webcam-d6", type=int, default=0, metavar="N",
+                    help="also learn as 'other' what the d10 detector proposes on N rendered white-d6 trays seen "
+                         "by a webcam (webcam_d6_crops), and tune on N/4 more")
     ap.add_argument("--smoke", action="store_true", help="a few renders and steps (tests)")
     args = ap.parse_args(argv)
 
@@ -389,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     if args.retune is not None:
         retune(args.retune, args.shared, args.seed, args.renders, max_silent=args.max_silent, dice=args.dice,
-               tray_frames=args.tray_frames, coloured=args.tray_coloured)
+               tray_frames=args.tray_frames, coloured=args.tray_coloured, webcam_d6=args.webcam_d6)
         return 0
     t0 = time.time()
     fonts = font_sets()[0]
@@ -407,11 +439,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(tx)} detector crops of tray frames ({int((ty != other).sum())} dice, "
               f"{time.time() - t0:.0f} s)", flush=True)
         xs, ys = np.concatenate([xs, tx]), np.concatenate([ys, ty])
+    if args.webcam_d6:
+        wd = webcam_d6_crops(1 if args.smoke else args.webcam_d6, WEBCAM_D6_SEED)
+        print(f"{len(wd)} detector crops of webcam white-d6 frames ({time.time() - t0:.0f} s)", flush=True)
+        real = np.concatenate([real, wd])
     xs = np.concatenate([xs, real])
     ys = np.concatenate([ys, np.full(len(real), other)])
     # tuned as it will be used: on clean and transformed crops alike
     vx, vy = validation_set(args.shared, args.seed, n, args.dice, args.tray_frames, backgrounds, args.smoke,
-                            coloured=args.tray_coloured)
+                            coloured=args.tray_coloured, webcam_d6=args.webcam_d6)
     print(f"{len(xs)} training crops ({len(real)} real others), {len(vx)} validation ({time.time() - t0:.0f} s)",
           flush=True)
     net = train(xs, ys, 2 if args.smoke else args.steps, args.seed, batch=8 if args.smoke else 64,
@@ -424,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         "kinds": list(POLY_KINDS) if poly else ["d10"], "model": name, "crop": CROP, "crop_factor": CROP_FACTOR,
         "classes": classes, "thresholds": thr, "input_norm": "none",
         "trained": {"seed": args.seed, "renders": n, "real_others": int(len(real)), "steps": args.steps,
-                    "tray_frames": args.tray_frames, "tray_coloured": args.tray_coloured, "tray_crops": n_tray,
+                    "tray_frames": args.tray_frames, "tray_coloured": args.tray_coloured, "webcam_d6": args.webcam_d6, "tray_crops": n_tray,
                     "init": None if args.init is None else str(args.init), "lr": args.lr,
                     "fonts": sorted(f.name for f in fonts), "torch": torch.__version__, "opencv": cv2.__version__,
                     "seconds": round(time.time() - t0),
