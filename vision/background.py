@@ -109,9 +109,7 @@ def light_floor(frame: np.ndarray, empty: np.ndarray, level: float = LIGHT_FLOOR
     if frame.shape != empty.shape or frame.ndim != 3:
         return frame
     # the reference smoothed (its sensor noise out); the frame as it is, its edges sharp
-    r = _lifted(frame) / _smooth_reference(empty)
-    r /= _gain(frame, empty).astype(np.float32)  # in float32: 3 ms less a 760 x 760 frame
-    changed, shade = _changed(r)
+    changed, shade = _changed(_against(frame, empty, _smooth_reference(empty)))
     square = np.ones((3, 3), np.uint8)
     obj = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, square)  # no speck
     if solid > 1:  # an object is solid: the body of a die as dark as the floor, between its pips
@@ -138,9 +136,15 @@ def changed(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
     >>> bool(m[7, 7]), int(m.sum())
     (True, 25)
     """
-    r = _lifted(frame) / _lifted(empty)
-    r /= _gain(frame, empty).astype(np.float32)
-    return _changed(r)[0]
+    return _changed(_against(frame, empty, _lifted(empty)))[0]
+
+
+def _against(frame: np.ndarray, empty: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Each pixel of ``frame`` relative to ``reference`` (the empty tray ``empty``, lifted
+    off zero, smoothed or not), the frame's overall gain divided out."""
+    r: np.ndarray = _lifted(frame) / reference
+    r /= _gain(frame, empty).astype(np.float32)  # in float32: 3 ms less a 760 x 760 frame
+    return r
 
 
 #: A patch much darker than the empty tray (its brightness ratio under this) is an

@@ -530,23 +530,24 @@ class GemClassifier:
             return np.asarray(rel * exposure_fit(rel, self.colours_now()), np.float32)
         return rel
 
-    def balanced(self, rel: np.ndarray, clipped: bool) -> np.ndarray:
-        """Lab of white-relative colours (:meth:`relative`), :meth:`corrected` first."""
-        return lab_of(self.corrected(rel, clipped))
-
     def measure(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, bool]:
-        """The candidates' white-balanced Lab (:meth:`relative`, :meth:`balanced`) and
-        whether the white holds (:func:`white_holds`): against the frame's own white at
-        :data:`GEMS_OVER_WHITE` (it may be a grey floor), against a fixed :attr:`white`
-        (a calibrated tray's markers: white paper) at :data:`ONE_GEM_OVER_WHITE`, the
-        line for one gem alone, since a tray of one to three gems has a median of one or
-        two (the demo's rendered yellow gem is brighter than its rendered paper: 3 of 40
-        of its gem draws had no colour at all)."""
-        rel, clipped, _ = self.relative(frame, candidates)
-        return self.balanced(rel, clipped), self._white_holds(rel)
+        """The candidates' white-balanced Lab (:meth:`relative`, :meth:`corrected`) and
+        whether the white holds (:meth:`_measured`)."""
+        fixed, _, white_ok = self._measured(frame, candidates)
+        return lab_of(fixed), white_ok
 
-    def _white_holds(self, rel: np.ndarray) -> bool:
-        return white_holds(rel, GEMS_OVER_WHITE if self.white is None else ONE_GEM_OVER_WHITE)
+    def _measured(self, frame: np.ndarray, candidates: Sequence[Candidate]) -> tuple[np.ndarray, np.ndarray, bool]:
+        """The candidates' white-relative colours, :meth:`corrected`; which of their own
+        channels clipped (:meth:`relative`); and whether the white holds
+        (:func:`white_holds`): against the frame's own white at :data:`GEMS_OVER_WHITE`
+        (it may be a grey floor), against a fixed :attr:`white` (a calibrated tray's
+        markers: white paper) at :data:`ONE_GEM_OVER_WHITE`, the line for one gem
+        alone, since a tray of one to three gems has a median of one or two (the demo's
+        rendered yellow gem is brighter than its rendered paper: 3 of 40 of its gem draws
+        had no colour at all)."""
+        rel, clipped, lower = self.relative(frame, candidates)
+        line = GEMS_OVER_WHITE if self.white is None else ONE_GEM_OVER_WHITE
+        return self.corrected(rel, clipped), lower, white_holds(rel, line)
 
     def classify(self, frame: np.ndarray, candidates: Sequence[Candidate],
                  bodies: Sequence[tuple[float, float, float]] = ()) -> list[ObjectRead | None]:
@@ -556,9 +557,8 @@ class GemClassifier:
         if mine:
             picked = [candidates[i] for i in mine]
             size = (int(frame.shape[1]), int(frame.shape[0]))
-            rel, clipped, lower = self.relative(frame, picked)
-            fixed = self.corrected(rel, clipped)
-            reads = self.reads(picked, lab_of(fixed), size, self._white_holds(rel), rel=fixed, lower=lower)
+            fixed, lower, white_ok = self._measured(frame, picked)
+            reads = self.reads(picked, lab_of(fixed), size, white_ok, rel=fixed, lower=lower)
             for i, obj in zip(mine, reads):
                 out[i] = obj
         return out
